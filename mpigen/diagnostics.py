@@ -1,0 +1,78 @@
+"""The one diagnostic type every stage returns, and the exit codes of the CLI.
+
+A stage never prints or exits: it returns data plus a list of :class:`Diagnostic`.
+The CLI formats them and turns them into an exit code.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+EXIT_OK = 0
+EXIT_INVALID = 1  # invalid input, or drift
+EXIT_USAGE = 2  # usage or I/O error
+EXIT_INTERNAL = 3  # a bug in mpigen
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem: where it is (file, line:column, JSON path), which rule, how bad, what."""
+
+    file: str
+    line: int | None
+    column: int | None
+    path: str
+    code: str
+    severity: Severity
+    message: str
+
+    def format(self) -> str:
+        """``FILE:LINE:COL: SEVERITY CODE message (json.path)``."""
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}:{self.column or 1}"
+        text = f"{where}: {self.severity.value} {self.code} {self.message}"
+        if self.path:
+            text += f" ({self.path})"
+        return text
+
+    def with_file(self, file: str) -> "Diagnostic":
+        return replace(self, file=file)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+def format_path(path: Iterable[str | int]) -> str:
+    """A JSON path as users read it: ``spec.volumes[0].claimName``.
+
+    Keys that are not plain identifiers are quoted: ``metadata.annotations["a.b/c"]``.
+    """
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("_", "a").replace("-", "a").isalnum() and not part[:1].isdigit():
+            out += f".{part}" if out else part
+        else:
+            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
+            out += f'["{escaped}"]'
+    return out
+
+
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Stable, readable order: by file, then position, then code; duplicates removed."""
+    unique = set(diagnostics)
+    return sorted(unique, key=lambda d: (d.file, d.line or 0, d.column or 0, d.path, d.code, d.message))

@@ -1,0 +1,261 @@
+"""Stage 1, load: YAML text -> plain data, with the line and column of every key and value.
+
+Safe by construction: only the standard scalar, mapping and sequence tags are accepted (a tag
+that would construct an object is an error, never executed), duplicate keys are errors, aliases
+are expanded only up to a bounded number of nodes (an "alias bomb" is refused before it is
+expanded), recursive aliases and absurd nesting are refused. Every problem is a Diagnostic with
+a position; nothing here raises for bad input.
+
+Scalars follow YAML 1.1 as PyYAML and Kubernetes' own YAML reader resolve them (so ``on`` is a
+boolean), except that timestamps stay strings, as they do when Kubernetes converts YAML to JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Diagnostic, Severity, format_path
+
+try:  # the C parser is several times faster; both give the same nodes
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+MAX_BYTES = 64 * 1024 * 1024
+"""A file larger than this is refused (a clear limit rather than an exhausted machine)."""
+MAX_NODES = 250_000
+"""Nodes one document may expand to, aliases counted each time they are used."""
+MAX_DEPTH = 200
+"""Nesting depth of mappings and sequences in one document."""
+
+Path = tuple[str | int, ...]
+Position = tuple[int, int]  # 1-based line and column
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {f"{_TAG}{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "binary")}
+_MAP_TAGS = {f"{_TAG}map"}
+_SEQ_TAGS = {f"{_TAG}seq"}
+_MERGE_TAG = f"{_TAG}merge"
+_constructor = yaml.SafeLoader("")  # only its scalar constructors are used
+
+
+@dataclass
+class Document:
+    """One YAML document of a file, with where each of its values and keys stands."""
+
+    data: Any
+    index: int
+    line: int
+    positions: dict[Path, Position] = field(default_factory=dict)
+    key_positions: dict[Path, Position] = field(default_factory=dict)
+
+    def locate(self, path: Path, key: bool = False) -> Position:
+        """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
+        path = tuple(path)
+        while True:
+            if key and path in self.key_positions:
+                return self.key_positions[path]
+            if path in self.positions:
+                return self.positions[path]
+            if not path:
+                return (self.line, 1)
+            path = path[:-1]
+
+
+@dataclass
+class LoadResult:
+    documents: list[Document]
+    diagnostics: list[Diagnostic]
+
+
+class _Problem(Exception):
+    def __init__(self, code: str, message: str, mark: Any, path: Path):
+        super().__init__(message)
+        self.code, self.message, self.mark, self.path = code, message, mark, path
+
+
+def _diag(filename: str, code: str, message: str, mark: Any = None, path: Path = (),
+          severity: Severity = Severity.ERROR) -> Diagnostic:
+    line = mark.line + 1 if mark is not None else None
+    col = mark.column + 1 if mark is not None else None
+    return Diagnostic(filename, line, col, format_path(path), code, severity, message)
+
+
+def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
+    """Bytes -> text: UTF-8 (a BOM is accepted and dropped); anything else is an error."""
+    if len(raw) > MAX_BYTES:
+        return None, [_diag(filename, "file-too-large",
+                            f"file is {len(raw)} bytes; mpigen reads at most {MAX_BYTES} bytes")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
+                                 f"file is not UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8")]
+    return text, []
+
+
+def load_bytes(raw: bytes, filename: str) -> LoadResult:
+    text, diags = decode(raw, filename)
+    if text is None:
+        return LoadResult([], diags)
+    return load_text(text, filename)
+
+
+def load_text(text: str, filename: str) -> LoadResult:
+    """Parse every document of ``text``; documents before a syntax error are kept."""
+    documents: list[Document] = []
+    diagnostics: list[Diagnostic] = []
+    if len(text) > MAX_BYTES:
+        return LoadResult([], [_diag(filename, "file-too-large",
+                                     f"file has {len(text)} characters; mpigen reads at most {MAX_BYTES}")])
+    try:
+        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
+            if node is None:
+                continue
+            builder = _Builder(filename)
+            try:
+                builder.check_size(node)
+                data = builder.build(node, ())
+            except _Problem as problem:
+                diagnostics.append(_diag(filename, problem.code, problem.message, problem.mark, problem.path))
+                continue
+            diagnostics.extend(builder.diagnostics)
+            documents.append(Document(data, index, node.start_mark.line + 1,
+                                      builder.positions, builder.key_positions))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or "invalid YAML"
+        if exc.context:
+            message = f"{exc.context}: {message}" if "while" not in exc.context else f"{message} ({exc.context})"
+        diagnostics.append(_diag(filename, "yaml-syntax", message.strip(), mark))
+    except yaml.YAMLError as exc:  # e.g. a reader error on a control character
+        diagnostics.append(_diag(filename, "yaml-syntax", str(exc).strip()))
+    except RecursionError:
+        diagnostics.append(_diag(filename, "yaml-too-deep",
+                                 f"YAML nesting is too deep (mpigen reads at most {MAX_DEPTH} levels)"))
+    return LoadResult(documents, diagnostics)
+
+
+class _Builder:
+    """Turns one composed node graph into plain data, recording positions."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.positions: dict[Path, Position] = {}
+        self.key_positions: dict[Path, Position] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def check_size(self, root: yaml.Node) -> None:
+        """Refuse alias bombs and recursive aliases before anything is expanded."""
+        sizes: dict[int, int] = {}
+        active: set[int] = set()
+
+        def size(node: yaml.Node, depth: int) -> int:
+            key = id(node)
+            if key in sizes:
+                return sizes[key]
+            if key in active:
+                raise _Problem("yaml-recursive-alias", "an alias refers to a node that contains it",
+                               node.start_mark, ())
+            if depth > MAX_DEPTH:
+                raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                               node.start_mark, ())
+            total = 1
+            if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+                active.add(key)
+                children = node.value if isinstance(node, yaml.SequenceNode) else \
+                    [n for pair in node.value for n in pair]
+                for child in children:
+                    total += size(child, depth + 1)
+                    if total > MAX_NODES:
+                        raise _Problem("yaml-too-large",
+                                       f"document expands to more than {MAX_NODES} nodes "
+                                       "(aliases are counted each time they are used)", node.start_mark, ())
+                active.discard(key)
+            sizes[key] = total
+            return total
+
+        size(root, 0)
+
+    def _pos(self, node: yaml.Node) -> Position:
+        return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def build(self, node: yaml.Node, path: Path) -> Any:
+        self.positions.setdefault(path, self._pos(node))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag not in _SEQ_TAGS:
+                raise self._bad_tag(node, path)
+            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag not in _MAP_TAGS:
+                raise self._bad_tag(node, path)
+            return self._mapping(node, path)
+        raise _Problem("yaml-syntax", "unexpected YAML node", node.start_mark, path)  # pragma: no cover
+
+    def _bad_tag(self, node: yaml.Node, path: Path) -> _Problem:
+        return _Problem("yaml-tag", f"tag {node.tag!r} is not allowed: mpigen reads plain data only "
+                        "(strings, numbers, booleans, null, mappings, sequences)", node.start_mark, path)
+
+    def _scalar(self, node: yaml.ScalarNode, path: Path) -> Any:
+        tag = node.tag
+        if tag not in _SCALAR_TAGS:
+            raise self._bad_tag(node, path)
+        if tag.endswith(("str", "timestamp", "binary")):
+            return node.value
+        try:
+            value = _constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError) as exc:
+            raise _Problem("yaml-value", f"cannot read {node.value!r} as {tag.rsplit(':', 1)[-1]}: {exc}",
+                           node.start_mark, path) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _Problem("yaml-value", f"{node.value!r} is not a finite number (JSON cannot hold it)",
+                           node.start_mark, path)
+        return value
+
+    def _key(self, node: yaml.Node, path: Path) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise _Problem("yaml-key", "a mapping key must be a plain string, not a mapping or sequence",
+                           node.start_mark, path)
+        if node.tag not in _SCALAR_TAGS:
+            raise self._bad_tag(node, path)
+        # Keys are strings in Kubernetes objects; a key such as `on` or `1` keeps its text.
+        return node.value
+
+    def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        own: set[str] = set()
+        merged: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                for source in sources:
+                    if not isinstance(source, yaml.MappingNode):
+                        raise _Problem("yaml-merge", "a merge key (<<) needs a mapping or a list of mappings",
+                                       source.start_mark, path)
+                    for k, v in self._mapping(source, path).items():
+                        merged.setdefault(k, v)  # earlier sources win, as in YAML 1.1
+                continue
+            key = self._key(key_node, path)
+            child = path + (key,)
+            if key in own:
+                first = self.key_positions[child]
+                self.diagnostics.append(_diag(
+                    self.filename, "yaml-duplicate-key",
+                    f"duplicate key {key!r} (first at line {first[0]}); YAML keeps only one of them",
+                    key_node.start_mark, child))
+                continue
+            own.add(key)
+            self.key_positions[child] = self._pos(key_node)
+            self.positions[child] = self._pos(value_node)
+            result[key] = self.build(value_node, child)
+        for key, value in merged.items():
+            result.setdefault(key, value)
+        return result
