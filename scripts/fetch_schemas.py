@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""Generate the JSON Schemas in schemas/ from pinned upstream sources (``make schemas``).
+
+Every source listed in ``scripts/schema_sources.json`` is a Go module version.
+It is fetched with ``go mod download -json MODULE@VERSION`` through the Go
+module proxy (and so checked against the Go checksum database) into a
+project-local module cache, ``.cache/gomod`` (gitignored; the Go tool makes it
+read-only, remove it with ``GOMODCACHE=$PWD/.cache/gomod go clean -modcache``).
+The named file is read out of the module directory and converted:
+
+* ``crd`` sources: ``spec.versions[].schema.openAPIV3Schema`` of the version
+  asked for becomes a standalone JSON Schema (draft-07).
+* ``openapi-v3`` sources (Kubernetes' own ``api/openapi-spec/v3/*.json``): the
+  component carrying the kind's ``x-kubernetes-group-version-kind`` becomes a
+  standalone schema with every ``$ref`` inlined (kubeconform's
+  "standalone-strict" style).
+
+Conversion rules (both formats):
+
+* ``apiVersion`` and ``kind`` are pinned with one-element ``enum``s and made
+  required.
+* Objects that declare ``properties`` get ``additionalProperties: false``
+  (strict: the API server prunes unknown fields, and rejects them with
+  ``--validate=strict``), unless they declare ``additionalProperties``
+  themselves or carry ``x-kubernetes-preserve-unknown-fields: true`` (then any
+  extra field is allowed there).
+* ``x-kubernetes-int-or-string: true`` becomes ``anyOf: [integer, string]``
+  (controller-gen already writes that ``anyOf``; it is then kept as is).
+* ``nullable: true`` allows ``null``.  Everywhere else ``null`` is a type error.
+  The API server would silently drop such a null (``command:`` with no value),
+  kubeconform with these schemas reports it: the schemas describe what may be
+  written, not what the server tolerates.
+* A CRD's top-level ``metadata`` is only ``type: object`` upstream; it is
+  replaced by Kubernetes' ObjectMeta (from the pinned Kubernetes OpenAPI
+  document, see ``crd_metadata`` in the pins), strict like the rest, because
+  the API server validates and prunes custom resources' metadata as
+  ObjectMeta too.
+* OpenAPI's boolean ``exclusiveMinimum``/``exclusiveMaximum`` become draft-07
+  numbers.  ``description`` is dropped (the files are for validation, and
+  doc-only upstream changes then cause no diff); ``default``, ``format`` and the
+  ``x-kubernetes-*`` annotations are kept.  Any keyword the script does not
+  know stops it, so an upstream bump cannot silently lose a constraint.
+
+Output: ``<out>/<group>/<kind>_<version>.json`` (lower case) where ``<group>``
+is kubeconform's ``{{.Group}}``, i.e. the part of ``apiVersion`` before the
+``/``.  For core kinds (``apiVersion: v1``) kubeconform's ``{{.Group}}`` is
+``v1`` itself, so they live in ``schemas/v1/`` (``schemas/v1/configmap_v1.json``),
+and one template serves every kind.  Use kubeconform v0.7.0 with::
+
+    kubeconform -strict -summary \\
+        -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' \\
+        manifests/
+
+(quote the template: it must reach kubeconform verbatim; paths are relative to
+the working directory).  ``<out>/lock.json`` records, for each source, the
+module, version, the ``Sum`` from ``go mod download -json``, the file path and
+its sha256, and the sha256 of every generated schema.  Only files listed there
+are owned by this script; anything else under ``schemas/`` (for instance
+``schemas/mpigen.dev/``) is never touched.
+
+JSON output is deterministic: sorted keys, 2-space indent, ASCII, trailing
+newline.
+
+Usage::
+
+    python3 scripts/fetch_schemas.py            # (re)write schemas/
+    python3 scripts/fetch_schemas.py --check    # exit 1 and list files if schemas/ is stale
+
+Exit status: 0 done / up to date, 1 ``--check`` found differences, 2 error
+(no ``go``, download failure, unexpected upstream content).
+
+Needs Python 3.11+, PyYAML and a Go toolchain (``go`` on PATH, or ``$GO``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SOURCES = REPO_ROOT / "scripts" / "schema_sources.json"
+DEFAULT_OUT = REPO_ROOT / "schemas"
+DEFAULT_GOMODCACHE = REPO_ROOT / ".cache" / "gomod"
+LOCK_NAME = "lock.json"
+JSON_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
+
+# Draft-07 keywords copied through (their sub-schemas are converted).
+_PLAIN_KEYWORDS = {
+    "type", "enum", "const", "format", "default", "title", "readOnly", "writeOnly",
+    "pattern", "minLength", "maxLength", "minimum", "maximum", "multipleOf",
+    "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required",
+}
+_SCHEMA_KEYWORDS = {"additionalProperties", "items", "not", "propertyNames", "contains"}
+_SCHEMA_LIST_KEYWORDS = {"allOf", "anyOf", "oneOf"}
+_SCHEMA_MAP_KEYWORDS = {"properties", "patternProperties"}
+# OpenAPI-only keywords handled by the converter or dropped on purpose.
+_HANDLED_KEYWORDS = {"nullable", "exclusiveMinimum", "exclusiveMaximum", "$ref"}
+_DROPPED_KEYWORDS = {"description", "example", "externalDocs"}
+
+
+class SchemaError(Exception):
+    """Upstream content is not what the pins say, or cannot be converted."""
+
+
+# --------------------------------------------------------------------------- I/O
+
+
+def dump_json(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class GoModules:
+    """Downloads module versions with the go command into a project-local cache."""
+
+    def __init__(self, gomodcache: Path):
+        self.gomodcache = gomodcache
+        self._seen: dict[str, dict[str, Any]] = {}
+        self.go = os.environ.get("GO") or shutil.which("go")
+        if not self.go:
+            raise SchemaError("the `go` command is not on PATH (set $GO to use another one)")
+
+    def download(self, module: str, version: str) -> dict[str, Any]:
+        key = f"{module}@{version}"
+        if key in self._seen:
+            return self._seen[key]
+        self.gomodcache.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ)
+        env.update(
+            GOMODCACHE=str(self.gomodcache),
+            GOFLAGS="-mod=mod",
+            GO111MODULE="on",
+            GOWORK="off",
+            GOTOOLCHAIN="local",
+        )
+        # Run outside any module so no go.mod/go.work of the caller is consulted or edited.
+        with tempfile.TemporaryDirectory(prefix="fetch-schemas-go-") as cwd:
+            try:
+                proc = subprocess.run(
+                    [self.go, "mod", "download", "-json", key],
+                    cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
+                )
+            except OSError as exc:
+                raise SchemaError(f"cannot run {self.go}: {exc}") from None
+        try:
+            info = json.loads(proc.stdout) if proc.stdout.strip() else {}
+        except json.JSONDecodeError:
+            info = {}
+        if proc.returncode != 0 or info.get("Error") or not info.get("Dir"):
+            detail = info.get("Error") or proc.stderr.strip() or proc.stdout.strip()
+            raise SchemaError(f"go mod download {key} failed: {detail}")
+        if info.get("Path") != module or info.get("Version") != version:
+            raise SchemaError(f"go mod download {key} returned {info.get('Path')}@{info.get('Version')}")
+        self._seen[key] = info
+        return info
+
+    def read(self, module: str, version: str, path: str) -> tuple[dict[str, Any], bytes]:
+        info = self.download(module, version)
+        file = Path(info["Dir"]) / path
+        if not file.is_file():
+            raise SchemaError(f"{module}@{version} has no file {path}")
+        return info, file.read_bytes()
+
+
+# -------------------------------------------------------------------- conversion
+
+
+class Converter:
+    """OpenAPI v3 / CRD structural schema -> strict standalone draft-07 JSON Schema."""
+
+    def __init__(self, components: dict[str, Any] | None = None, where: str = ""):
+        self.components = components or {}
+        self.where = where
+
+    def _deref(self, ref: str, stack: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+        prefix = "#/components/schemas/"
+        if not ref.startswith(prefix):
+            raise SchemaError(f"{self.where}: unsupported $ref {ref}")
+        name = ref[len(prefix):]
+        if name in stack:
+            raise SchemaError(f"{self.where}: recursive $ref {' -> '.join(stack + (name,))}")
+        if name not in self.components:
+            raise SchemaError(f"{self.where}: dangling $ref {ref}")
+        return self.components[name], name
+
+    def _inline_refs(self, node: dict[str, Any], stack: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """Replace `$ref` and the `allOf: [{$ref}]` wrapper by the referenced schema.
+
+        Keywords next to the reference (`default`, annotations) override the
+        referenced schema's own.
+        """
+        while True:
+            if "$ref" in node:
+                ref, siblings = node["$ref"], {k: v for k, v in node.items() if k != "$ref"}
+            elif (
+                isinstance(node.get("allOf"), list)
+                and len(node["allOf"]) == 1
+                and isinstance(node["allOf"][0], dict)
+                and set(node["allOf"][0]) == {"$ref"}
+            ):
+                ref, siblings = node["allOf"][0]["$ref"], {k: v for k, v in node.items() if k != "allOf"}
+            else:
+                return node, stack
+            target, name = self._deref(ref, stack)
+            node = {**target, **siblings}
+            stack = stack + (name,)
+
+    def convert(self, node: Any, path: str = "", stack: tuple[str, ...] = ()) -> Any:
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, dict):
+            raise SchemaError(f"{self.where}: schema at {path or '/'} is not an object")
+        node, stack = self._inline_refs(node, stack)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _DROPPED_KEYWORDS or key in _HANDLED_KEYWORDS:
+                continue
+            if key.startswith("x-kubernetes-") or key.startswith("x-"):
+                out[key] = copy.deepcopy(value)
+            elif key in _PLAIN_KEYWORDS:
+                out[key] = copy.deepcopy(value)
+            elif key in _SCHEMA_MAP_KEYWORDS:
+                out[key] = {name: self.convert(sub, f"{path}/{key}/{name}", stack) for name, sub in value.items()}
+            elif key in _SCHEMA_LIST_KEYWORDS:
+                out[key] = [self.convert(sub, f"{path}/{key}/{i}", stack) for i, sub in enumerate(value)]
+            elif key in _SCHEMA_KEYWORDS:
+                if key == "items" and isinstance(value, list):
+                    out[key] = [self.convert(sub, f"{path}/items/{i}", stack) for i, sub in enumerate(value)]
+                else:
+                    out[key] = self.convert(value, f"{path}/{key}", stack)
+            else:
+                raise SchemaError(f"{self.where}: unknown keyword {key!r} at {path or '/'}")
+
+        # OpenAPI 3.0 / Draft 4 boolean exclusive bounds -> draft-07 numbers.
+        for excl, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if excl in node:
+                if isinstance(node[excl], bool):
+                    if node[excl] and bound in out:
+                        out[excl] = out.pop(bound)
+                else:
+                    out[excl] = node[excl]
+
+        if node.get("x-kubernetes-int-or-string") is True and not ({"anyOf", "oneOf"} & out.keys()):
+            out.pop("type", None)
+            out["anyOf"] = [{"type": "integer"}, {"type": "string"}]
+
+        preserve = node.get("x-kubernetes-preserve-unknown-fields") is True
+        if node.get("x-kubernetes-embedded-resource") is True and "properties" in out:
+            # apiVersion, kind and metadata are implied for embedded resources.
+            out["properties"].setdefault("apiVersion", {"type": "string"})
+            out["properties"].setdefault("kind", {"type": "string"})
+            out["properties"].setdefault("metadata", {"type": "object"})
+        if "properties" in out and "additionalProperties" not in out and not preserve:
+            out["additionalProperties"] = False
+
+        if node.get("nullable") is True:
+            out = _allow_null(out)
+        return out
+
+
+def _allow_null(schema: dict[str, Any]) -> dict[str, Any]:
+    if {"anyOf", "oneOf", "allOf", "not"} & schema.keys():
+        return {"anyOf": [{"type": "null"}, schema]}
+    schema = dict(schema)
+    if isinstance(schema.get("type"), str):
+        schema["type"] = [schema["type"], "null"]
+    elif isinstance(schema.get("type"), list) and "null" not in schema["type"]:
+        schema["type"] = [*schema["type"], "null"]
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+def finish_root(schema: dict[str, Any], api_version: str, kind: str, origin: str,
+                metadata: dict[str, Any] | None) -> dict[str, Any]:
+    if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
+        raise SchemaError(f"{origin}: the {kind} schema is not an object with properties")
+    props = schema["properties"]
+    props["apiVersion"] = {"enum": [api_version], "type": "string"}
+    props["kind"] = {"enum": [kind], "type": "string"}
+    if metadata is not None:
+        props["metadata"] = copy.deepcopy(metadata)
+    required = list(schema.get("required", []))
+    required += [r for r in ("apiVersion", "kind") if r not in required]
+    schema["required"] = required
+    schema["additionalProperties"] = False
+    schema["$schema"] = JSON_SCHEMA_DIALECT
+    schema["$comment"] = f"Generated by scripts/fetch_schemas.py from {origin}. Do not edit."
+    schema["title"] = f"{kind} {api_version}"
+    return schema
+
+
+def _check_keys(obj: Any, where: str) -> None:
+    """YAML 1.1 can turn unquoted keys like `on` into booleans; refuse such input."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise SchemaError(f"{where}: non-string key {k!r}")
+            _check_keys(v, where)
+    elif isinstance(obj, list):
+        for v in obj:
+            _check_keys(v, where)
+
+
+def crd_version_schema(text: bytes, api_version: str, kind: str, origin: str) -> dict[str, Any]:
+    group, _, version = api_version.rpartition("/")
+    for doc in yaml.safe_load_all(text):
+        if not doc or doc.get("kind") != "CustomResourceDefinition":
+            continue
+        spec = doc.get("spec", {})
+        if spec.get("group") != group or spec.get("names", {}).get("kind") != kind:
+            continue
+        for ver in spec.get("versions", []):
+            if ver.get("name") != version:
+                continue
+            if not ver.get("served", False):
+                raise SchemaError(f"{origin}: {kind} {api_version} is not served")
+            try:
+                schema = ver["schema"]["openAPIV3Schema"]
+            except KeyError:
+                raise SchemaError(f"{origin}: {kind} {api_version} has no openAPIV3Schema") from None
+            _check_keys(schema, origin)
+            return schema
+        raise SchemaError(f"{origin}: CRD {kind}.{group} has no version {version}")
+    raise SchemaError(f"{origin}: no CustomResourceDefinition for {kind} in group {group!r}")
+
+
+def openapi_component(doc: dict[str, Any], api_version: str, kind: str, origin: str) -> str:
+    group, _, version = api_version.rpartition("/")
+    found = []
+    for name, schema in doc.get("components", {}).get("schemas", {}).items():
+        for gvk in schema.get("x-kubernetes-group-version-kind", []):
+            if (gvk.get("group"), gvk.get("version"), gvk.get("kind")) == (group, version, kind):
+                found.append(name)
+    if len(found) != 1:
+        raise SchemaError(f"{origin}: expected one component for {kind} {api_version}, found {found}")
+    return found[0]
+
+
+def schema_relpath(api_version: str, kind: str) -> str:
+    """Mirror kubeconform's template `{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`."""
+    parts = api_version.split("/")
+    return f"{parts[0].lower()}/{kind.lower()}_{parts[-1].lower()}.json"
+
+
+# ---------------------------------------------------------------------- pipeline
+
+
+def generate(sources_file: Path, gomodcache: Path) -> dict[str, bytes]:
+    """Return {path relative to the output dir: content} for every owned file."""
+    pins = json.loads(sources_file.read_text(encoding="utf-8"))
+    go = GoModules(gomodcache)
+    lock_sources: dict[str, Any] = {}
+    lock_schemas: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+
+    def fetch(name: str, entry: dict[str, Any]) -> tuple[bytes, str]:
+        module, version, path = entry["module"], entry["version"], entry["path"]
+        info, data = go.read(module, version, path)
+        lock_sources[name] = {
+            "module": module,
+            "path": path,
+            "sha256": sha256(data),
+            "sum": info.get("Sum", ""),
+            "version": version,
+        }
+        return data, f"{module}@{version} {path}"
+
+    meta_pin = pins["crd_metadata"]
+    meta_data, meta_origin = fetch("crd-metadata", meta_pin)
+    meta_doc = json.loads(meta_data)
+    components = meta_doc["components"]["schemas"]
+    if meta_pin["definition"] not in components:
+        raise SchemaError(f"{meta_origin}: no component {meta_pin['definition']}")
+    object_meta = Converter(components, meta_origin).convert(components[meta_pin["definition"]])
+
+    for entry in pins["sources"]:
+        name = entry["name"]
+        if name in lock_sources:
+            raise SchemaError(f"duplicate source name {name}")
+        data, origin = fetch(name, entry)
+        if entry["format"] == "crd":
+            doc, components = None, None
+        elif entry["format"] == "openapi-v3":
+            doc = json.loads(data)
+            components = doc.get("components", {}).get("schemas", {})
+        else:
+            raise SchemaError(f"source {name}: unknown format {entry['format']!r}")
+        for k in entry["kinds"]:
+            api_version, kind = k["apiVersion"], k["kind"]
+            if doc is None:  # CRD: its bare `metadata: {type: object}` becomes ObjectMeta
+                raw, metadata = crd_version_schema(data, api_version, kind, origin), object_meta
+            else:  # Kubernetes OpenAPI: metadata already refers to ObjectMeta
+                raw, metadata = components[openapi_component(doc, api_version, kind, origin)], None
+            schema = Converter(components, origin).convert(raw)
+            schema = finish_root(schema, api_version, kind, origin, metadata)
+            rel = schema_relpath(api_version, kind)
+            if rel in files:
+                raise SchemaError(f"two sources produce {rel}")
+            files[rel] = dump_json(schema)
+            lock_schemas[rel] = {
+                "apiVersion": api_version,
+                "kind": kind,
+                "sha256": sha256(files[rel]),
+                "source": name,
+            }
+
+    lock = {
+        "$comment": "Generated by scripts/fetch_schemas.py from scripts/schema_sources.json. Do not edit.",
+        "schemas": lock_schemas,
+        "sources": lock_sources,
+    }
+    files[LOCK_NAME] = dump_json(lock)
+    return files
+
+
+def owned_files(out: Path) -> set[str]:
+    """Files a previous run wrote, according to the lock in `out`."""
+    lock = out / LOCK_NAME
+    if not lock.is_file():
+        return set()
+    try:
+        listed = set(json.loads(lock.read_text(encoding="utf-8")).get("schemas", {}))
+    except (json.JSONDecodeError, AttributeError):
+        listed = set()
+    # Never follow a hand-edited lock outside the tree or onto non-schema files.
+    safe = {rel for rel in listed
+            if rel.endswith(".json") and not Path(rel).is_absolute() and ".." not in Path(rel).parts}
+    return safe | {LOCK_NAME}
+
+
+def write_tree(files: dict[str, bytes], out: Path) -> None:
+    for rel in sorted(owned_files(out) - files.keys()):
+        (out / rel).unlink(missing_ok=True)
+        print(f"removed stale {out / rel}")
+    for rel, data in sorted(files.items()):
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+            print(f"wrote {target}")
+
+
+def compare_trees(fresh: Path, files: dict[str, bytes], committed: Path) -> list[str]:
+    problems = []
+    for rel in sorted(files):
+        have = committed / rel
+        if not have.is_file():
+            problems.append(f"  missing  {rel}")
+        elif have.read_bytes() != (fresh / rel).read_bytes():
+            problems.append(f"  differs  {rel}")
+            if rel == LOCK_NAME:
+                diff = difflib.unified_diff(
+                    have.read_text(encoding="utf-8").splitlines(),
+                    (fresh / rel).read_text(encoding="utf-8").splitlines(),
+                    f"committed/{rel}", f"regenerated/{rel}", lineterm="", n=1,
+                )
+                problems.extend("      " + line for line in list(diff)[:60])
+    for rel in sorted(owned_files(committed) - files.keys()):
+        if (committed / rel).exists():
+            problems.append(f"  stale    {rel} (no longer generated)")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: schemas/)")
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate into a temporary directory and exit 1 if --out differs")
+    parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES, help=argparse.SUPPRESS)
+    parser.add_argument("--gomodcache", type=Path, default=Path(os.environ.get("MPIGEN_GOMODCACHE", DEFAULT_GOMODCACHE)),
+                        help="Go module cache to use (default: .cache/gomod)")
+    args = parser.parse_args(argv)
+
+    try:
+        files = generate(args.sources, args.gomodcache.resolve())
+    except (SchemaError, subprocess.TimeoutExpired, OSError, KeyError, json.JSONDecodeError, yaml.YAMLError) as exc:
+        print(f"fetch_schemas: error: {exc}", file=sys.stderr)
+        return 2
+
+    if not args.check:
+        write_tree(files, args.out)
+        return 0
+
+    with tempfile.TemporaryDirectory(prefix="fetch-schemas-check-") as tmp:
+        fresh = Path(tmp)
+        for rel, data in files.items():
+            (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
+            (fresh / rel).write_bytes(data)
+        problems = compare_trees(fresh, files, args.out)
+    if problems:
+        print(f"fetch_schemas --check: {args.out} is not what scripts/schema_sources.json generates:")
+        print("\n".join(problems))
+        print("run `make schemas` (python3 scripts/fetch_schemas.py) and commit the result")
+        return 1
+    print(f"fetch_schemas --check: {len(files)} files in {args.out} are up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
