@@ -37,7 +37,7 @@ def _set_defaults_replica(spec: dict | None, restart_policy: str, replicas: int)
         spec["replicas"] = replicas
 
 
-def set_defaults(job: Mapping) -> dict:
+def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dict:
     """``SetDefaults_MPIJob`` applied to a deep copy of a plain-dict MPIJob.
 
     Fills runPolicy.cleanPodPolicy ``None`` (creating ``runPolicy``, a value
@@ -45,7 +45,8 @@ def set_defaults(job: Mapping) -> dict:
     mpiImplementation ``OpenMPI``, launcherCreationPolicy ``AtStartup``;
     Launcher restartPolicy ``OnFailure`` and replicas ``1``; Worker
     restartPolicy ``Never`` and replicas ``0``. ``spec`` is created if missing
-    (also a value struct); ``mpiReplicaSpecs`` is never created.
+    (also a value struct); ``mpiReplicaSpecs`` is never created. Before v0.5.0
+    (``version``) there is no launcherCreationPolicy to default.
     """
     out = copy.deepcopy(dict(job))
     spec = out.get("spec")
@@ -62,7 +63,7 @@ def set_defaults(job: Mapping) -> dict:
         spec["sshAuthMountPath"] = DEFAULT_SSH_AUTH_MOUNT_PATH
     if not spec.get("mpiImplementation"):
         spec["mpiImplementation"] = MPI_IMPLEMENTATION_OPENMPI
-    if not spec.get("launcherCreationPolicy"):
+    if version >= (0, 5, 0) and not spec.get("launcherCreationPolicy"):
         spec["launcherCreationPolicy"] = LAUNCHER_CREATION_POLICY_AT_STARTUP
     replica_specs = spec.get("mpiReplicaSpecs") or {}
     _set_defaults_replica(replica_specs.get("Launcher"), DEFAULT_LAUNCHER_RESTART_POLICY, 1)

@@ -1,0 +1,141 @@
+"""JSON Schema validation whose every error becomes a readable Diagnostic at the right line.
+
+jsonschema's own messages are written for schema authors; these are written for the person who
+wrote the YAML: "unknown field 'wrokers' (did you mean 'workers'?)", "missing required field
+'image'", "expected an integer, got the string '4'".
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from importlib import resources
+from typing import Any, Iterable
+
+from ..diagnostics import Diagnostic, Severity, format_path
+from ..load.yaml_loader import Document
+
+SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
+
+_JSON_TYPES = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
+               int: "an integer", float: "a number", type(None): "null"}
+_TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "a boolean",
+               "integer": "an integer", "number": "a number", "null": "null"}
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> dict[str, Any]:
+    """A schema shipped with mpigen (the repository's ``schemas/`` folder)."""
+    return json.loads(resources.files("mpigen._schemas").joinpath(name).read_text("utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def validator_for(name: str) -> Any:
+    import jsonschema  # heavy: imported only when a schema is checked
+
+    schema = load_schema(name)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def describe(value: Any) -> str:
+    kind = _JSON_TYPES.get(type(value), type(value).__name__)
+    if isinstance(value, (dict, list)) or value is None:
+        return kind
+    return f"{kind} {json.dumps(value, ensure_ascii=False)}"
+
+
+def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
+    """Property names a (sub)schema declares, following local $refs and allOf."""
+    names = set(schema.get("properties", {}))
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        names |= _properties(target, root)
+    for sub in schema.get("allOf", []):
+        names |= _properties(sub, root)
+    return names
+
+
+def _hint(value: Any, expected: Iterable[str]) -> str:
+    expected = set(expected)
+    if "string" in expected and isinstance(value, (bool, int, float)):
+        return "; YAML read an unquoted value as a non-string: write it in quotes"
+    if isinstance(value, str) and expected & {"integer", "number"}:
+        return "; write the number without quotes"
+    return ""
+
+
+def schema_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
+                       skip: Any = None) -> list[Diagnostic]:
+    """Every schema violation of ``instance`` (the data of ``document``), with positions.
+
+    ``skip(error)`` may return True for errors the caller handles itself.
+    """
+    validator = validator_for(schema_name)
+    root = validator.schema
+    out: list[Diagnostic] = []
+
+    def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
+        line, col = document.locate(path, key=key)
+        out.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
+
+    for error in validator.iter_errors(instance):
+        if skip is not None and skip(error):
+            continue
+        path = tuple(error.absolute_path)
+        value = error.instance
+        kind = error.validator
+        if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(value, dict):
+            known = _properties(error.schema, root)
+            if kind == "additionalProperties" and not isinstance(error.schema.get("additionalProperties"), bool):
+                continue  # not an unknown-field error
+            for key in sorted(value):
+                if key in known:
+                    continue
+                close = difflib.get_close_matches(key, sorted(known), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                allowed = ", ".join(sorted(known))
+                emit(path + (key,), f"unknown field {key!r}{hint}; known fields: {allowed}",
+                     key=True, code="unknown-field")
+        elif kind == "required":
+            missing = [name for name in error.validator_value if name not in value]
+            for name in missing:
+                emit(path, f"missing required field {name!r}", key=True, code="missing-field")
+        elif kind == "type":
+            types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+            want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+            emit(path, f"expected {want}, got {describe(value)}{_hint(value, types)}")
+        elif kind == "enum":
+            choices = ", ".join(str(c) for c in error.validator_value)
+            emit(path, f"{describe(value)} is not allowed; choose one of: {choices}")
+        elif kind == "const":
+            emit(path, f"must be {error.validator_value!r}, got {describe(value)}")
+        elif kind in ("minimum", "exclusiveMinimum"):
+            emit(path, f"must be at least {error.validator_value}, got {value}")
+        elif kind in ("maximum", "exclusiveMaximum"):
+            emit(path, f"must be at most {error.validator_value}, got {value}")
+        elif kind == "minLength" and error.validator_value == 1:
+            emit(path, "must not be empty")
+        elif kind == "minItems":
+            emit(path, f"needs at least {error.validator_value} item(s)")
+        elif kind == "maxLength":
+            emit(path, f"is {len(value)} characters long; at most {error.validator_value} are allowed")
+        elif kind == "pattern" and "propertyNames" in error.relative_schema_path:
+            emit(path + (value,), f"{json.dumps(value)} is not a valid name here "
+                 f"(names must match {error.validator_value})", key=True)
+        elif kind == "pattern":
+            what = error.schema.get("description", "")
+            emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
+                 + (f": {what}" if what else ""))
+        elif kind in ("anyOf", "oneOf"):
+            types = [s.get("type") for s in error.validator_value if isinstance(s, dict) and "type" in s]
+            want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
+            desc = error.schema.get("description", "")
+            emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else ""))
+        else:
+            emit(path, error.message)
+    return out

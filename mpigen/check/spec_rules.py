@@ -1,0 +1,185 @@
+"""Stage 2b, check: the rules a spec must follow beyond its schema.
+
+Each rule reads the effective spec of one environment and yields
+``(path, code, severity, message)`` with ``path`` relative to the document root; the caller
+maps paths written by an environment back to where that environment wrote them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from ..diagnostics import Severity
+from ..operator.quantity import Quantity, QuantityError
+from ..operator.versions import FEATURES, format_version, has
+from ..expand.defaults import quantity_text
+
+Finding = tuple[tuple, str, Severity, str]
+
+_DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+OPERATOR_ENV = {
+    "K_MPI_JOB_ROLE", "OMPI_MCA_orte_keep_fqdn_hostnames", "OMPI_MCA_orte_default_hostfile",
+    "OMPI_MCA_plm_rsh_args", "OMPI_MCA_orte_set_default_slots", "I_MPI_HYDRA_HOST_FILE",
+    "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", "I_MPI_PERHOST", "HYDRA_HOST_FILE", "HYDRA_LAUNCH_EXTRA_ARGS",
+}
+
+
+def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
+               priority_classes: dict[str, int] | None) -> list[Finding]:
+    """All findings for one environment's effective ``spec`` of the document ``doc``."""
+    findings: list[Finding] = []
+    for rule in (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env):
+        findings.extend(rule(doc, spec, version))
+    findings.extend(_priority_classes(spec, priority_classes))
+    return findings
+
+
+def _quantities(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    places = [(("resources",), spec.get("resources")),
+              (("mpi", "launcher", "resources"), ((spec.get("mpi") or {}).get("launcher") or {}).get("resources")),
+              (("scheduling", "minResources"), (spec.get("scheduling") or {}).get("minResources"))]
+    for path, resources in places:
+        for name, value in (resources or {}).items():
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                continue  # the schema reports the type
+            try:
+                quantity = Quantity.parse(quantity_text(value))
+            except QuantityError as exc:
+                yield (("spec",) + path + (name,), "quantity", Severity.ERROR,
+                       f"{value!r} is not a Kubernetes quantity ({exc}); write e.g. 500m, 4, 16Gi")
+                continue
+            if quantity.sign() < 0:
+                yield (("spec",) + path + (name,), "quantity", Severity.ERROR, f"{value!r} must not be negative")
+
+
+def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    name = (doc.get("metadata") or {}).get("name")
+    workers = spec.get("workers")
+    if not isinstance(name, str) or not isinstance(workers, int) or isinstance(workers, bool):
+        return
+    hosts = [f"{name}-worker-{max(workers, 1) - 1}", f"{name}-launcher"]
+    for host in hosts:
+        problems = []
+        if len(host) > 63:
+            problems.append(f"it is {len(host)} characters long (at most 63)")
+        if not _DNS1035.match(host):
+            problems.append("it must consist of lowercase letters, digits and '-', start with a letter "
+                            "and end with a letter or digit")
+        if problems:
+            yield (("metadata", "name"), "hostname", Severity.ERROR,
+                   f"pod hostname {host!r} is not a valid DNS-1035 label: {'; '.join(problems)}; "
+                   "the operator rejects the job (choose a shorter name)")
+            return
+
+
+def _workers(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    workers = spec.get("workers")
+    mpi = spec.get("mpi") or {}
+    if workers == 0 and not mpi.get("runLauncherAsWorker"):
+        yield (("spec", "workers"), "workers", Severity.ERROR,
+               "workers must be at least 1 (or set mpi.runLauncherAsWorker so that the launcher runs the ranks)")
+
+
+def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    scheduling = spec.get("scheduling") or {}
+    gang = scheduling.get("gang", "none")
+    base = ("spec", "scheduling")
+    if "schedulerName" in scheduling and gang != "scheduler-plugins":
+        yield (base + ("schedulerName",), "scheduler-name", Severity.ERROR,
+               "schedulerName names the scheduler-plugins scheduler; it needs gang: scheduler-plugins")
+    if gang == "none":
+        for key in ("queue", "priorityClass", "minAvailable", "minResources", "scheduleTimeoutSeconds"):
+            if key in scheduling:
+                yield (base + (key,), "gang-ignored", Severity.WARNING,
+                       f"{key} has no effect without a gang scheduler (set scheduling.gang)")
+        return
+    if gang == "scheduler-plugins":
+        for key in ("queue", "priorityClass"):
+            if key in scheduling:
+                yield (base + (key,), "gang-ignored", Severity.WARNING,
+                       f"scheduler-plugins ignores {key}: the operator does not pass it to the PodGroup")
+        if scheduling.get("scheduleTimeoutSeconds") == 0:
+            yield (base + ("scheduleTimeoutSeconds",), "schedule-timeout", Severity.WARNING,
+                   "scheduleTimeoutSeconds 0 makes the coscheduling plugin fall back to its own short default")
+    if gang == "volcano" and "scheduleTimeoutSeconds" in scheduling:
+        yield (base + ("scheduleTimeoutSeconds",), "gang-ignored", Severity.WARNING,
+               "Volcano ignores scheduleTimeoutSeconds: the operator does not pass it to the PodGroup")
+    min_available = scheduling.get("minAvailable")
+    workers = spec.get("workers")
+    if isinstance(min_available, int) and isinstance(workers, int):
+        pods = workers + 1
+        if min_available > pods:
+            yield (base + ("minAvailable",), "min-available", Severity.ERROR,
+                   f"minAvailable {min_available} is more than the job's {pods} pods: the gang can never start")
+
+
+def _versions(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    mpi = spec.get("mpi") or {}
+    scheduling = spec.get("scheduling") or {}
+    uses = []
+    if mpi.get("runLauncherAsWorker"):
+        uses.append((("spec", "mpi", "runLauncherAsWorker"), "runLauncherAsWorker"))
+    if mpi.get("launcherCreationPolicy", "AtStartup") != "AtStartup":
+        uses.append((("spec", "mpi", "launcherCreationPolicy"), "launcherCreationPolicy"))
+    if mpi.get("implementation") in ("MPICH", "Intel"):
+        uses.append((("spec", "mpi", "implementation"), f"mpiImplementation: {mpi['implementation']}"))
+    if scheduling.get("gang") == "scheduler-plugins":
+        uses.append((("spec", "scheduling", "gang"), "gang scheduling with scheduler-plugins"))
+    if "suspend" in (spec.get("runPolicy") or {}):
+        uses.append((("spec", "runPolicy", "suspend"), "runPolicy.suspend"))
+    for path, feature in uses:
+        if not has(version, feature):
+            yield (path, "operator-version", Severity.ERROR,
+                   f"{feature} needs mpi-operator {format_version(FEATURES[feature])} or later "
+                   f"(--operator-version is {format_version(version)})")
+
+
+def _launcher(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    mpi = spec.get("mpi") or {}
+    launcher = mpi.get("launcher") or {}
+    gpu = (launcher.get("resources") or {}).get("gpu")
+    if gpu and not mpi.get("runLauncherAsWorker"):
+        yield (("spec", "mpi", "launcher", "resources", "gpu"), "launcher-gpu", Severity.WARNING,
+               "the launcher only runs mpirun: its GPUs stay idle unless mpi.runLauncherAsWorker is true")
+
+
+def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    seen_names: dict[str, int] = {}
+    seen_paths: dict[str, int] = {}
+    from ..render.mpijob import volume_name  # the renderer owns the naming rule
+
+    for i, volume in enumerate(spec.get("volumes") or []):
+        if not isinstance(volume, dict) or not isinstance(volume.get("claimName"), str):
+            continue
+        name = volume_name(volume)
+        if name in seen_names:
+            yield (("spec", "volumes", i), "volume-name", Severity.ERROR,
+                   f"volume name {name!r} is also the name of volumes[{seen_names[name]}]; give one a distinct name")
+        seen_names.setdefault(name, i)
+        path = volume.get("mountPath")
+        if path in seen_paths:
+            yield (("spec", "volumes", i, "mountPath"), "volume-mount-path", Severity.ERROR,
+                   f"mount path {path!r} is also used by volumes[{seen_paths[path]}]")
+        seen_paths.setdefault(path, i)
+
+
+def _env(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    for name in spec.get("env") or {}:
+        if name in OPERATOR_ENV:
+            yield (("spec", "env", name), "env-reserved", Severity.WARNING,
+                   f"the operator sets {name} itself; this value is overridden at run time")
+
+
+def _priority_classes(spec: dict, priority_classes: dict[str, int] | None) -> Iterator[Finding]:
+    if priority_classes is None:
+        return
+    places = [(("spec", "priorityClassName"), spec.get("priorityClassName")),
+              (("spec", "mpi", "launcher", "priorityClassName"),
+               ((spec.get("mpi") or {}).get("launcher") or {}).get("priorityClassName")),
+              (("spec", "scheduling", "priorityClass"), (spec.get("scheduling") or {}).get("priorityClass"))]
+    for path, name in places:
+        if isinstance(name, str) and name and name not in priority_classes:
+            yield (path, "priority-class", Severity.WARNING,
+                   f"PriorityClass {name!r} is not in the cluster file: the operator orders it as priority 0 "
+                   "and the API server rejects pods that name a missing class")

@@ -1,0 +1,144 @@
+"""The pipeline: load -> check spec -> expand and default -> render -> (validate) -> emit.
+
+Every function here is pure: data in, data plus diagnostics out. The CLI reads files, calls
+these and prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .check.schema import SPEC_SCHEMA, schema_diagnostics
+from .check.spec_rules import check_spec
+from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_diagnostics
+from .expand.defaults import expand
+from .expand.environments import environment_names, origin, spec_for
+from .load.yaml_loader import Document, LoadResult
+from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
+from .render.gang import apply_gang
+from .render.mpijob import render_mpijob
+
+SPEC_API_VERSION = "mpigen.dev/v1alpha1"
+SPEC_KIND = "TrainingJob"
+
+
+@dataclass(frozen=True)
+class Options:
+    operator_version: tuple[int, int, int] = parse_version(DEFAULT_OPERATOR_VERSION)
+    priority_classes: dict[str, int] | None = None  # None: no cluster file given
+
+
+@dataclass
+class CompiledJob:
+    """One spec's outputs: the base objects and each environment's."""
+
+    name: str
+    source: str
+    base: list[dict[str, Any]]
+    environments: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def objects(self, env: str | None) -> list[dict[str, Any]]:
+        return self.base if env is None else self.environments[env]
+
+
+@dataclass
+class CompileResult:
+    jobs: list[CompiledJob]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def is_spec(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("apiVersion") == SPEC_API_VERSION and data.get("kind") == SPEC_KIND
+
+
+def compile_specs(loaded: LoadResult, filename: str, options: Options) -> CompileResult:
+    """Every TrainingJob of one loaded file."""
+    diagnostics = list(loaded.diagnostics)
+    jobs: list[CompiledJob] = []
+    specs = 0
+    for doc in loaded.documents:
+        if doc.data is None:
+            continue
+        if not is_spec(doc.data):
+            line, col = doc.locate(())
+            what = ""
+            if isinstance(doc.data, dict):
+                what = f" (this document is {doc.data.get('apiVersion', '?')} {doc.data.get('kind', '?')})"
+            diagnostics.append(Diagnostic(filename, line, col, "", "not-a-spec", Severity.ERROR,
+                                          f"expected an mpigen spec: apiVersion {SPEC_API_VERSION}, kind {SPEC_KIND}"
+                                          f"{what}; lint Kubernetes manifests with mpigen validate"))
+            continue
+        specs += 1
+        job, diags = compile_document(doc, filename, options)
+        diagnostics.extend(diags)
+        if job is not None:
+            jobs.append(job)
+    if specs == 0 and not has_errors(diagnostics):
+        diagnostics.append(Diagnostic(filename, None, None, "", "no-spec", Severity.ERROR,
+                                      "the file holds no mpigen spec"))
+    names = [job.name for job in jobs]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        diagnostics.append(Diagnostic(filename, None, None, "metadata.name", "duplicate-job", Severity.ERROR,
+                                      f"two specs in this file are named {name!r}"))
+    return CompileResult(jobs, sort_diagnostics(diagnostics))
+
+
+def _skip_null_override(error: Any) -> bool:
+    """In an environment, ``null`` removes a field: it is not a type error."""
+    path = list(error.absolute_path)
+    return error.instance is None and len(path) >= 4 and path[:2] == ["spec", "environments"]
+
+
+def compile_document(doc: Document, filename: str, options: Options) -> tuple[CompiledJob | None, list[Diagnostic]]:
+    """One TrainingJob -> its MPIJob, for the base and every environment."""
+    data = doc.data
+    diagnostics = schema_diagnostics(data, doc, filename, SPEC_SCHEMA, skip=_skip_null_override)
+    spec = data.get("spec")
+    if not isinstance(spec, dict) or not isinstance(data.get("metadata"), dict):
+        return None, diagnostics
+    envs = [None] + [e for e in environment_names(spec) if isinstance(spec["environments"][e], dict)]
+
+    def located(path: tuple, env: str | None, code: str, severity: Severity, message: str) -> Diagnostic:
+        if path[:1] == ("spec",):
+            path = ("spec",) + tuple(origin(path[1:], spec, env))
+        line, col = doc.locate(path, key=code in ("unknown-field",))
+        return Diagnostic(filename, line, col, format_path(path), code, severity, message)
+
+    effective = {env: spec_for(spec, env) for env in envs}
+    for env in envs:
+        if env is not None:
+            diagnostics.extend(_required_after_merge(effective[env], env, doc, filename))
+        for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
+                                                        options.priority_classes):
+            diagnostics.append(located(path, env, code, severity, message))
+    if has_errors(diagnostics):
+        return None, diagnostics
+
+    outputs: dict[str | None, list[dict[str, Any]]] = {}
+    for env in envs:
+        expanded = expand(effective[env])
+        job = render_mpijob(data["metadata"], expanded, options.operator_version)
+        job, findings = apply_gang(job, expanded["scheduling"], options.priority_classes, options.operator_version)
+        for path, code, severity, message in findings:
+            diagnostics.append(located(path, env, code, severity, message))
+        outputs[env] = [job]
+    compiled = CompiledJob(data["metadata"]["name"], filename, outputs.pop(None),
+                           {env: objs for env, objs in outputs.items() if env is not None})
+    return compiled, diagnostics
+
+
+def _required_after_merge(spec: dict[str, Any], env: str, doc: Document, filename: str) -> list[Diagnostic]:
+    """A null in an environment may remove a required field."""
+    out = []
+    for name in ("framework", "image", "command", "workers"):
+        if name not in spec:
+            path = ("spec", "environments", env, name)
+            line, col = doc.locate(path, key=True)
+            out.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,
+                                  f"environment {env!r} removes the required field {name!r}"))
+    return out
