@@ -1,0 +1,132 @@
+"""Every golden case: outputs equal the committed files, and the outputs keep mpigen's promises."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from deepdiff import DeepDiff
+
+from mpigen.operator import podgroup
+from mpigen.operator.mpi_defaults import set_defaults
+from mpigen.operator.quantity import Quantity
+
+from .cases import GOLDEN, ROOT, build_outputs, discover
+
+CASES = discover()
+IDS = [case.name for case in CASES]
+
+
+def test_there_are_golden_cases() -> None:
+    assert len(CASES) >= 5
+    for spec in sorted((ROOT / "specs").glob("*.yaml")):
+        assert (GOLDEN / spec.stem / "case.yaml").exists(), f"{spec.name} has no golden case: run make golden"
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+    return {case.name: build_outputs(case, tmp_path_factory.mktemp(case.name)) for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_outputs_match_golden(case, outputs) -> None:
+    got = outputs[case.name]
+    want = {p.relative_to(case.folder).as_posix(): p.read_text()
+            for p in sorted(case.folder.rglob("*")) if p.is_file() and p.name != "case.yaml"}
+    assert sorted(got) == sorted(want), "the set of output files changed: run make golden and read the diff"
+    for rel in sorted(got):
+        if got[rel] != want[rel]:
+            if rel.endswith(".yaml"):
+                diff = DeepDiff(list(yaml.safe_load_all(want[rel])), list(yaml.safe_load_all(got[rel])))
+            else:
+                diff = DeepDiff(json.loads(want[rel]), json.loads(got[rel]))
+            pytest.fail(f"{case.name}/{rel} differs from golden (run make golden and read the diff):\n"
+                        f"{diff.pretty() if diff else 'same data, different bytes'}")
+
+
+def _jobs(case) -> list[tuple[str, dict]]:
+    out = []
+    for env in ["base"] + case.envs:
+        for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
+            if doc and doc.get("kind") == "MPIJob":
+                out.append((env, doc))
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_operator_defaulting_adds_nothing(case) -> None:
+    """Everything mpi-operator's defaulting would fill is already written out."""
+    from mpigen.operator.versions import parse_version
+
+    version = parse_version(case.operator_version or "v0.8.0")
+    for env, job in _jobs(case):
+        assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_outputs_validate_against_the_mpijob_crd(case) -> None:
+    import jsonschema
+
+    schema = json.loads((ROOT / "schemas/kubeflow.org/mpijob_v2beta1.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    for env, job in _jobs(case):
+        errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(job)]
+        assert not errors, f"{env}: " + "\n".join(errors)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
+    """The explicit schedulingPolicy equals the PodGroup the operator creates from the manifest."""
+    for env, job in _jobs(case):
+        template = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]
+        scheduler = template["spec"].get("schedulerName")
+        if scheduler is None:
+            assert "schedulingPolicy" not in job["spec"]["runPolicy"]
+            continue
+        gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
+        classes = {}
+        if case.cluster:
+            docs = yaml.safe_load((ROOT / case.cluster).read_text())["items"]
+            classes = {d["metadata"]["name"]: d["value"] for d in docs}
+        version = case.operator_version or "v0.8.0"
+        group = podgroup.new_pod_group(job, gang, classes, scheduler_name=scheduler, version=version)
+        policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+        spec = group["spec"]
+        assert spec.get("minMember", 0) == policy["minAvailable"], env
+        if gang == "volcano":
+            assert spec.get("queue") == policy.get("queue"), env
+            assert spec.get("priorityClassName") == policy.get("priorityClass"), env
+        else:
+            assert spec["scheduleTimeoutSeconds"] == policy["scheduleTimeoutSeconds"], env
+        want = {k: Quantity.parse(v) for k, v in (policy.get("minResources") or {}).items()}
+        got = {k: Quantity.parse(v) for k, v in (spec.get("minResources") or {}).items()}
+        assert got == want, env
+        # Stripped of the values mpigen resolved, the job still yields the same PodGroup.
+        implicit = json.loads(json.dumps(job))
+        implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
+            k: v for k, v in policy.items() if k in ("minAvailable", "queue", "scheduleTimeoutSeconds")}
+        if gang == "volcano":
+            implicit["spec"]["runPolicy"]["schedulingPolicy"].pop("scheduleTimeoutSeconds", None)
+        regrouped = podgroup.new_pod_group(implicit, gang, classes, scheduler_name=scheduler, version=version)
+        if "minResources" in spec and "minResources" in regrouped["spec"]:
+            assert {k: Quantity.parse(v) for k, v in regrouped["spec"]["minResources"].items()} == got, env
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_mpirun_np_is_workers_times_slots(case) -> None:
+    for env, job in _jobs(case):
+        spec = job["spec"]
+        command = spec["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"]
+        np = int(command[command.index("-np") + 1])
+        workers = spec["mpiReplicaSpecs"].get("Worker", {}).get("replicas", 0)
+        hosts = workers + (1 if spec.get("runLauncherAsWorker") else 0)
+        assert np == hosts * spec["slotsPerWorker"], env
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_pod_templates_opt_out_of_istio(case) -> None:
+    for env, job in _jobs(case):
+        for role, replica in job["spec"]["mpiReplicaSpecs"].items():
+            assert replica["template"]["metadata"]["annotations"]["sidecar.istio.io/inject"] == "false", (env, role)

@@ -1,0 +1,86 @@
+"""``mpigen podgroup`` against the cases of mpi-operator v0.8.0 pkg/controller/podgroup_test.go.
+
+The TestNewPodGroup cases (ported as data in tests/cases/upstream_podgroup/new_pod_group.yaml)
+are written out as MPIJob manifests and run through the real command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.golden.cases import ROOT, run
+
+CASES = yaml.safe_load((ROOT / "tests/cases/upstream_podgroup/new_pod_group.yaml").read_text())["cases"]
+GANGS = [("volcano", "want_volcano"), ("scheduler-plugins", "want_scheduler_plugins")]
+
+
+@pytest.mark.parametrize("gang, want_key", GANGS)
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_upstream_new_pod_group_cases(case: dict, gang: str, want_key: str, tmp_path: Path) -> None:
+    manifest = tmp_path / "mpijob.yaml"
+    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **case["job"]}))
+    code, out, err = run(["podgroup", str(manifest), "--gang", gang])
+    assert code == 0, err
+    assert not out.startswith("---"), "one PodGroup is printed as one plain YAML document"
+    got = yaml.safe_load(out)
+    assert "ownerReferences" not in got["metadata"]
+    assert got == case[want_key]
+
+
+def test_scheduler_name_does_not_change_the_podgroup(tmp_path: Path) -> None:
+    manifest = tmp_path / "mpijob.yaml"
+    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **CASES[0]["job"]}))
+    _, a, _ = run(["podgroup", str(manifest), "--gang", "scheduler-plugins"])
+    _, b, _ = run(["podgroup", str(manifest), "--gang", "scheduler-plugins", "--scheduler-name", "coscheduler"])
+    assert a == b
+
+
+def test_built_manifest_round_trips_through_podgroup() -> None:
+    """The PodGroup of a built manifest says what the manifest's schedulingPolicy says."""
+    code, out, err = run(["build", "specs/priority-order.yaml", "--cluster", "specs/cluster/priorityclasses.yaml"])
+    assert code == 0, err
+    job = yaml.safe_load(out)
+    path = ROOT / ".pytest-built.yaml"
+    try:
+        path.write_text(out)
+        code, pg, err = run(["podgroup", str(path), "--gang", "volcano", "--cluster",
+                             "specs/cluster/priorityclasses.yaml"])
+    finally:
+        path.unlink()
+    assert code == 0, err
+    group = yaml.safe_load(pg)
+    policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+    assert group["spec"] == {"minMember": policy["minAvailable"], "queue": policy["queue"],
+                             "priorityClassName": policy["priorityClass"], "minResources": policy["minResources"]}
+
+
+def test_v04_volcano_has_no_computed_min_resources(tmp_path: Path) -> None:
+    manifest = tmp_path / "mpijob.yaml"
+    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **CASES[1]["job"]}))
+    _, new, _ = run(["podgroup", str(manifest), "--gang", "volcano"])
+    code, old, err = run(["podgroup", str(manifest), "--gang", "volcano", "--operator-version", "v0.4.0"])
+    assert code == 0, err
+    assert "minResources" in yaml.safe_load(new)["spec"]
+    assert "minResources" not in yaml.safe_load(old)["spec"]
+
+
+@pytest.mark.parametrize("text, code_name, line", [
+    ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiReplicaSpecs:\n"
+     "    Launcher:\n      replicas: 1\n      template:\n        spec:\n          containers:\n"
+     "          - resources: {requests: {cpu: 2 cores}}\n", "mpijob-shape", 11),
+    ("apiVersion: kubeflow.org/v1alpha2\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "legacy-api", 1),
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "no-mpijob", None),
+    ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "mpijob-shape", 4),
+])
+def test_bad_manifests_are_reported(text: str, code_name: str, line: int | None, tmp_path: Path) -> None:
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text(text)
+    code, out, err = run(["podgroup", str(manifest), "--gang", "volcano"])
+    assert code == 1 and out == ""
+    assert f" {code_name} " in err
+    if line is not None:
+        assert f"m.yaml:{line}:" in err
+    assert "Traceback" not in err
