@@ -110,11 +110,12 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
         return Diagnostic(filename, line, col, format_path(path), code, severity, message)
 
     effective = {env: spec_for(spec, env) for env in envs}
+    schema_ok = not has_errors(diagnostics)
     for env in envs:
         if env is not None:
             diagnostics.extend(_required_after_merge(effective[env], env, doc, filename))
         for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
-                                                        options.priority_classes):
+                                                        options.priority_classes, schema_ok):
             diagnostics.append(located(path, env, code, severity, message))
     if has_errors(diagnostics):
         return None, diagnostics

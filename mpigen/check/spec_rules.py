@@ -26,12 +26,23 @@ OPERATOR_ENV = {
 
 
 def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
-               priority_classes: dict[str, int] | None) -> list[Finding]:
-    """All findings for one environment's effective ``spec`` of the document ``doc``."""
+               priority_classes: dict[str, int] | None, schema_ok: bool = True) -> list[Finding]:
+    """All findings for one environment's effective ``spec`` of the document ``doc``.
+
+    The rules expect the shape the schema guarantees. When the schema already reported errors
+    (``schema_ok`` false), a rule that cannot read the malformed spec contributes nothing: the
+    schema's diagnostic says what is wrong. With a valid shape, such a failure is a bug and raises.
+    """
     findings: list[Finding] = []
-    for rule in (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env):
-        findings.extend(rule(doc, spec, version))
-    findings.extend(_priority_classes(spec, priority_classes))
+    rules = [(rule, (doc, spec, version)) for rule in
+             (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env)]
+    rules.append((_priority_classes, (spec, priority_classes)))
+    for rule, args in rules:
+        try:
+            findings.extend(rule(*args))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            if schema_ok:
+                raise
     return findings
 
 
