@@ -19,6 +19,9 @@ DEFAULT_SCHEDULER_PLUGINS = "scheduler-plugins-scheduler"
 def resource_list(resources: dict[str, Any] | None) -> dict[str, str]:
     """Spec resources -> Kubernetes resource names with canonical quantity strings, sorted.
 
+    Canonical as apimachinery's CanonicalizeBytes writes it (`1.500` -> `1500m`, `1024Mi` -> `1Gi`):
+    one spelling per value, so builds and diffs are stable whatever the spec's spelling.
+
     ``gpu`` is ``nvidia.com/gpu``; a zero GPU count is left out (no GPU requested).
     Raises QuantityError for an invalid quantity (the check stage reports those first).
     """
@@ -28,7 +31,7 @@ def resource_list(resources: dict[str, Any] | None) -> dict[str, str]:
             if int(value) == 0:
                 continue
             name = GPU_RESOURCE
-        out[name] = str(Quantity.parse(quantity_text(value)))
+        out[name] = Quantity.parse(quantity_text(value)).canonical()
     return dict(sorted(out.items()))
 
 
