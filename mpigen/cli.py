@@ -153,6 +153,15 @@ def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | 
     click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
 
 
+from .cli_validate import rules, validate  # noqa: E402  (commands in their own modules)
+
+cli.add_command(validate)
+cli.add_command(rules)
+
+from .cli_check import check  # noqa: E402
+cli.add_command(check)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and turn every outcome into an exit code."""
     try:

@@ -109,6 +109,7 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
         line, col = doc.locate(path, key=code in ("unknown-field",))
         return Diagnostic(filename, line, col, format_path(path), code, severity, message)
 
+    diagnostics.extend(_yaml11_numbers(doc, filename))
     effective = {env: spec_for(spec, env) for env in envs}
     schema_ok = not has_errors(diagnostics)
     for env in envs:
@@ -131,6 +132,22 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     compiled = CompiledJob(data["metadata"]["name"], filename, outputs.pop(None),
                            {env: objs for env, objs in outputs.items() if env is not None})
     return compiled, diagnostics
+
+
+def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
+    """Environment values that YAML 1.1 silently turned into another number (``12:30`` -> 750)."""
+    out = []
+    for path, text in doc.plain.items():
+        in_env = path[:2] == ("spec", "env") or (path[:2] == ("spec", "environments") and path[3:4] == ("env",))
+        value = doc.data
+        for part in path:
+            value = value[part]
+        if in_env and isinstance(value, int) and not isinstance(value, bool) and text != str(value):
+            line, col = doc.locate(path)
+            out.append(Diagnostic(filename, line, col, format_path(path), "yaml-number", Severity.ERROR,
+                                  f"YAML 1.1 reads the unquoted {text} as the number {value}: "
+                                  f'write "{text}" in quotes if you mean the text'))
+    return out
 
 
 def _required_after_merge(spec: dict[str, Any], env: str, doc: Document, filename: str) -> list[Diagnostic]:

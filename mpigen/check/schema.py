@@ -60,9 +60,12 @@ def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     return names
 
 
-def _hint(value: Any, expected: Iterable[str]) -> str:
+def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
     expected = set(expected)
-    if "string" in expected and isinstance(value, (bool, int, float)):
+    if "string" in expected and (isinstance(value, (bool, int, float)) or value is None):
+        if text is not None and text != json.dumps(value):
+            return (f"; YAML 1.1 (Kubernetes' YAML reader) reads the unquoted {text} as {json.dumps(value)}: "
+                    f'write "{text}" in quotes')
         return "; YAML read an unquoted value as a non-string: write it in quotes"
     if isinstance(value, str) and expected & {"integer", "number"}:
         return "; write the number without quotes"
@@ -70,8 +73,8 @@ def _hint(value: Any, expected: Iterable[str]) -> str:
 
 
 def schema_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
-                       skip: Any = None) -> list[Diagnostic]:
-    """Every schema violation of ``instance`` (the data of ``document``), with positions.
+                       skip: Any = None, prefix: tuple = ()) -> list[Diagnostic]:
+    """Every schema violation of ``instance`` (the data of ``document`` at ``prefix``), with positions.
 
     ``skip(error)`` may return True for errors the caller handles itself.
     """
@@ -80,6 +83,7 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
     out: list[Diagnostic] = []
 
     def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
+        path = prefix + tuple(path)
         line, col = document.locate(path, key=key)
         out.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
 
@@ -108,7 +112,7 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
         elif kind == "type":
             types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-            emit(path, f"expected {want}, got {describe(value)}{_hint(value, types)}")
+            emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, document.plain.get(prefix + path))}")
         elif kind == "enum":
             choices = ", ".join(str(c) for c in error.validator_value)
             emit(path, f"{describe(value)} is not allowed; choose one of: {choices}")
@@ -127,6 +131,8 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
         elif kind == "pattern" and "propertyNames" in error.relative_schema_path:
             emit(path + (value,), f"{json.dumps(value)} is not a valid name here "
                  f"(names must match {error.validator_value})", key=True)
+        elif kind == "pattern" and "([KMGTPE]i)" in str(error.validator_value):
+            emit(path, f"{describe(value)} is not a Kubernetes quantity; write e.g. 500m, 4, 1.5, 16Gi", code="quantity")
         elif kind == "pattern":
             what = error.schema.get("description", "")
             emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
@@ -135,7 +141,8 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
             types = [s.get("type") for s in error.validator_value if isinstance(s, dict) and "type" in s]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
             desc = error.schema.get("description", "")
-            emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else ""))
+            emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")
+                 + _hint(value, types, document.plain.get(prefix + path)))
         else:
             emit(path, error.message)
     return out

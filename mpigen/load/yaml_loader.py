@@ -41,6 +41,9 @@ _MAP_TAGS = {f"{_TAG}map"}
 _SEQ_TAGS = {f"{_TAG}seq"}
 _MERGE_TAG = f"{_TAG}merge"
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
+# Booleans of Go's YAML 1.1 reader (gopkg.in/yaml.v2, behind sigs.k8s.io/yaml and kubectl) that
+# PyYAML reads as strings.
+_GO_YAML_BOOLS = {"y": "true", "Y": "true", "n": "false", "N": "false"}
 
 
 @dataclass
@@ -52,6 +55,12 @@ class Document:
     line: int
     positions: dict[Path, Position] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
+    plain: dict[Path, str] = field(default_factory=dict)
+    """The text of every unquoted scalar that YAML read as a boolean, number or null.
+
+    ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant: a YAML 1.1 reader (PyYAML,
+    and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the original.
+    """
 
     def locate(self, path: Path, key: bool = False) -> Position:
         """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
@@ -127,7 +136,7 @@ def load_text(text: str, filename: str) -> LoadResult:
                 continue
             diagnostics.extend(builder.diagnostics)
             documents.append(Document(data, index, node.start_mark.line + 1,
-                                      builder.positions, builder.key_positions))
+                                      builder.positions, builder.key_positions, builder.plain))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or "invalid YAML"
@@ -142,6 +151,17 @@ def load_text(text: str, filename: str) -> LoadResult:
     return LoadResult(documents, diagnostics)
 
 
+def _json_key(value: Any) -> str:
+    """How a non-string YAML key is turned into a JSON key on its way to the API server."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() and abs(value) < 1e21 else repr(value)
+    return str(value)
+
+
 class _Builder:
     """Turns one composed node graph into plain data, recording positions."""
 
@@ -149,6 +169,7 @@ class _Builder:
         self.filename = filename
         self.positions: dict[Path, Position] = {}
         self.key_positions: dict[Path, Position] = {}
+        self.plain: dict[Path, str] = {}
         self.diagnostics: list[Diagnostic] = []
 
     def check_size(self, root: yaml.Node) -> None:
@@ -209,15 +230,24 @@ class _Builder:
         if tag not in _SCALAR_TAGS:
             raise self._bad_tag(node, path)
         if tag.endswith(("str", "timestamp", "binary")):
+            if not node.style and node.value in _GO_YAML_BOOLS:
+                self.diagnostics.append(_diag(
+                    self.filename, "yaml-bool",
+                    f"kubectl's YAML reader takes the unquoted {node.value} for a boolean "
+                    f'({_GO_YAML_BOOLS[node.value]}): write "{node.value}" in quotes',
+                    node.start_mark, path, Severity.WARNING))
             return node.value
         try:
             value = _constructor.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError) as exc:
+        except (yaml.YAMLError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
+            # PyYAML's constructors fail in many ways on explicit tags (`!!int ''`, `!!bool maybe`)
             raise _Problem("yaml-value", f"cannot read {node.value!r} as {tag.rsplit(':', 1)[-1]}: {exc}",
                            node.start_mark, path) from None
         if isinstance(value, float) and not math.isfinite(value):
             raise _Problem("yaml-value", f"{node.value!r} is not a finite number (JSON cannot hold it)",
                            node.start_mark, path)
+        if not node.style:  # plain (the C parser says '', the Python one None)
+            self.plain[path] = node.value
         return value
 
     def _key(self, node: yaml.Node, path: Path) -> str:
@@ -226,7 +256,25 @@ class _Builder:
                            node.start_mark, path)
         if node.tag not in _SCALAR_TAGS:
             raise self._bad_tag(node, path)
-        # Keys are strings in Kubernetes objects; a key such as `on` or `1` keeps its text.
+        # Keys are strings in Kubernetes objects; a key such as `on` or `1.10` keeps its text here,
+        # but kubectl (YAML 1.1) would send it as "true" or "1.1": warn where the two differ.
+        if not node.style and node.value in _GO_YAML_BOOLS:
+            self.diagnostics.append(_diag(
+                self.filename, "yaml-key",
+                f"kubectl's YAML reader takes the unquoted key {node.value} for the boolean "
+                f'{_GO_YAML_BOOLS[node.value]} and sends it as "{_GO_YAML_BOOLS[node.value]}": '
+                f'write "{node.value}" in quotes', node.start_mark, path + (node.value,), Severity.WARNING))
+        elif not node.style and not node.tag.endswith(("str", "timestamp")):
+            try:
+                value = _constructor.construct_object(node, deep=True)
+            except Exception:  # an unreadable key: kept as text, reported with the value below
+                value = node.value
+            sent = _json_key(value)
+            if sent != node.value:
+                self.diagnostics.append(_diag(
+                    self.filename, "yaml-key",
+                    f"YAML 1.1 (kubectl's YAML reader) reads the unquoted key {node.value} as {sent!r}: "
+                    f'write "{node.value}" in quotes', node.start_mark, path + (node.value,), Severity.WARNING))
         return node.value
 
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:

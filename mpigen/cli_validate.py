@@ -1,0 +1,108 @@
+"""``mpigen validate`` and ``mpigen rules``: the click layer over :mod:`mpigen.validate`."""
+
+from __future__ import annotations
+
+import click
+
+from .cli import _cluster, _read, _usage, _version_option
+from .diagnostics import sort_diagnostics
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "github"]), default="text",
+              show_default=True, help="Report format (github: workflow annotations).")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--kubeconform", "use_kubeconform", is_flag=True,
+              help="Also run the external kubeconform with mpigen's schemas and merge its findings.")
+@click.option("--gang", type=click.Choice(["volcano", "scheduler-plugins", "none"]),
+              help="The operator's --gang-scheduling (default: configuration, else inferred per manifest).")
+@click.option("--scheduler-name", metavar="N", help="scheduler-plugins scheduler name.")
+@click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
+              help="PriorityClasses of the cluster (kubectl get priorityclass -o yaml).")
+@click.option("--operator-version", metavar="V", help="mpi-operator release whose rules apply [default: v0.8.0].")
+@click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
+              help="Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen]).")
+@click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bool, gang: str | None,
+             scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+             disable: tuple[str, ...], config_file: str | None, verbose: bool) -> None:
+    """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
+
+    Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
+    warnings alone exit 0 unless --strict.
+    """
+    from pathlib import Path
+
+    from .config import ConfigError, load_config
+    from .lint.base import LintOptions
+    from .load.yaml_loader import load_bytes
+    from .pipeline import Options
+    from .validate import report
+    from .validate.discover import MissingPath, discover
+    from .validate.engine import ValidateOptions, validate_loaded
+
+    try:
+        config = load_config(Path(config_file) if config_file else None)
+    except ConfigError as exc:
+        _usage(str(exc))
+    version = _version_option(operator_version or config.operator_version or "v0.8.0")
+    cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
+    classes, diagnostics = _cluster(cluster_path)
+    options = ValidateOptions(
+        lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
+                         priority_classes=classes, operator_version=version),
+        build=Options(version, classes),
+        disabled=frozenset(disable) | config.disable,
+    )
+    try:
+        files = discover(list(paths))
+    except MissingPath as exc:
+        _usage(f"{exc}: no such file or folder")
+    contents: dict[str, bytes] = {}
+    documents = {}
+    for path in files:
+        raw, name = _read(path)
+        contents[name] = raw
+        loaded = load_bytes(raw, name)
+        documents[name] = loaded.documents
+        diagnostics += validate_loaded(loaded, name, options)
+    if use_kubeconform:
+        from .validate import kubeconform
+
+        try:
+            found = kubeconform.run(contents, kubeconform.find_binary())
+        except (kubeconform.KubeconformMissing, kubeconform.KubeconformFailed) as exc:
+            _usage(str(exc))
+        ours = {(d.file, d.path) for d in diagnostics if d.code in ("schema", "unknown-field", "missing-field")}
+        diagnostics += [d for d in kubeconform.diagnostics(found, documents) if (d.file, d.path) not in ours]
+    diagnostics = sort_diagnostics(diagnostics)
+    click.echo(report.render(diagnostics, fmt, list(contents), verbose), nl=False)
+    if fmt in ("text", "github"):
+        import sys
+
+        sys.stdout.flush()
+        click.echo(report.summary(diagnostics, len(contents)), err=True)
+    from .cli import Fail
+
+    code = report.exit_code(diagnostics, strict)
+    if code:
+        raise Fail(code)
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+def rules(fmt: str) -> None:
+    """List the lint rules: code, severity, what goes wrong and how to fix it."""
+    from .lint.runner import rules as all_rules
+
+    if fmt == "markdown":
+        from .lint.catalogue import render_markdown
+
+        click.echo(render_markdown(list(all_rules())), nl=False)
+        return
+    for rule in all_rules():
+        click.echo(f"{rule.code} ({rule.severity.value}; {', '.join(rule.kinds)}): {rule.title}")
+        click.echo(f"    {rule.explanation}")
+        click.echo(f"    Fix: {rule.fix}\n")

@@ -1,0 +1,1 @@
+"""``mpigen validate``: lint any training manifest, spec or Kubernetes object, offline, with line numbers."""

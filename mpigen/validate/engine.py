@@ -1,0 +1,116 @@
+"""The validation layers, in order, for every document of a file.
+
+1. YAML: syntax, duplicate keys, object tags, bombs (the loader), YAML 1.1 traps (in messages).
+2. Schema, with the API server's semantics: a null is dropped as the server drops it; an unknown
+   field is an error, because the server would prune it silently.
+3. The operator's admission rules (mpi-operator's ``validation.go``) on the defaulted object.
+4. The lint rules (``mpigen/lint/rules``).
+
+An mpigen spec (``mpigen.dev/v1alpha1`` ``TrainingJob``) goes through the spec compiler's checks
+instead. Everything is collected; nothing stops at the first problem.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from ..check.schema import schema_diagnostics
+from ..diagnostics import Diagnostic, Severity, format_path
+from ..lint.base import LintOptions
+from ..load.yaml_loader import Document, LoadResult
+from ..pipeline import Options, compile_document, is_spec
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    lint: LintOptions = field(default_factory=LintOptions)
+    build: Options = field(default_factory=Options)
+    disabled: frozenset[str] = frozenset()
+
+
+@functools.lru_cache(maxsize=1)
+def _available_schemas() -> frozenset[str]:
+    root = resources.files("mpigen._schemas")
+    names = set()
+    for folder in root.iterdir():
+        if folder.is_dir() and not folder.name.startswith(("_", ".")):
+            names.update(f"{folder.name}/{f.name}" for f in folder.iterdir() if f.name.endswith(".json"))
+    return frozenset(names)
+
+
+def schema_for(api_version: str, kind: str) -> str | None:
+    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none."""
+    group, _, version = api_version.rpartition("/")
+    name = f"{group or version}/{kind.lower()}_{version}.json"
+    return name if name in _available_schemas() else None
+
+
+def prune_nulls(value: Any) -> Any:
+    """What the API server stores: mapping entries whose value is null are dropped."""
+    if isinstance(value, dict):
+        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [prune_nulls(v) for v in value]
+    return value
+
+
+def validate_loaded(loaded: LoadResult, filename: str, options: ValidateOptions) -> list[Diagnostic]:
+    diagnostics = list(loaded.diagnostics)
+    for doc in loaded.documents:
+        data = doc.data
+        if data is None:
+            continue
+        if is_spec(data):
+            diagnostics.extend(compile_document(doc, filename, options.build)[1])
+            continue
+        if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
+                and isinstance(data.get("items"), list):
+            for i, item in enumerate(data["items"]):
+                diagnostics.extend(_object(item, ("items", i), doc, filename, options))
+            continue
+        diagnostics.extend(_object(data, (), doc, filename, options))
+    return [d for d in diagnostics if d.code not in options.disabled]
+
+
+def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions) -> list[Diagnostic]:
+    def located(path: Path, code: str, severity: Severity, message: str) -> Diagnostic:
+        line, col = doc.locate(prefix + tuple(path))
+        return Diagnostic(filename, line, col, format_path(prefix + tuple(path)), code, severity, message)
+
+    if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
+        return [located((), "not-an-object", Severity.INFO,
+                        "not a Kubernetes object (no apiVersion and kind): skipped")]
+    api_version, kind = obj["apiVersion"], obj["kind"]
+    stored = prune_nulls(obj)
+    out: list[Diagnostic] = []
+    schema = schema_for(api_version, kind)
+    schema_paths: set[Path] = set()
+    if schema is None:
+        from ..lint.runner import rules
+
+        if not any(kind in rule.kinds for rule in rules()):
+            out.append(located((), "no-schema", Severity.INFO,
+                               f"mpigen has no schema for {api_version} {kind}: not checked"))
+    else:
+        for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
+            out.append(diagnostic)
+            schema_paths.add(diagnostic.path)
+    if api_version == "kubeflow.org/v2beta1" and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
+        from ..operator.mpi_defaults import set_defaults
+        from ..operator.mpi_validation import validate_mpijob
+
+        version = options.lint.operator_version
+        for path, message in validate_mpijob(set_defaults(stored, version)):
+            if format_path(prefix + path) not in schema_paths:
+                out.append(located(path, "mpijob-invalid", Severity.ERROR,
+                                   f"the operator rejects this MPIJob: {message}"))
+    from ..lint.runner import lint_object
+
+    for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
+        out.append(located(path, code, severity, message))
+    return out
