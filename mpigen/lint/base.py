@@ -1,0 +1,140 @@
+"""The lint framework: one module per rule, its docstring the user documentation.
+
+A rule module in ``mpigen/lint/rules/`` defines::
+
+    \"\"\"<Title: one line.>
+
+    <One paragraph: what goes wrong at run time and why.>
+
+    Fix: <what to change.>
+    \"\"\"
+    CODE = "kebab-case-code"
+    SEVERITY = Severity.WARNING          # or ERROR
+    KINDS = ("MPIJob",)                  # kinds it reads: MPIJob, PyTorchJob, TFJob
+    def check(ctx: Context) -> Iterator[tuple[Path, str]]:   # (JSON path in the object, message)
+
+Rules read the object as the API server would store it (nulls dropped), never modify it, and
+must not crash on odd shapes: the schema layer has already reported those, so a rule simply
+yields nothing for what it cannot read (``ctx.get`` helps).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import Any, Callable, Iterable, Iterator
+
+from ..diagnostics import Severity
+
+Path = tuple[str | int, ...]
+
+GANG_VOLCANO = "volcano"
+GANG_SCHEDULER_PLUGINS = "scheduler-plugins"
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """What a rule may need to know about the cluster; None means unknown."""
+
+    gang: str | None = None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
+    scheduler_name: str | None = None  # scheduler-plugins scheduler name
+    priority_classes: dict[str, int] | None = None
+    operator_version: tuple[int, int, int] = (0, 8, 0)
+
+
+@dataclass
+class Context:
+    """One Kubernetes object under lint."""
+
+    obj: dict[str, Any]
+    options: LintOptions = field(default_factory=LintOptions)
+
+    @property
+    def api_version(self) -> str:
+        return str(self.obj.get("apiVersion", ""))
+
+    @property
+    def kind(self) -> str:
+        return str(self.obj.get("kind", ""))
+
+    @property
+    def name(self) -> str:
+        meta = self.obj.get("metadata")
+        return str(meta.get("name", "")) if isinstance(meta, dict) else ""
+
+    def get(self, *path: str | int, default: Any = None) -> Any:
+        """The value at ``path``, or ``default`` when any step is missing or of the wrong type."""
+        node: Any = self.obj
+        for part in path:
+            if isinstance(part, int):
+                if not isinstance(node, list) or not -len(node) <= part < len(node):
+                    return default
+            elif not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    @cached_property
+    def replica_specs(self) -> tuple[Path, dict[str, Any]]:
+        """(path, {role: replica spec}) of an MPIJob, PyTorchJob or TFJob; ((), {}) when absent."""
+        key = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}.get(self.kind)
+        specs = self.get("spec", key) if key else None
+        if not isinstance(specs, dict):
+            return (), {}
+        return ("spec", key), {role: r for role, r in specs.items() if isinstance(r, dict)}
+
+    def pod_templates(self) -> Iterator[tuple[str, Path, dict[str, Any]]]:
+        """(role, path of the template, template) for every replica type with a template mapping."""
+        base, specs = self.replica_specs
+        for role, replica in specs.items():
+            template = replica.get("template")
+            if isinstance(template, dict):
+                yield role, base + (role, "template"), template
+
+    def containers(self, template: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+        containers = template.get("spec", {}).get("containers") if isinstance(template.get("spec"), dict) else None
+        for i, container in enumerate(containers if isinstance(containers, list) else []):
+            if isinstance(container, dict):
+                yield i, container
+
+    @cached_property
+    def gang(self) -> str | None:
+        """The gang scheduler: configured, else inferred from the pod templates; None when none."""
+        if self.options.gang:
+            return None if self.options.gang == "none" else self.options.gang
+        for _, _, template in self.pod_templates():
+            meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
+            spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
+            if spec.get("schedulerName") == "volcano" or "scheduling.k8s.io/group-name" in (meta.get("annotations") or {}):
+                return GANG_VOLCANO
+            if "scheduling.x-k8s.io/pod-group" in (meta.get("labels") or {}):
+                return GANG_SCHEDULER_PLUGINS
+        return None
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    severity: Severity
+    kinds: tuple[str, ...]
+    title: str
+    explanation: str
+    fix: str
+    check: Callable[[Context], Iterable[tuple[Path, str]]]
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> "Rule":
+        doc = (module.__doc__ or "").strip()
+        title, _, rest = doc.partition("\n")
+        explanation, _, fix = rest.strip().partition("Fix:")
+        return cls(module.CODE, module.SEVERITY, tuple(module.KINDS), title.strip(),
+                   " ".join(explanation.split()), " ".join(fix.split()), module.check)
+
+
+def load_rules() -> list[Rule]:
+    """Every rule listed in ``mpigen.lint.rules.RULE_MODULES``, in that order."""
+    from .rules import RULE_MODULES
+
+    return [Rule.from_module(importlib.import_module(f"mpigen.lint.rules.{name}")) for name in RULE_MODULES]

@@ -1,0 +1,37 @@
+"""Run the lint rules over one object."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..config import disabled_by_annotation
+from ..diagnostics import Severity
+from .base import Context, LintOptions, Path, Rule, load_rules
+
+Finding = tuple[Path, str, Severity, str]  # (JSON path, code, severity, message)
+
+
+@functools.lru_cache(maxsize=1)
+def rules() -> tuple[Rule, ...]:
+    return tuple(load_rules())
+
+
+def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
+                disabled: frozenset[str] = frozenset()) -> list[Finding]:
+    """Every finding of every enabled rule that reads this object's kind.
+
+    ``disabled`` holds codes switched off for the run; the object's own
+    ``mpigen.dev/disable`` annotation adds to it (``all`` switches every rule off).
+    """
+    off = disabled | disabled_by_annotation(obj)
+    if "all" in off:
+        return []
+    ctx = Context(obj, options)
+    findings: list[Finding] = []
+    for rule in rules():
+        if rule.code in off or ctx.kind not in rule.kinds:
+            continue
+        for path, message in rule.check(ctx):
+            findings.append((tuple(path), rule.code, rule.severity, message))
+    return findings
