@@ -75,4 +75,5 @@ def format_path(path: Iterable[str | int]) -> str:
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Stable, readable order: by file, then position, then code; duplicates removed."""
     unique = set(diagnostics)
-    return sorted(unique, key=lambda d: (d.file, d.line or 0, d.column or 0, d.path, d.code, d.message))
+    return sorted(unique, key=lambda d: (d.file, d.line or 0, d.column or 0, d.path, d.code,
+                                         d.severity.value, d.message))

@@ -8,7 +8,8 @@ the swap leaves the old tree as it was; after the swap the new tree is complete.
 mpigen records the files it wrote in ``<job>/.mpigen-owned``. Any other file found in the old
 tree (a README, an extra patch the user keeps there) is carried into the new tree as a hard
 link, so its content, inode and timestamps are unchanged; a generated file that would replace
-such a file is refused.
+such a file (or one in the way of a generated path) is refused. Folders of the user's are kept;
+a symlink of the user's is recreated pointing at the same target.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import ctypes
 import errno
 import json
 import os
+import posixpath
 import shutil
 import tempfile
 from pathlib import Path
@@ -63,22 +65,59 @@ def _write(path: Path, content: str) -> None:
         os.fsync(handle.fileno())
 
 
-def _foreign(tree: Path, owned: set[str]) -> list[str]:
-    out = []
-    for root, dirs, files in os.walk(tree):
-        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
-            rel = os.path.relpath(os.path.join(root, name), tree).replace(os.sep, "/")
+def _foreign(tree: Path, owned: set[str]) -> tuple[list[str], list[str]]:
+    """Files (and symlinks) mpigen does not own, and folders holding no file it owns."""
+    files, folders = [], []
+    for root, dirs, names in os.walk(tree):
+        rel_root = os.path.relpath(root, tree).replace(os.sep, "/")
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            rel = posixpath.normpath(posixpath.join(rel_root, name))
             if rel != OWNED_LIST and rel not in owned:
-                out.append(rel)
+                files.append(rel)
+        for name in dirs:
+            rel = posixpath.normpath(posixpath.join(rel_root, name))
+            if not os.path.islink(os.path.join(root, name)) and not any(
+                    o == rel or o.startswith(rel + "/") for o in owned):
+                folders.append(rel)
+    return sorted(files), sorted(folders)
+
+
+def _parents(rel: str) -> set[str]:
+    parts = rel.split("/")
+    return {"/".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def _clashes(foreign: list[str], files: dict[str, str]) -> list[str]:
+    """Generated paths that would replace, sit under, or contain a file mpigen does not own."""
+    foreign_set = set(foreign)
+    foreign_parents = set().union(*(_parents(f) for f in foreign)) if foreign else set()
+    out = set()
+    for rel in files:
+        if rel in foreign_set or _parents(rel) & foreign_set or rel in foreign_parents:
+            out.add(rel)
     return sorted(out)
 
 
 def clean_stale(out: Path, job: str) -> None:
-    """Remove staging folders left behind by a build that was killed."""
-    if out.is_dir():
-        for entry in out.iterdir():
-            if entry.name.startswith(f".{job}{_STAGING}") and entry.is_dir():
-                shutil.rmtree(entry, ignore_errors=True)
+    """Tidy up after a build that was killed: staging folders go, and an old tree parked by the
+    two-rename fallback goes back in place if the new one never arrived."""
+    if not out.is_dir():
+        return
+    target = out / job
+    for entry in sorted(out.iterdir()):
+        if not entry.is_dir() or not entry.name.startswith(f".{job}{_STAGING}"):
+            continue
+        parked = entry / job
+        if entry.name.startswith(f".{job}{_STAGING}old-") and parked.is_dir() and not target.exists():
+            os.rename(parked, target)
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _check_paths(files: dict[str, str]) -> None:
+    for rel in files:
+        norm = posixpath.normpath(rel)
+        if rel.startswith("/") or norm != rel or norm.startswith("../") or norm in ("..", ".", OWNED_LIST):
+            raise WriteError(f"refusing to write {rel!r}: not a plain relative path inside the tree")
 
 
 def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
@@ -86,35 +125,43 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
 
     Raises WriteError (nothing changed) for a conflict with a file mpigen does not own, or OSError.
     """
+    _check_paths(files)
     out.mkdir(parents=True, exist_ok=True)
     clean_stale(out, job)
     target = out / job
     if target.exists() and not target.is_dir():
         raise WriteError(f"{target} exists and is not a folder")
     owned = owned_files(target) if target.is_dir() else set()
-    foreign = _foreign(target, owned) if target.is_dir() else []
-    clashes = sorted(set(foreign) & set(files))
+    foreign, folders = _foreign(target, owned) if target.is_dir() else ([], [])
+    clashes = _clashes(foreign, files)
     if clashes:
-        raise WriteError(f"{target}: mpigen would overwrite {', '.join(clashes)}, which it did not write; "
-                         "move them away or delete them first")
+        raise WriteError(f"{target}: mpigen would overwrite {', '.join(clashes)}, or a file of yours in its "
+                         "way, which it did not write; move them away or delete them first")
     staging = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}", dir=out))
     try:
         for rel, content in files.items():
             _write(staging / rel, content)
         _write(staging / OWNED_LIST, json.dumps({"generator": "mpigen", "files": sorted(files)}, indent=2) + "\n")
+        for rel in folders:
+            (staging / rel).mkdir(parents=True, exist_ok=True)
         for rel in foreign:
             src, dst = target / rel, staging / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
             if src.is_symlink():
-                os.symlink(os.readlink(src), dst)
+                os.symlink(os.readlink(src), dst)  # a symlink is recreated (same target)
             else:
-                os.link(src, dst)
+                os.link(src, dst)  # same inode: content and timestamps untouched
         if target.is_dir():
             if not _exchange(staging, target):
-                old = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}old-", dir=out))
-                os.rename(target, old / job)
-                os.rename(staging, target)
-                staging = old
+                parked = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}old-", dir=out))
+                os.rename(target, parked / job)
+                try:
+                    os.rename(staging, target)
+                except OSError:
+                    os.rename(parked / job, target)  # put the old tree back
+                    shutil.rmtree(parked, ignore_errors=True)
+                    raise
+                shutil.rmtree(parked, ignore_errors=True)
         else:
             os.rename(staging, target)
             staging = None  # type: ignore[assignment]

@@ -53,8 +53,8 @@ def origin(path: Path, spec: dict[str, Any], env: str | None) -> Path:
         if isinstance(node, dict) and part in node:
             node = node[part]
             base = base.get(part) if isinstance(base, dict) else None
-            if not isinstance(node, dict):
-                return ("environments", env) + tuple(path)
+            if not isinstance(node, dict) or not isinstance(base, dict):
+                return ("environments", env) + tuple(path)  # the environment wrote this whole value
             continue
         return path
     return path if base is not None else ("environments", env) + tuple(path)

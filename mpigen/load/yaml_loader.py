@@ -13,6 +13,7 @@ boolean), except that timestamps stay strings, as they do when Kubernetes conver
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,13 +100,15 @@ def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
     if len(raw) > MAX_BYTES:
         return None, [_diag(filename, "file-too-large",
                             f"file is {len(raw)} bytes; mpigen reads at most {MAX_BYTES} bytes")]
+    body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     try:
-        text = raw.decode("utf-8-sig")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line = body[: exc.start].count(b"\n") + 1
+        line_start = body.rfind(b"\n", 0, exc.start) + 1
+        col = len(body[line_start: exc.start].decode("utf-8", errors="replace")) + 1
         return None, [Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
-                                 f"file is not UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8")]
+                                 f"file is not UTF-8 (byte 0x{body[exc.start]:02x}); save it as UTF-8")]
     return text, []
 
 
@@ -123,6 +126,11 @@ def load_text(text: str, filename: str) -> LoadResult:
     if len(text) > MAX_BYTES:
         return LoadResult([], [_diag(filename, "file-too-large",
                                      f"file has {len(text)} characters; mpigen reads at most {MAX_BYTES}")])
+    too_deep = _nesting_beyond_parser(text)
+    if too_deep is not None:
+        line, col = too_deep
+        return LoadResult([], [Diagnostic(filename, line, col, "", "yaml-too-deep", Severity.ERROR,
+                                          f"YAML nesting is deeper than {MAX_DEPTH} levels")])
     try:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
             if node is None:
@@ -134,6 +142,10 @@ def load_text(text: str, filename: str) -> LoadResult:
             except _Problem as problem:
                 diagnostics.append(_diag(filename, problem.code, problem.message, problem.mark, problem.path))
                 continue
+            except RecursionError:
+                diagnostics.append(_diag(filename, "yaml-too-deep",
+                                         f"YAML nesting is deeper than {MAX_DEPTH} levels", node.start_mark))
+                continue
             diagnostics.extend(builder.diagnostics)
             documents.append(Document(data, index, node.start_mark.line + 1,
                                       builder.positions, builder.key_positions, builder.plain))
@@ -143,12 +155,57 @@ def load_text(text: str, filename: str) -> LoadResult:
         if exc.context:
             message = f"{exc.context}: {message}" if "while" not in exc.context else f"{message} ({exc.context})"
         diagnostics.append(_diag(filename, "yaml-syntax", message.strip(), mark))
-    except yaml.YAMLError as exc:  # e.g. a reader error on a control character
+    except yaml.reader.ReaderError as exc:  # a control character, which YAML does not allow
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        diagnostics.append(Diagnostic(filename, line, col, "", "yaml-syntax", Severity.ERROR,
+                                      f"character {exc.character!r} is not allowed in YAML"))
+    except yaml.YAMLError as exc:
         diagnostics.append(_diag(filename, "yaml-syntax", str(exc).strip()))
     except RecursionError:
         diagnostics.append(_diag(filename, "yaml-too-deep",
                                  f"YAML nesting is too deep (mpigen reads at most {MAX_DEPTH} levels)"))
     return LoadResult(documents, diagnostics)
+
+
+_PARSER_DEPTH = 5_000
+"""Nesting at which the scan below refuses a file before the C composer sees it: PyYAML's
+composer recurses once per level and crashes the interpreter somewhere past 20,000 levels."""
+
+
+def _nesting_beyond_parser(text: str) -> Position | None:
+    """Where flow brackets or indentation nest past :data:`_PARSER_DEPTH`, if they do.
+
+    Conservative and cheap: a file with fewer brackets than the limit is not scanned at all, and
+    brackets inside quotes are skipped (a false alarm needs thousands of unmatched brackets).
+    """
+    deep_indent = re.search(rf"^[ \t]{{{_PARSER_DEPTH * 2},}}", text, re.M)
+    if deep_indent:
+        return (text.count("\n", 0, deep_indent.start()) + 1, 1)
+    if text.count("[") + text.count("{") < _PARSER_DEPTH:
+        return None
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > _PARSER_DEPTH:
+                pos = match.start()
+                return (text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1)
+        elif token in "]}":
+            depth = max(0, depth - 1)
+    return None
+
+
+_BRACKETS = re.compile(r"""[\[\]{}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
+
+
+def _construct(node: yaml.ScalarNode) -> Any:
+    """PyYAML's own reading of one scalar (its constructor keeps no memory of it afterwards)."""
+    try:
+        return _constructor.construct_object(node, deep=True)
+    finally:
+        _constructor.constructed_objects.clear()
 
 
 def _json_key(value: Any) -> str:
@@ -173,36 +230,46 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
 
     def check_size(self, root: yaml.Node) -> None:
-        """Refuse alias bombs and recursive aliases before anything is expanded."""
-        sizes: dict[int, int] = {}
+        """Refuse alias bombs, recursive aliases and deep nesting before anything is expanded.
+
+        Sizes and heights are remembered per node, so a node shared through aliases costs one
+        visit, yet every place it is used is counted in full and checked for depth.
+        """
+        sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height)
         active: set[int] = set()
 
-        def size(node: yaml.Node, depth: int) -> int:
+        def measure(node: yaml.Node, depth: int) -> tuple[int, int]:
             key = id(node)
-            if key in sizes:
-                return sizes[key]
-            if key in active:
-                raise _Problem("yaml-recursive-alias", "an alias refers to a node that contains it",
-                               node.start_mark, ())
             if depth > MAX_DEPTH:
                 raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
                                node.start_mark, ())
-            total = 1
-            if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
-                active.add(key)
-                children = node.value if isinstance(node, yaml.SequenceNode) else \
-                    [n for pair in node.value for n in pair]
-                for child in children:
-                    total += size(child, depth + 1)
-                    if total > MAX_NODES:
-                        raise _Problem("yaml-too-large",
-                                       f"document expands to more than {MAX_NODES} nodes "
-                                       "(aliases are counted each time they are used)", node.start_mark, ())
-                active.discard(key)
-            sizes[key] = total
-            return total
+            if key in sizes:
+                size, height = sizes[key]
+            elif key in active:
+                raise _Problem("yaml-recursive-alias", "an alias refers to a node that contains it",
+                               node.start_mark, ())
+            else:
+                size, height = 1, 0
+                if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+                    active.add(key)
+                    children = node.value if isinstance(node, yaml.SequenceNode) else \
+                        [n for pair in node.value for n in pair]
+                    for child in children:
+                        child_size, child_height = measure(child, depth + 1)
+                        size += child_size
+                        height = max(height, child_height + 1)
+                        if size > MAX_NODES:
+                            raise _Problem("yaml-too-large",
+                                           f"document expands to more than {MAX_NODES} nodes "
+                                           "(aliases are counted each time they are used)", node.start_mark, ())
+                    active.discard(key)
+                sizes[key] = (size, height)
+            if depth + height > MAX_DEPTH:  # reached again through an alias, deeper than before
+                raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels "
+                               "(through an alias)", node.start_mark, ())
+            return size, height
 
-        size(root, 0)
+        measure(root, 0)
 
     def _pos(self, node: yaml.Node) -> Position:
         return (node.start_mark.line + 1, node.start_mark.column + 1)
@@ -238,7 +305,7 @@ class _Builder:
                     node.start_mark, path, Severity.WARNING))
             return node.value
         try:
-            value = _constructor.construct_object(node, deep=True)
+            value = _construct(node)
         except (yaml.YAMLError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
             # PyYAML's constructors fail in many ways on explicit tags (`!!int ''`, `!!bool maybe`)
             raise _Problem("yaml-value", f"cannot read {node.value!r} as {tag.rsplit(':', 1)[-1]}: {exc}",
@@ -266,7 +333,7 @@ class _Builder:
                 f'write "{node.value}" in quotes', node.start_mark, path + (node.value,), Severity.WARNING))
         elif not node.style and not node.tag.endswith(("str", "timestamp")):
             try:
-                value = _constructor.construct_object(node, deep=True)
+                value = _construct(node)
             except Exception:  # an unreadable key: kept as text, reported with the value below
                 value = node.value
             sent = _json_key(value)
@@ -278,19 +345,22 @@ class _Builder:
         return node.value
 
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        own: set[str] = set()
-        merged: dict[str, Any] = {}
+        own_pairs = [(k, v) for k, v in node.value if k.tag != _MERGE_TAG]
+        sources: list[yaml.Node] = []
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE_TAG:
-                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-                for source in sources:
-                    if not isinstance(source, yaml.MappingNode):
-                        raise _Problem("yaml-merge", "a merge key (<<) needs a mapping or a list of mappings",
-                                       source.start_mark, path)
-                    for k, v in self._mapping(source, path).items():
-                        merged.setdefault(k, v)  # earlier sources win, as in YAML 1.1
-                continue
+                sources += value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+        merged: dict[str, Any] = {}
+        # Earlier merge sources win (YAML 1.1), own keys win over all: build the losers first so
+        # that the positions recorded last are those of the values kept.
+        for source in reversed(sources):
+            if not isinstance(source, yaml.MappingNode):
+                raise _Problem("yaml-merge", "a merge key (<<) needs a mapping or a list of mappings",
+                               source.start_mark, path)
+            merged.update(self._mapping(source, path))
+        result: dict[str, Any] = {}
+        own: set[str] = set()
+        for key_node, value_node in own_pairs:
             key = self._key(key_node, path)
             child = path + (key,)
             if key in own:

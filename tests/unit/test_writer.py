@@ -1,0 +1,290 @@
+"""mpigen.emit.writer: atomic write of out/<job>/, touching only what mpigen owns."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from mpigen.emit import writer
+from mpigen.emit.writer import OWNED_LIST, WriteError, owned_files, write_tree
+
+FILES = {
+    "base/kustomization.yaml": "resources:\n- mpijob.yaml\n",
+    "base/mpijob.yaml": "kind: MPIJob\n",
+    "overlays/prod/kustomization.yaml": "resources:\n- ../../base\n",
+    "overlays/prod/mpijob-patch.yaml": "- op: replace\n",
+}
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    """Every entry under ``root``: kind, content or link target, inode."""
+    out: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            st = path.lstat()
+            if path.is_symlink():
+                out[rel] = ("link", os.readlink(path))  # recreated: same target, new inode
+            elif path.is_dir():
+                out[rel] = ("dir",)
+            else:
+                out[rel] = ("file", path.read_bytes(), st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def files_under(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): p.read_text("utf-8")
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def test_first_write_creates_tree_and_owned_list(tmp_path):
+    out = tmp_path / "out"
+    written = write_tree(out, "job", FILES)
+    assert written == sorted(FILES)
+    assert sorted(os.listdir(out)) == ["job"]  # no staging folder left
+    tree = out / "job"
+    assert files_under(tree) == {**FILES, OWNED_LIST: (
+        '{\n  "generator": "mpigen",\n  "files": [\n'
+        '    "base/kustomization.yaml",\n    "base/mpijob.yaml",\n'
+        '    "overlays/prod/kustomization.yaml",\n    "overlays/prod/mpijob-patch.yaml"\n  ]\n}\n')}
+    assert owned_files(tree) == set(FILES)
+    assert json.loads((tree / OWNED_LIST).read_text()) == {"generator": "mpigen", "files": sorted(FILES)}
+
+
+def test_content_is_written_verbatim_with_lf(tmp_path):
+    write_tree(tmp_path, "job", {"a.yaml": "x: é\n", "b.yaml": "no newline"})
+    assert (tmp_path / "job" / "a.yaml").read_bytes() == "x: é\n".encode()
+    assert (tmp_path / "job" / "b.yaml").read_bytes() == b"no newline"
+
+
+def test_second_write_removes_owned_files_no_longer_produced(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    fewer = {k: v for k, v in FILES.items() if not k.startswith("overlays/")}
+    fewer["base/mpijob.yaml"] = "kind: MPIJob\nchanged: true\n"
+    assert write_tree(tmp_path, "job", fewer) == sorted(fewer)
+    tree = tmp_path / "job"
+    assert files_under(tree) == {**fewer, OWNED_LIST: json.dumps(
+        {"generator": "mpigen", "files": sorted(fewer)}, indent=2) + "\n"}
+    assert not (tree / "overlays").exists()
+    assert owned_files(tree) == set(fewer)
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_foreign_files_survive_with_same_inode_and_content(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    tree = tmp_path / "job"
+    (tree / "README.md").write_text("my notes\n")
+    (tree / "overlays" / "prod" / "extra-patch.yaml").write_text("extra\n")
+    (tree / "mine" / "deep").mkdir(parents=True)
+    (tree / "mine" / "deep" / "x.txt").write_bytes(b"\x00\x01binary")
+    os.symlink("base/mpijob.yaml", tree / "link.yaml")
+    before = snapshot(tree)
+    foreign = ["README.md", "overlays/prod/extra-patch.yaml", "mine/deep/x.txt", "link.yaml"]
+
+    # the overlay is no longer generated, base content changes
+    new_files = {"base/kustomization.yaml": "resources: []\n", "base/mpijob.yaml": "kind: MPIJob\nv: 2\n"}
+    write_tree(tmp_path, "job", new_files)
+    after = snapshot(tree)
+    for rel in foreign:
+        assert after[rel] == before[rel], rel  # content, inode, mtime / link target
+    assert (tree / "link.yaml").is_symlink()
+    assert files_under(tree)["base/mpijob.yaml"] == "kind: MPIJob\nv: 2\n"
+    assert not (tree / "overlays" / "prod" / "kustomization.yaml").exists()
+    assert not (tree / "overlays" / "prod" / "mpijob-patch.yaml").exists()
+    assert owned_files(tree) == set(new_files)
+
+    # and again: foreign files are never adopted
+    write_tree(tmp_path, "job", new_files)
+    again = snapshot(tree)
+    for rel in foreign:
+        assert again[rel] == before[rel], rel
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_foreign_files_in_a_folder_that_is_not_an_mpigen_tree(tmp_path):
+    tree = tmp_path / "job"
+    tree.mkdir()
+    (tree / "notes.txt").write_text("keep\n")
+    ino = (tree / "notes.txt").stat().st_ino
+    write_tree(tmp_path, "job", {"base/mpijob.yaml": "x\n"})
+    assert (tree / "notes.txt").read_text() == "keep\n"
+    assert (tree / "notes.txt").stat().st_ino == ino
+    assert owned_files(tree) == {"base/mpijob.yaml"}
+
+
+def test_foreign_empty_folder_survives(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    (tmp_path / "job" / "scratch").mkdir()
+    write_tree(tmp_path, "job", FILES)
+    assert (tmp_path / "job" / "scratch").is_dir()
+
+
+def test_clash_with_foreign_file_raises_and_leaves_tree_unchanged(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    tree = tmp_path / "job"
+    (tree / "base" / "extra.yaml").write_text("user\n")
+    before = snapshot(tree)
+    with pytest.raises(WriteError) as info:
+        write_tree(tmp_path, "job", {**FILES, "base/extra.yaml": "generated\n"})
+    assert "base/extra.yaml" in str(info.value)
+    assert snapshot(tree) == before
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_clash_with_foreign_file_in_folder_that_is_not_an_mpigen_tree(tmp_path):
+    tree = tmp_path / "job"
+    (tree / "base").mkdir(parents=True)
+    (tree / "base" / "mpijob.yaml").write_text("hand written\n")
+    before = snapshot(tree)
+    with pytest.raises(WriteError):
+        write_tree(tmp_path, "job", {"base/mpijob.yaml": "generated\n"})
+    assert snapshot(tree) == before
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+@pytest.mark.parametrize("foreign, generated", [("patches", "patches/x.yaml"), ("notes/a.md", "notes")])
+def test_parent_child_clash_with_foreign_file_is_a_write_error(tmp_path, foreign, generated):
+    write_tree(tmp_path, "job", FILES)
+    tree = tmp_path / "job"
+    (tree / foreign).parent.mkdir(parents=True, exist_ok=True)
+    (tree / foreign).write_text("user\n")
+    before = snapshot(tree)
+    try:
+        with pytest.raises(WriteError):
+            write_tree(tmp_path, "job", {**FILES, generated: "generated\n"})
+    finally:
+        assert snapshot(tree) == before
+        assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_owned_file_edited_by_user_is_overwritten(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    (tmp_path / "job" / "base" / "mpijob.yaml").write_text("hand edit\n")
+    write_tree(tmp_path, "job", FILES)
+    assert (tmp_path / "job" / "base" / "mpijob.yaml").read_text() == FILES["base/mpijob.yaml"]
+
+
+def test_target_that_is_a_file_is_a_write_error(tmp_path):
+    (tmp_path / "job").write_text("not a folder\n")
+    with pytest.raises(WriteError):
+        write_tree(tmp_path, "job", FILES)
+    assert (tmp_path / "job").read_text() == "not a folder\n"
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_stale_staging_folder_from_killed_run_is_cleaned(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    for name in (".job.mpigen-staging-abc123", ".job.mpigen-staging-old-xyz"):
+        stale = tmp_path / name
+        (stale / "base").mkdir(parents=True)
+        (stale / "base" / "mpijob.yaml").write_text("half written")
+    other = tmp_path / ".otherjob.mpigen-staging-keep"  # another job's: not ours to remove
+    other.mkdir()
+    (tmp_path / "job.txt").write_text("unrelated\n")
+    write_tree(tmp_path, "job", FILES)
+    assert sorted(os.listdir(tmp_path)) == [".otherjob.mpigen-staging-keep", "job", "job.txt"]
+    written = files_under(tmp_path / "job")
+    assert {k: written[k] for k in FILES} == FILES
+
+
+def test_stale_staging_cleaned_on_first_write(tmp_path):
+    stale = tmp_path / ".job.mpigen-staging-zzz"
+    stale.mkdir()
+    (stale / "f").write_text("x")
+    write_tree(tmp_path, "job", FILES)
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_failure_midway_leaves_old_tree_byte_for_byte(tmp_path, monkeypatch):
+    write_tree(tmp_path, "job", FILES)
+    tree = tmp_path / "job"
+    (tree / "README.md").write_text("mine\n")
+    before = snapshot(tree)
+    calls = []
+    real_write = writer._write
+
+    def failing(path, content):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device", str(path))
+        real_write(path, content)
+
+    monkeypatch.setattr(writer, "_write", failing)
+    changed = {k: v + "# changed\n" for k, v in FILES.items()}
+    with pytest.raises(OSError):
+        write_tree(tmp_path, "job", changed)
+    assert len(calls) == 2
+    assert snapshot(tree) == before
+    assert sorted(os.listdir(tmp_path)) == ["job"]  # no staging folder remains
+
+    monkeypatch.setattr(writer, "_write", real_write)
+    write_tree(tmp_path, "job", changed)
+    assert files_under(tree)["base/mpijob.yaml"] == FILES["base/mpijob.yaml"] + "# changed\n"
+    assert (tree / "README.md").read_text() == "mine\n"
+
+
+def test_failure_on_first_write_leaves_nothing(tmp_path, monkeypatch):
+    def failing(path, content):
+        raise OSError(5, "I/O error", str(path))
+
+    monkeypatch.setattr(writer, "_write", failing)
+    with pytest.raises(OSError):
+        write_tree(tmp_path / "out", "job", FILES)
+    assert os.listdir(tmp_path / "out") == []
+
+
+def test_without_rename_exchange(tmp_path, monkeypatch):
+    # systems without renameat2(RENAME_EXCHANGE): two renames
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    write_tree(tmp_path, "job", FILES)
+    (tmp_path / "job" / "README.md").write_text("mine\n")
+    ino = (tmp_path / "job" / "README.md").stat().st_ino
+    fewer = {"base/mpijob.yaml": "v2\n"}
+    write_tree(tmp_path, "job", fewer)
+    assert files_under(tmp_path / "job") == {"README.md": "mine\n", "base/mpijob.yaml": "v2\n",
+                                             OWNED_LIST: json.dumps({"generator": "mpigen",
+                                                                     "files": ["base/mpijob.yaml"]}, indent=2) + "\n"}
+    assert (tmp_path / "job" / "README.md").stat().st_ino == ino
+    assert sorted(os.listdir(tmp_path)) == ["job"]
+
+
+def test_without_rename_exchange_failed_swap_restores_old_tree(tmp_path, monkeypatch):
+    write_tree(tmp_path, "job", FILES)
+    tree = tmp_path / "job"
+    (tree / "README.md").write_text("mine\n")
+    before = snapshot(tree)
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    real_rename = os.rename
+
+    def rename(src, dst):
+        if Path(dst) == tree and ".mpigen-staging-" in Path(src).name:
+            raise OSError(5, "I/O error", str(dst))
+        return real_rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename)
+    with pytest.raises(OSError):
+        write_tree(tmp_path, "job", {k: "new\n" for k in FILES})
+    monkeypatch.setattr(os, "rename", real_rename)
+    assert tree.is_dir()
+    assert snapshot(tree) == before
+
+
+def test_owned_files_tolerates_missing_or_bad_list(tmp_path):
+    assert owned_files(tmp_path) == set()
+    (tmp_path / OWNED_LIST).write_text("not json")
+    assert owned_files(tmp_path) == set()
+    (tmp_path / OWNED_LIST).write_text("[1, 2]")
+    assert owned_files(tmp_path) == set()
+    (tmp_path / OWNED_LIST).write_text('{"files": ["a", "b/c"]}')
+    assert owned_files(tmp_path) == {"a", "b/c"}
+
+
+def test_missing_owned_list_makes_every_old_file_foreign(tmp_path):
+    write_tree(tmp_path, "job", FILES)
+    (tmp_path / "job" / OWNED_LIST).unlink()
+    with pytest.raises(WriteError):
+        write_tree(tmp_path, "job", FILES)
