@@ -1,0 +1,187 @@
+"""``mpigen check [SPEC...] [-o DIR] [--fix]``: are the kustomize trees in DIR in step with the specs?
+
+Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see ``check_cmd.py``).
+Defaults come from the configuration file (``.mpigen.yaml`` or ``[tool.mpigen]``): the ``specs``
+globs when no SPEC is given, ``output``, ``cluster`` and ``operatorVersion``; relative paths there
+are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 invalid spec or
+drift, 2 usage or I/O error.
+
+The helpers of ``cli.py`` are imported when the command runs, not when this module is imported,
+so importing either module first works.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .diagnostics import EXIT_INVALID, Diagnostic, Severity, has_errors
+
+
+def _display(path: Path, base: Path | None = None) -> str:
+    """A path as the user reads it: relative to the working directory when under it, or when both
+    are under ``base`` (the configuration's folder: ``../deploy`` from a subfolder); else absolute."""
+    cwd = Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    inside = absolute.is_relative_to(cwd)
+    if not inside and base is not None:
+        root = Path(os.path.abspath(base))
+        inside = absolute.is_relative_to(root) and cwd.is_relative_to(root)
+    return os.path.relpath(absolute, cwd) if inside else str(absolute)
+
+
+def _spec_paths(cli: Any, specs: tuple[str, ...], config: Any) -> tuple[list[str], bool]:
+    """The spec files to check, and whether they came from the configuration."""
+    if specs:
+        for spec in specs:
+            if spec == "-":
+                cli._usage("check reads spec files, not stdin (-)")
+        return list(dict.fromkeys(specs)), False
+    if not config.specs:
+        where = f"in {config.path}" if config.path else "(no .mpigen.yaml or [tool.mpigen] found)"
+        cli._usage(f"no SPEC given and no specs patterns in the configuration {where}")
+    found: list[str] = []
+    for pattern in config.specs:
+        matches = sorted(p for p in glob.glob(os.path.join(config.root, pattern), recursive=True)
+                         if os.path.isfile(p))
+        if not matches:
+            click.echo(f"mpigen: warning: specs pattern {pattern!r} in {config.path} matches no file", err=True)
+        found += [_display(Path(p), config.root) for p in matches]
+    if not found:
+        cli._usage(f"the specs patterns in {config.path} match no file")
+    return list(dict.fromkeys(found)), True
+
+
+def _output(cli: Any, output: str | None, config: Any) -> tuple[Path, str]:
+    """The folder holding the trees, and how to show it."""
+    if output is not None:
+        path, shown = Path(output), output.rstrip("/") or "/"
+    elif config.output:
+        path = config.root / config.output
+        shown = _display(path, config.root)
+    else:
+        where = f"{config.path} sets no output" if config.path else "no .mpigen.yaml or [tool.mpigen] found"
+        cli._usage(f"no output folder: give -o DIR or set output in the configuration ({where})")
+    if not path.exists():
+        cli._usage(f"{shown}: no such folder (write the trees first with mpigen build SPEC -o {shown})")
+    if not path.is_dir():
+        cli._usage(f"{shown}: not a folder")
+    return path, shown
+
+
+def _version(cli: Any, option: str | None, config: Any) -> tuple[int, int, int]:
+    from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
+
+    if option is not None:
+        return cli._version_option(option)
+    if config.operator_version is None:
+        return parse_version(DEFAULT_OPERATOR_VERSION)
+    try:
+        return parse_version(config.operator_version)
+    except ValueError as exc:
+        cli._usage(f"{config.path}: operatorVersion: {exc}")
+
+
+def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
+    """Two spec files naming the same job would write the same tree."""
+    sources: dict[str, list[str]] = {}
+    for job in jobs:
+        sources.setdefault(job.name, []).append(job.source)
+    out = []
+    for name, files in sorted(sources.items()):
+        if len(set(files)) > 1:
+            for file in files:
+                others = ", ".join(f for f in files if f != file)
+                out.append(Diagnostic(file, None, None, "metadata.name", "duplicate-job", Severity.ERROR,
+                                      f"job {name!r} is also defined in {others}; both would write the same tree"))
+    return out
+
+
+@click.command()
+@click.argument("specs", nargs=-1, type=click.Path(dir_okay=False), metavar="[SPEC]...")
+@click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
+              help="Folder holding the trees DIR/<job>/ (default: output in the configuration).")
+@click.option("--fix", is_flag=True, help="Rewrite the trees that drifted (as mpigen build -o does).")
+@click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="PriorityClasses of the cluster (default: cluster in the configuration).")
+@click.option("--operator-version", "operator_version", metavar="V",
+              help="mpi-operator release whose rules apply (default: operatorVersion in the configuration, "
+                   "else v0.8.0).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
+                   "searched upwards from the working directory).")
+def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
+          operator_version: str | None, config_file: str | None) -> None:
+    """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
+    configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
+    from . import cli
+    from .check_cmd import check_jobs, orphan_trees
+    from .config import ConfigError, load_config
+    from .pipeline import Options, compile_specs
+
+    try:
+        config = load_config(Path(config_file) if config_file else None)
+    except ConfigError as exc:
+        cli._usage(str(exc))
+    paths, from_config = _spec_paths(cli, specs, config)
+    root, shown = _output(cli, output, config)
+    version = _version(cli, operator_version, config)
+    if cluster_file is None and config.cluster:
+        cluster_file = _display(config.root / config.cluster, config.root)
+    classes, diagnostics = cli._cluster(cluster_file)
+
+    jobs = []
+    options = Options(version, classes)
+    for path in paths:
+        loaded, name = cli._load(path)
+        result = compile_specs(loaded, name, options)
+        diagnostics += result.diagnostics
+        jobs += result.jobs
+    diagnostics += _duplicates(jobs)
+    cli._report(diagnostics)
+    if has_errors(diagnostics):
+        raise cli.Fail(EXIT_INVALID)
+
+    results = check_jobs(jobs, root)
+    drifted = [r for r in results if not r.in_step]
+    for result in drifted:
+        for drift in result.drift:
+            where = "/".join(p for p in (shown, result.job, drift.path) if p)
+            click.echo(f"{where}: {drift.describe()}")
+            for line in drift.lines():
+                click.echo(f"    {line}")
+    if from_config:
+        for name in orphan_trees(root, [job.name for job in jobs]):
+            click.echo(f"mpigen: warning: {shown}/{name} was written by mpigen for a job that none of the "
+                       f"configured specs defines; delete it if the job is gone", err=True)
+    total = len(results)
+    if not drifted:
+        click.echo(f"all {total} trees in step")
+        return
+    if not fix:
+        click.echo("to rewrite them: mpigen check --fix (or mpigen build SPEC -o DIR)")
+        click.echo(f"{len(drifted)} of {total} trees drifted")
+        raise cli.Fail(EXIT_INVALID)
+
+    from .emit.writer import WriteError, write_tree
+
+    failed = 0
+    for result in drifted:
+        where = f"{shown}/{result.job}"
+        try:
+            written = write_tree(root, result.job, result.files)
+        except WriteError as exc:
+            click.echo(f"mpigen: {exc}", err=True)
+            failed += 1
+            continue
+        except OSError as exc:
+            cli._usage(f"{where}: cannot write: {exc}")
+        click.echo(f"rewrote {where} ({len(written)} files)")
+    click.echo(f"rewrote {len(drifted) - failed} of {total} trees"
+               + (f"; {failed} could not be rewritten" if failed else ""))
+    if failed:
+        raise cli.Fail(EXIT_INVALID)
