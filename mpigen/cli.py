@@ -153,10 +153,12 @@ def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | 
     click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
 
 
-from .cli_validate import rules, validate  # noqa: E402  (commands in their own modules)
+from .cli_explain import explain  # noqa: E402  (commands in their own modules)
+from .cli_validate import rules, validate  # noqa: E402
 
 cli.add_command(validate)
 cli.add_command(rules)
+cli.add_command(explain)
 
 from .cli_check import check  # noqa: E402
 cli.add_command(check)

@@ -1,0 +1,217 @@
+"""What mpi-operator v0.8.0's controller creates for an MPIJob: a port of its object builders.
+
+From ``pkg/controller/mpi_job_controller.go``: ``syncHandler`` (what is created, in which order,
+and when), ``newJobService``, ``newConfigMap`` with ``updateDiscoverHostsInConfigMap`` (no worker
+is running yet at the first sync), ``newSSHAuthSecret`` (key material redacted: it is random),
+``newLauncherJob``/``newLauncherPodTemplate``, ``newWorker``, ``setupSSHOnPod`` and the env vars
+the operator injects. The PodGroup and the pod decoration come from :mod:`.podgroup`.
+
+Pure functions on plain dicts; ownerReferences are left out. The input is the MPIJob as the API
+server stores it; it is defaulted here as the controller defaults it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterator
+
+from . import podgroup as pg
+from .mpi_defaults import set_defaults
+from .mpi_validation import validate_mpijob
+
+CONFIG_MOUNT_PATH = "/etc/mpi"
+CONFIG_VOLUME = "mpi-job-config"
+SSH_VOLUME = "ssh-auth"
+ROOT_SSH_PATH = "/root/.ssh"
+REDACTED = "<redacted>"
+OPERATOR_NAME_LABEL = "training.kubeflow.org/operator-name"
+JOB_NAME_LABEL = "training.kubeflow.org/job-name"
+JOB_ROLE_LABEL = "training.kubeflow.org/job-role"
+REPLICA_INDEX_LABEL = "training.kubeflow.org/replica-index"
+_CONNECT = "-o ConnectionAttempts=10"
+_HOSTFILE = f"{CONFIG_MOUNT_PATH}/hostfile"
+
+IMPLEMENTATION_ENV: dict[str, list[tuple[str, str]]] = {
+    "OpenMPI": [("OMPI_MCA_orte_keep_fqdn_hostnames", "true"), ("OMPI_MCA_orte_default_hostfile", _HOSTFILE),
+                ("OMPI_MCA_plm_rsh_args", _CONNECT)],
+    "Intel": [("I_MPI_HYDRA_HOST_FILE", _HOSTFILE), ("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", _CONNECT)],
+    "MPICH": [("HYDRA_HOST_FILE", _HOSTFILE), ("HYDRA_LAUNCH_EXTRA_ARGS", _CONNECT)],
+}
+SLOTS_ENV = {"OpenMPI": "OMPI_MCA_orte_set_default_slots", "Intel": "I_MPI_PERHOST"}
+
+
+class NotCreated(Exception):
+    """The controller creates nothing for this job (it fails validation, or another controller manages it)."""
+
+
+def _meta(job: dict[str, Any], name: str, labels: dict[str, str] | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name}
+    if job["metadata"].get("namespace"):
+        meta["namespace"] = job["metadata"]["namespace"]
+    meta["labels"] = labels if labels is not None else {"app": job["metadata"]["name"]}
+    return meta
+
+
+def _workers(job: dict[str, Any]) -> int:
+    worker = job["spec"]["mpiReplicaSpecs"].get("Worker") or {}
+    return worker.get("replicas") or 0
+
+
+def _as_worker(job: dict[str, Any]) -> bool:
+    return bool(job["spec"].get("runLauncherAsWorker"))
+
+
+def host(job: dict[str, Any], pod: str, cluster_domain: str = "") -> str:
+    name = job["metadata"]["name"]
+    fqdn = f"{pod}.{name}.{job['metadata'].get('namespace', '')}.svc"
+    return f"{fqdn}.{cluster_domain}" if cluster_domain else fqdn
+
+
+def hostfile(job: dict[str, Any], cluster_domain: str = "") -> str:
+    """``newConfigMap``'s hostfile: ``<host> slots=<n>`` (OpenMPI) or ``<host>:<n>`` (Intel, MPICH)."""
+    spec = job["spec"]
+    slots = spec.get("slotsPerWorker", 1)
+    name = job["metadata"]["name"]
+    pods = ([f"{name}-launcher"] if _as_worker(job) else []) + [f"{name}-worker-{i}" for i in range(_workers(job))]
+    if spec.get("mpiImplementation") == "OpenMPI":
+        return "".join(f"{host(job, p, cluster_domain)} slots={slots}\n" for p in pods)
+    return "".join(f"{host(job, p, cluster_domain)}:{slots}\n" for p in pods)
+
+
+def _default_labels(name: str, role: str) -> dict[str, str]:
+    return {OPERATOR_NAME_LABEL: "mpi-operator", JOB_NAME_LABEL: name, JOB_ROLE_LABEL: role}
+
+
+def _env(name: str, value: str | None = None) -> dict[str, str]:
+    return {"name": name} if value is None else {"name": name, "value": value}
+
+
+def _setup_ssh(pod: dict[str, Any], job: dict[str, Any]) -> None:
+    path = job["spec"]["sshAuthMountPath"]
+    secret: dict[str, Any] = {"secretName": f"{job['metadata']['name']}-ssh",
+                              "items": [{"key": "ssh-privatekey", "path": "id_rsa"},
+                                        {"key": "ssh-publickey", "path": "id_rsa.pub"},
+                                        {"key": "ssh-publickey", "path": "authorized_keys"}]}
+    if path == ROOT_SSH_PATH:
+        secret["defaultMode"] = 0o600
+    pod.setdefault("volumes", []).append({"name": SSH_VOLUME, "secret": secret})
+    pod["containers"][0].setdefault("volumeMounts", []).append({"name": SSH_VOLUME, "mountPath": path})
+
+
+def _restart_policy(pod: dict[str, Any], replica: dict[str, Any]) -> None:
+    policy = replica.get("restartPolicy")
+    pod["restartPolicy"] = "Never" if policy == "ExitCode" else policy
+
+
+def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any]:
+    """``newLauncherPodTemplate``."""
+    name = job["metadata"]["name"]
+    spec = job["spec"]
+    template = copy.deepcopy(spec["mpiReplicaSpecs"]["Launcher"].get("template") or {})
+    template.setdefault("metadata", {})
+    template["metadata"]["labels"] = {**(template["metadata"].get("labels") or {}), **_default_labels(name, "launcher")}
+    if gang:
+        template = pg.decorate_pod_template(template, name, gang, scheduler_name=scheduler_name)
+    if _as_worker(job):
+        template["metadata"]["labels"][REPLICA_INDEX_LABEL] = "0"
+    pod = template.setdefault("spec", {})
+    pod["hostname"] = f"{name}-launcher"
+    pod["subdomain"] = name
+    if pod.get("hostNetwork"):
+        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
+    container = pod["containers"][0]
+    implementation = spec["mpiImplementation"]
+    env = [_env("K_MPI_JOB_ROLE", "launcher")] + [_env(k, v) for k, v in IMPLEMENTATION_ENV[implementation]]
+    if implementation in SLOTS_ENV:
+        env.append(_env(SLOTS_ENV[implementation], str(spec["slotsPerWorker"])))
+    if not _as_worker(job):
+        env += [_env("NVIDIA_VISIBLE_DEVICES"), _env("NVIDIA_DRIVER_CAPABILITIES")]
+    container["env"] = list(container.get("env") or []) + env
+    _setup_ssh(pod, job)
+    _restart_policy(pod, spec["mpiReplicaSpecs"]["Launcher"])
+    pod["volumes"].append({"name": CONFIG_VOLUME, "configMap": {
+        "name": f"{name}-config", "items": [{"key": "hostfile", "path": "hostfile", "mode": 0o444},
+                                            {"key": "discover_hosts.sh", "path": "discover_hosts.sh", "mode": 0o555}]}})
+    container["volumeMounts"].append({"name": CONFIG_VOLUME, "mountPath": CONFIG_MOUNT_PATH})
+    return template
+
+
+def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name: str) -> dict[str, Any]:
+    """``newWorker``: the index-th worker Pod."""
+    name = job["metadata"]["name"]
+    pod_name = f"{name}-worker-{index}"
+    replica = job["spec"]["mpiReplicaSpecs"]["Worker"]
+    template = copy.deepcopy(replica.get("template") or {})
+    template.setdefault("metadata", {})
+    labels = {**(template["metadata"].get("labels") or {}), **_default_labels(name, "worker")}
+    labels[REPLICA_INDEX_LABEL] = str(index + 1 if _as_worker(job) else index)
+    template["metadata"]["labels"] = labels
+    pod = template.setdefault("spec", {})
+    pod["hostname"] = pod_name
+    pod["subdomain"] = name
+    if pod.get("hostNetwork"):
+        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
+    search = f"{name}.{job['metadata'].get('namespace', '')}.svc.cluster.local"
+    dns = pod.setdefault("dnsConfig", {})
+    dns["searches"] = list(dns.get("searches") or []) + [search]
+    _restart_policy(pod, replica)
+    container = pod["containers"][0]
+    if not container.get("command") and not container.get("args"):
+        container["command"] = ["/usr/sbin/sshd", "-De"]
+    container["env"] = list(container.get("env") or []) + [_env("K_MPI_JOB_ROLE", "worker")]
+    _setup_ssh(pod, job)
+    if gang:
+        template = pg.decorate_pod_template(template, name, gang, scheduler_name=scheduler_name)
+    meta = _meta(job, pod_name, template["metadata"]["labels"])
+    if template["metadata"].get("annotations"):
+        meta["annotations"] = template["metadata"]["annotations"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
+
+
+def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_name: str = pg.DEFAULT_SCHEDULER_PLUGINS_NAME,
+                    priority_classes: dict[str, int] | None = None, version: str = "v0.8.0",
+                    cluster_domain: str = "", max_workers: int | None = None) -> Iterator[dict[str, Any]]:
+    """The objects ``syncHandler``'s first pass creates, in its order.
+
+    Service, ConfigMap, SSH Secret; unless suspended the PodGroup (with a gang scheduler) and the
+    worker Pods; the launcher Job at startup (with WaitForWorkersReady, only once every worker
+    is ready, which at the first pass means only when there are no workers). A job without a
+    namespace is taken to be in ``default``. ``max_workers`` bounds how many worker Pods are
+    produced (they differ only by index).
+    """
+    job = set_defaults(job)
+    if not job["metadata"].get("namespace"):  # kubectl apply puts it in the current namespace
+        job["metadata"] = dict(job["metadata"], namespace="default")
+    if (job["spec"].get("runPolicy") or {}).get("managedBy") not in (None, "kubeflow.org/mpi-operator"):
+        raise NotCreated("another controller manages this MPIJob (runPolicy.managedBy)")
+    problems = validate_mpijob(job)
+    if problems:
+        raise NotCreated("the operator rejects this MPIJob: " + "; ".join(m for _, m in problems))
+    name = job["metadata"]["name"]
+    spec = job["spec"]
+    suspended = bool(spec["runPolicy"].get("suspend"))
+    yield {"apiVersion": "v1", "kind": "Service", "metadata": _meta(job, name),
+           "spec": {"clusterIP": "None", "selector": {OPERATOR_NAME_LABEL: "mpi-operator", JOB_NAME_LABEL: name},
+                    "publishNotReadyAddresses": _as_worker(job)}}
+    discover = "#!/bin/sh\n" + (f"echo {host(job, f'{name}-launcher', cluster_domain)}\n" if _as_worker(job) else "")
+    yield {"apiVersion": "v1", "kind": "ConfigMap", "metadata": _meta(job, f"{name}-config"),
+           "data": {"discover_hosts.sh": discover, "hostfile": hostfile(job, cluster_domain)}}
+    yield {"apiVersion": "v1", "kind": "Secret", "metadata": _meta(job, f"{name}-ssh"), "type": "kubernetes.io/ssh-auth",
+           "data": {"ssh-privatekey": REDACTED, "ssh-publickey": REDACTED}}
+    workers = 0
+    if not suspended:
+        if gang:
+            group = pg.new_pod_group(job, gang, priority_classes or {}, scheduler_name=scheduler_name, version=version)
+            if group is not None:
+                yield group
+        workers = _workers(job)
+        for index in range(workers if max_workers is None else min(workers, max_workers)):
+            yield worker_pod(job, index, gang, scheduler_name)
+    if spec.get("launcherCreationPolicy", "AtStartup") == "AtStartup" or workers == 0:
+        run_policy = spec["runPolicy"]
+        job_spec: dict[str, Any] = {k: run_policy[k] for k in ("ttlSecondsAfterFinished", "activeDeadlineSeconds",
+                                                                 "backoffLimit") if k in run_policy}
+        if suspended:
+            job_spec["suspend"] = True
+        job_spec["template"] = launcher_template(job, gang, scheduler_name)
+        yield {"apiVersion": "batch/v1", "kind": "Job", "metadata": _meta(job, f"{name}-launcher"), "spec": job_spec}

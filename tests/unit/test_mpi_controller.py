@@ -1,0 +1,108 @@
+"""The port of mpi-operator v0.8.0's object builders (mpi_job_controller.go) behind `mpigen explain`."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from mpigen.operator.mpi_controller import NotCreated, created_objects, hostfile
+
+
+def job(workers: int | None = 2, implementation: str = "OpenMPI", **spec_extra) -> dict:
+    replicas = {"Launcher": {"replicas": 1, "template": {"spec": {"containers": [
+        {"name": "l", "image": "i", "command": ["mpirun"], "env": [{"name": "MINE", "value": "1"}]}]}}}}
+    if workers is not None:
+        replicas["Worker"] = {"replicas": workers, "template": {"spec": {"containers": [{"name": "w", "image": "i"}]}}}
+    return {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "metadata": {"name": "pi", "namespace": "ml"},
+            "spec": {"slotsPerWorker": 2, "mpiImplementation": implementation, "mpiReplicaSpecs": replicas,
+                     **spec_extra}}
+
+
+def kinds(objects) -> list[str]:
+    return [f"{o['kind']}/{o['metadata']['name']}" for o in objects]
+
+
+def test_hostfile_formats() -> None:
+    assert hostfile(job()) == "pi-worker-0.pi.ml.svc slots=2\npi-worker-1.pi.ml.svc slots=2\n"
+    assert hostfile(job(implementation="Intel")) == "pi-worker-0.pi.ml.svc:2\npi-worker-1.pi.ml.svc:2\n"
+    assert hostfile(job(implementation="MPICH"), "cluster.local") == (
+        "pi-worker-0.pi.ml.svc.cluster.local:2\npi-worker-1.pi.ml.svc.cluster.local:2\n")
+    assert hostfile(job(runLauncherAsWorker=True)).splitlines()[0] == "pi-launcher.pi.ml.svc slots=2"
+
+
+def test_objects_in_sync_order_with_a_gang() -> None:
+    objects = list(created_objects(job(), "volcano"))
+    assert kinds(objects) == ["Service/pi", "ConfigMap/pi-config", "Secret/pi-ssh", "PodGroup/pi",
+                              "Pod/pi-worker-0", "Pod/pi-worker-1", "Job/pi-launcher"]
+    secret = objects[2]
+    assert set(secret["data"].values()) == {"<redacted>"}
+    assert objects[1]["data"]["discover_hosts.sh"] == "#!/bin/sh\n"
+
+
+def test_launcher_env_and_mounts_per_implementation() -> None:
+    objects = {o["kind"]: o for o in created_objects(job())}
+    launcher = objects["Job"]["spec"]["template"]
+    env = [(e["name"], e.get("value")) for e in launcher["spec"]["containers"][0]["env"]]
+    assert env == [("MINE", "1"), ("K_MPI_JOB_ROLE", "launcher"), ("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
+                   ("OMPI_MCA_orte_default_hostfile", "/etc/mpi/hostfile"),
+                   ("OMPI_MCA_plm_rsh_args", "-o ConnectionAttempts=10"), ("OMPI_MCA_orte_set_default_slots", "2"),
+                   ("NVIDIA_VISIBLE_DEVICES", None), ("NVIDIA_DRIVER_CAPABILITIES", None)]
+    mounts = launcher["spec"]["containers"][0]["volumeMounts"]
+    assert mounts == [{"name": "ssh-auth", "mountPath": "/root/.ssh"}, {"name": "mpi-job-config", "mountPath": "/etc/mpi"}]
+    assert launcher["spec"]["volumes"][0]["secret"]["defaultMode"] == 0o600
+    mpich = {o["kind"]: o for o in created_objects(job(implementation="MPICH", runLauncherAsWorker=True))}
+    names = [e["name"] for e in mpich["Job"]["spec"]["template"]["spec"]["containers"][0]["env"]]
+    assert names == ["MINE", "K_MPI_JOB_ROLE", "HYDRA_HOST_FILE", "HYDRA_LAUNCH_EXTRA_ARGS"]
+    assert mpich["Job"]["spec"]["template"]["metadata"]["labels"]["training.kubeflow.org/replica-index"] == "0"
+
+
+def test_worker_pod_fields() -> None:
+    pods = [o for o in created_objects(job(runLauncherAsWorker=True, sshAuthMountPath="/home/u/.ssh"),
+                                        "scheduler-plugins", scheduler_name="coscheduler") if o["kind"] == "Pod"]
+    pod = pods[1]
+    assert pod["metadata"]["name"] == "pi-worker-1"
+    assert pod["metadata"]["labels"]["training.kubeflow.org/replica-index"] == "2"  # padded by the launcher
+    assert pod["metadata"]["labels"]["scheduling.x-k8s.io/pod-group"] == "pi"
+    spec = pod["spec"]
+    assert (spec["hostname"], spec["subdomain"], spec["schedulerName"], spec["restartPolicy"]) == (
+        "pi-worker-1", "pi", "coscheduler", "Never")
+    assert spec["dnsConfig"] == {"searches": ["pi.ml.svc.cluster.local"]}
+    assert spec["containers"][0]["command"] == ["/usr/sbin/sshd", "-De"]  # none given: the operator's default
+    assert "defaultMode" not in spec["volumes"][0]["secret"]
+
+
+def test_suspended_job_creates_no_pods_and_a_suspended_launcher() -> None:
+    objects = list(created_objects(job(runPolicy={"suspend": True}), "volcano"))
+    assert kinds(objects) == ["Service/pi", "ConfigMap/pi-config", "Secret/pi-ssh", "Job/pi-launcher"]
+    assert objects[-1]["spec"]["suspend"] is True
+
+
+def test_wait_for_workers_ready_defers_the_launcher() -> None:
+    assert "Job/pi-launcher" not in kinds(created_objects(job(launcherCreationPolicy="WaitForWorkersReady")))
+    alone = job(workers=None, launcherCreationPolicy="WaitForWorkersReady", runLauncherAsWorker=True)
+    assert "Job/pi-launcher" in kinds(created_objects(alone))
+
+
+def test_rejected_and_foreign_jobs_create_nothing() -> None:
+    bad = job()
+    bad["spec"]["mpiReplicaSpecs"]["Launcher"]["replicas"] = 2
+    with pytest.raises(NotCreated, match="must be 1"):
+        list(created_objects(bad))
+    with pytest.raises(NotCreated, match="managedBy"):
+        list(created_objects(job(runPolicy={"managedBy": "kueue.x-k8s.io/multikueue"})))
+
+
+def test_namespace_defaults_and_input_is_not_modified() -> None:
+    original = job()
+    del original["metadata"]["namespace"]
+    before = copy.deepcopy(original)
+    config = next(o for o in created_objects(original) if o["kind"] == "ConfigMap")
+    assert config["metadata"]["namespace"] == "default"
+    assert config["data"]["hostfile"].startswith("pi-worker-0.pi.default.svc slots=2")
+    assert original == before
+
+
+def test_worker_count_bound() -> None:
+    pods = [o for o in created_objects(job(workers=10_000), max_workers=1) if o["kind"] == "Pod"]
+    assert [p["metadata"]["name"] for p in pods] == ["pi-worker-0"]
