@@ -110,9 +110,19 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
             if key in scheduling:
                 yield (base + (key,), "gang-ignored", Severity.WARNING,
                        f"scheduler-plugins ignores {key}: the operator does not pass it to the PodGroup")
-        if scheduling.get("scheduleTimeoutSeconds") == 0:
-            yield (base + ("scheduleTimeoutSeconds",), "schedule-timeout", Severity.WARNING,
-                   "scheduleTimeoutSeconds 0 makes the coscheduling plugin fall back to its own short default")
+        if scheduling.get("scheduleTimeoutSeconds", 0) == 0:
+            yield (base + ("scheduleTimeoutSeconds",) if "scheduleTimeoutSeconds" in scheduling else base,
+                   "schedule-timeout-zero", Severity.WARNING,
+                   "scheduleTimeoutSeconds is 0 or unset: the operator sends 0 and the coscheduling plugin falls "
+                   "back to its default permit wait (60 s); set how long the gang may wait")
+    if (spec.get("mpi") or {}).get("launcherCreationPolicy") == "WaitForWorkersReady":
+        workers = spec.get("workers")
+        min_available = scheduling.get("minAvailable", workers + 1 if isinstance(workers, int) else None)
+        if isinstance(workers, int) and isinstance(min_available, int) and min_available > workers > 0:
+            yield (("spec", "mpi", "launcherCreationPolicy"), "launcher-wait-gang-deadlock", Severity.ERROR,
+                   f"WaitForWorkersReady holds the launcher back until the workers run, but the gang needs "
+                   f"{min_available} pods, the launcher included, before any of them is bound: a deadlock; "
+                   "use AtStartup with gang scheduling")
     if gang == "volcano" and "scheduleTimeoutSeconds" in scheduling:
         yield (base + ("scheduleTimeoutSeconds",), "gang-ignored", Severity.WARNING,
                "Volcano ignores scheduleTimeoutSeconds: the operator does not pass it to the PodGroup")

@@ -104,12 +104,14 @@ class Context:
         """The gang scheduler: configured, else inferred from the pod templates; None when none."""
         if self.options.gang:
             return None if self.options.gang == "none" else self.options.gang
+        def mapping(value: Any) -> dict[str, Any]:
+            return value if isinstance(value, dict) else {}
+
         for _, _, template in self.pod_templates():
-            meta = template.get("metadata") if isinstance(template.get("metadata"), dict) else {}
-            spec = template.get("spec") if isinstance(template.get("spec"), dict) else {}
-            if spec.get("schedulerName") == "volcano" or "scheduling.k8s.io/group-name" in (meta.get("annotations") or {}):
+            meta, spec = mapping(template.get("metadata")), mapping(template.get("spec"))
+            if spec.get("schedulerName") == "volcano" or "scheduling.k8s.io/group-name" in mapping(meta.get("annotations")):
                 return GANG_VOLCANO
-            if "scheduling.x-k8s.io/pod-group" in (meta.get("labels") or {}):
+            if "scheduling.x-k8s.io/pod-group" in mapping(meta.get("labels")):
                 return GANG_SCHEDULER_PLUGINS
         return None
 

@@ -69,12 +69,8 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
     min_resources = podgroup.calculate_min_resources(min_member, job, known, version=version_text, gang=gang)
     if min_resources is not None:
         resolved["minResources"] = {name: str(q) for name, q in sorted(min_resources.items())}
-    if gang == podgroup.GANG_SCHEDULER_PLUGINS:
+    if gang == podgroup.GANG_SCHEDULER_PLUGINS:  # unset: the operator sends 0 (spec_rules warns)
         resolved["scheduleTimeoutSeconds"] = explicit.get("scheduleTimeoutSeconds", 0)
-        if "scheduleTimeoutSeconds" not in explicit:
-            findings.append((("spec", "scheduling"), "schedule-timeout", Severity.INFO,
-                             "scheduleTimeoutSeconds is unset: the operator sends 0, and the coscheduling "
-                             "plugin then uses its own default wait; set it to say how long the gang may wait"))
     run_policy["schedulingPolicy"] = resolved
 
     replicas = dict(spec["mpiReplicaSpecs"])

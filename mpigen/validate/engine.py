@@ -109,8 +109,11 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             if format_path(prefix + path) not in schema_paths:
                 out.append(located(path, "mpijob-invalid", Severity.ERROR,
                                    f"the operator rejects this MPIJob: {message}"))
+                schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
+        if format_path(prefix + tuple(path)) in schema_paths:
+            continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
     return out

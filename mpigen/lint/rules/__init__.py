@@ -1,0 +1,29 @@
+"""The rule modules, in the order their findings are documented. One module per rule.
+
+The order goes from what stops a job from being accepted at all (API version, replica counts,
+names), through what makes the MPI run itself fail (ranks, SSH), to gang scheduling, and ends
+with pod-level hygiene (networking, sidecars, credentials). ``_common`` holds shared helpers.
+"""
+
+RULE_MODULES: tuple[str, ...] = (
+    "legacy_api_version",
+    "zero_replicas",
+    "container_name",
+    "hostname",
+    "slots_np_mismatch",
+    "slots_gpu_mismatch",
+    "worker_no_sshd",
+    "ssh_path_non_root",
+    "launcher_gpu",
+    "clean_pod_policy_none",
+    "scheduler_name_mismatch",
+    "launcher_wait_gang_deadlock",
+    "min_available_too_large",
+    "min_resources_mismatch",
+    "schedule_timeout_zero",
+    "queue_ignored",
+    "priority_class_not_on_pods",
+    "host_network_dns",
+    "istio_sidecar",
+    "plaintext_credential",
+)

@@ -1,0 +1,45 @@
+"""The job uses an API version the current operators no longer serve.
+
+mpi-operator v0.8.0 serves MPIJob only as ``kubeflow.org/v2beta1`` (its CRD in
+``manifests/base/kubeflow.org_mpijobs.yaml``); ``v1alpha1`` and ``v1alpha2`` were mpi-operator's
+earlier APIs, and ``kubeflow.org/v1`` is the training-operator's legacy MPIJob (v1.9.0 still ships
+it in ``manifests/base/crds/kubeflow.org_mpijobs.yaml``, the same CRD name, so a cluster runs one or
+the other). training-operator v1.9.0 serves PyTorchJob and TFJob only as ``kubeflow.org/v1``
+(``manifests/base/crds/kubeflow.org_pytorchjobs.yaml``, ``kubeflow.org_tfjobs.yaml``); ``v1alpha1``,
+``v1alpha2``, ``v1beta1`` and ``v1beta2`` were removed. The API server rejects such a manifest
+("no matches for kind"), and the old shapes (``gpus``, ``launcherOnMaster``, ``mpiDistribution``,
+spec-level ``cleanPodPolicy``...) differ, so no other rule reads them.
+
+Fix: run ``mpigen migrate`` on the manifest to rewrite it as MPIJob ``kubeflow.org/v2beta1`` or
+PyTorchJob/TFJob ``kubeflow.org/v1``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...diagnostics import Severity
+from ..base import Context, Path
+from ._common import ALL_KINDS, CURRENT_API
+
+CODE = "legacy-api-version"
+SEVERITY = Severity.ERROR
+KINDS = ALL_KINDS
+
+LEGACY = {
+    "MPIJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1"),
+    "PyTorchJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
+    "TFJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
+}
+
+
+def check(ctx: Context) -> Iterator[tuple[Path, str]]:
+    if ctx.api_version not in LEGACY.get(ctx.kind, ()):
+        return
+    if ctx.kind == "MPIJob" and ctx.api_version == "kubeflow.org/v1":
+        what = ("is the training-operator's legacy MPIJob, which a cluster running mpi-operator v0.8.0 "
+                "(kubeflow.org/v2beta1, same CRD name) rejects")
+    else:
+        what = "is a legacy API that current operators do not serve: the API server rejects it"
+    yield (("apiVersion",),
+           f"{ctx.kind} {ctx.api_version} {what}; run `mpigen migrate` to rewrite it as {CURRENT_API[ctx.kind]}")

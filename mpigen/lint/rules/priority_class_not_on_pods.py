@@ -1,0 +1,53 @@
+"""schedulingPolicy.priorityClass is not the priority of the job's pods.
+
+``runPolicy.schedulingPolicy.priorityClass`` only names the PodGroup's priority, and only for
+Volcano: mpi-operator v0.8.0 passes it to the Volcano PodGroup and never to pods or to a
+scheduler-plugins PodGroup (``newPodGroup``/``calculatePriorityClassName`` in
+``pkg/controller/podgroup.go``; the field's doc in ``pkg/apis/kubeflow/v2beta1/types.go``), and
+training-operator v1.9.0 does the same (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
+A pod's priority, which kube-scheduler and the kubelet use for preemption and eviction, comes from
+its own ``priorityClassName``. A template without one runs at the cluster's default priority
+whatever the PodGroup says; when no template carries the class at all, the gang is queued at one
+priority and its pods run at others. Templates carrying different classes on purpose (a
+low-priority launcher, say) are fine as long as one of them carries schedulingPolicy's class.
+
+Fix: set ``priorityClassName`` in every pod template (usually to the same class as
+schedulingPolicy.priorityClass).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...diagnostics import Severity
+from ..base import GANG_SCHEDULER_PLUGINS, Context, Path
+from ._common import ALL_KINDS, current_api, pod_spec, scheduling_policy
+
+CODE = "priority-class-not-on-pods"
+SEVERITY = Severity.WARNING
+KINDS = ALL_KINDS
+
+
+def check(ctx: Context) -> Iterator[tuple[Path, str]]:
+    sp_path, policy = scheduling_policy(ctx)
+    wanted = policy.get("priorityClass")
+    if not isinstance(wanted, str) or not wanted or not current_api(ctx):
+        return
+    note = (" (and scheduler-plugins ignores schedulingPolicy.priorityClass)"
+            if ctx.gang == GANG_SCHEDULER_PLUGINS else "")
+    carried = {}
+    for role, path, template in ctx.pod_templates():
+        name = pod_spec(template).get("priorityClassName")
+        if isinstance(name, str) and name:
+            carried[role] = name
+        else:
+            yield (path + ("spec", "priorityClassName"),
+                   f"schedulingPolicy.priorityClass is {wanted!r} but the {role} pod template has no "
+                   f"priorityClassName: its pods run at the cluster's default priority{note}; set "
+                   f"priorityClassName: {wanted}")
+    if carried and wanted not in carried.values():
+        others = ", ".join(f"{role}: {name}" for role, name in carried.items())
+        yield (sp_path + ("priorityClass",),
+               f"schedulingPolicy.priorityClass is {wanted!r} but no pod template carries it ({others}): the "
+               f"PodGroup and its pods have different priorities{note}; set one template's priorityClassName "
+               f"to {wanted!r} or change schedulingPolicy.priorityClass")

@@ -1,0 +1,284 @@
+"""The lint rules, case by case, and the rule modules' contract.
+
+Cases live in ``tests/cases/lint/<code>/``: ``bad*.yaml`` triggers the rule, its first lines
+``# expect: <code> <json.path>`` name every finding of that rule (as ``format_path`` prints the
+path); ``good*.yaml`` is a near-identical manifest that must produce no finding of any rule. A
+``# options: {...}`` line gives LintOptions fields as JSON (``gang``, ``scheduler_name``,
+``priority_classes``, ``operator_version``). Every other leading ``#`` line describes the case.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mpigen.config import DISABLE_ANNOTATION
+from mpigen.diagnostics import Severity, format_path
+from mpigen.lint.base import LintOptions, load_rules
+from mpigen.lint.catalogue import render_markdown
+from mpigen.lint.rules import RULE_MODULES
+from mpigen.lint.runner import lint_object
+from mpigen.load.cluster import priority_classes
+from mpigen.load.yaml_loader import load_text
+from mpigen.operator.versions import parse_version
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "cases" / "lint"
+GOLDEN = ROOT / "golden"
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob"}
+RULES = load_rules()
+CODES = {rule.code for rule in RULES}
+
+
+def prune_nulls(value):
+    """What the API server stores (and the runner is given): null mapping entries dropped."""
+    if isinstance(value, dict):
+        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [prune_nulls(v) for v in value]
+    return value
+
+
+def load_case(path: Path) -> tuple[dict, set[tuple[str, str]], LintOptions]:
+    text = path.read_text("utf-8")
+    expected: set[tuple[str, str]] = set()
+    options: dict = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith("# expect:"):
+            code, _, where = line[len("# expect:"):].strip().partition(" ")
+            expected.add((code, where.strip()))
+        elif line.startswith("# options:"):
+            options = json.loads(line[len("# options:"):])
+    if "operator_version" in options:
+        options["operator_version"] = tuple(options["operator_version"])
+    loaded = load_text(text, str(path))
+    assert not loaded.diagnostics, [d.format() for d in loaded.diagnostics]
+    assert len(loaded.documents) == 1, f"{path}: one manifest per case"
+    return prune_nulls(loaded.documents[0].data), expected, LintOptions(**options)
+
+
+def cases(prefix: str) -> list[Path]:
+    return sorted(CASES.glob(f"*/{prefix}*.yaml"))
+
+
+def case_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def findings(obj: dict, options: LintOptions = LintOptions(), disabled: frozenset[str] = frozenset()):
+    return [(code, format_path(path), severity, message)
+            for path, code, severity, message in lint_object(obj, options, disabled)]
+
+
+# ---------------------------------------------------------------- the cases
+
+
+@pytest.mark.parametrize("path", cases("bad"), ids=case_id)
+def test_bad_case(path: Path) -> None:
+    code = path.parent.name
+    obj, expected, options = load_case(path)
+    assert expected, f"{path}: no '# expect:' line"
+    assert {c for c, _ in expected} == {code}, f"{path}: expectations must name the folder's rule"
+    got = [f for f in findings(obj, options) if f[0] == code]
+    assert {(c, p) for c, p, _, _ in got} == expected, "\n".join(m for *_, m in got)
+    rule = next(r for r in RULES if r.code == code)
+    for _, _, severity, message in got:
+        assert severity is rule.severity
+        assert message and message == message.strip() and not message.endswith(".")
+
+
+@pytest.mark.parametrize("path", cases("good"), ids=case_id)
+def test_good_case(path: Path) -> None:
+    obj, expected, options = load_case(path)
+    assert not expected, f"{path}: a good case expects nothing"
+    assert findings(obj, options) == []
+
+
+def test_every_rule_has_bad_and_good_cases() -> None:
+    folders = {p.name for p in CASES.iterdir() if p.is_dir()}
+    assert folders == CODES, "a case folder per rule code, and no other"
+    for code in CODES:
+        assert list((CASES / code).glob("bad*.yaml")), f"{code}: no bad case"
+        assert list((CASES / code).glob("good*.yaml")), f"{code}: no good case"
+
+
+# ---------------------------------------------------------------- the modules
+
+
+@pytest.mark.parametrize("name", RULE_MODULES)
+def test_rule_module_contract(name: str) -> None:
+    module = importlib.import_module(f"mpigen.lint.rules.{name}")
+    assert isinstance(module.CODE, str) and re.fullmatch(r"[a-z]+(-[a-z0-9]+)*", module.CODE)
+    assert module.CODE.replace("-", "_") == name, "module named after its code"
+    assert isinstance(module.SEVERITY, Severity)
+    assert isinstance(module.KINDS, tuple) and module.KINDS and set(module.KINDS) <= KNOWN_KINDS
+    assert callable(module.check)
+    doc = module.__doc__ or ""
+    paragraphs = [p.strip() for p in doc.strip().split("\n\n")]
+    assert len(paragraphs) >= 3, "title line, explanation paragraph(s), Fix: paragraph"
+    assert "\n" not in paragraphs[0] and paragraphs[0], "a one-line title"
+    assert not any(p.startswith("Fix:") for p in paragraphs[1:-1]) and paragraphs[1]
+    assert paragraphs[-1].startswith("Fix:") and len(paragraphs[-1]) > len("Fix: ")
+
+
+def test_rule_codes_are_unique_and_loaded_in_order() -> None:
+    assert [r.code.replace("-", "_") for r in RULES] == list(RULE_MODULES)
+    assert len(CODES) == len(RULES)
+    for rule in RULES:
+        assert rule.title and rule.explanation and rule.fix and "Fix:" not in rule.explanation
+
+
+# ---------------------------------------------------------------- mpigen's own outputs
+
+
+def golden_files() -> list[Path]:
+    return sorted(p for p in GOLDEN.glob("*/*.yaml") if p.name != "case.yaml")
+
+
+@pytest.mark.parametrize("path", golden_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_golden_mpijobs_are_clean(path: Path) -> None:
+    case = yaml.safe_load((path.parent / "case.yaml").read_text("utf-8")) or {}
+    cluster = None
+    if case.get("cluster"):
+        cluster_file = ROOT / case["cluster"]
+        cluster, problems = priority_classes(load_text(cluster_file.read_text("utf-8"), str(cluster_file)).documents,
+                                             str(cluster_file))
+        assert not problems
+    own = LintOptions(priority_classes=cluster,
+                      operator_version=parse_version(case.get("operatorVersion", "v0.8.0")))
+    documents = [d.data for d in load_text(path.read_text("utf-8"), str(path)).documents if d.data]
+    assert documents
+    for obj in documents:
+        assert findings(prune_nulls(obj)) == [], "default LintOptions"
+        assert findings(prune_nulls(obj), own) == [], "the golden case's own options"
+
+
+# ---------------------------------------------------------------- switching rules off
+
+
+def with_annotation(obj: dict, value: str) -> dict:
+    obj = copy.deepcopy(obj)
+    obj.setdefault("metadata", {}).setdefault("annotations", {})[DISABLE_ANNOTATION] = value
+    return obj
+
+
+@pytest.mark.parametrize("path", cases("bad"), ids=case_id)
+def test_disable_annotation_and_argument(path: Path) -> None:
+    code = path.parent.name
+    obj, _, options = load_case(path)
+    assert any(f[0] == code for f in findings(obj, options))
+    for value in (code, f"some-other-code, {code}"):
+        assert not any(f[0] == code for f in findings(with_annotation(obj, value), options))
+    assert findings(with_annotation(obj, "all"), options) == []
+    assert not any(f[0] == code for f in findings(obj, options, disabled=frozenset({code})))
+    others = {f[0] for f in findings(obj, options)} - {code}
+    assert {f[0] for f in findings(with_annotation(obj, code), options)} == others, "only that code goes"
+
+
+# ---------------------------------------------------------------- odd shapes
+
+
+ODD_VALUES = ("text", 7, True, [], {}, [None])
+
+
+def subpaths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from subpaths(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from subpaths(item, path + (i,))
+
+
+def replaced(obj, path, new):
+    obj = copy.deepcopy(obj)
+    node = obj
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = new
+    return obj
+
+
+SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "slots-np-mismatch" / "bad-shell.yaml",
+               CASES / "launcher-wait-gang-deadlock" / "bad-scheduler-plugins.yaml",
+               CASES / "plaintext-credential" / "bad.yaml", CASES / "host-network-dns" / "bad.yaml",
+               CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml"]
+
+
+@pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)
+def test_rules_survive_odd_shapes(path: Path) -> None:
+    """Every node replaced by a value of another type: rules yield what they can, never raise."""
+    obj, _, options = load_case(path)
+    for where in list(subpaths(obj))[1:]:
+        for value in ODD_VALUES:
+            for gang in (options, LintOptions(gang="volcano"), LintOptions(gang="scheduler-plugins")):
+                for path_, code, severity, message in lint_object(replaced(obj, where, value), gang):
+                    assert isinstance(path_, tuple) and code in CODES and isinstance(message, str)
+
+
+# ---------------------------------------------------------------- the catalogue
+
+
+def test_docs_rules_md_is_generated_from_the_rules() -> None:
+    docs = ROOT / "docs" / "rules.md"
+    assert docs.is_file() and docs.read_text("utf-8") == render_markdown(load_rules()), (
+        "docs/rules.md is out of date: run `python -m mpigen.lint.catalogue > docs/rules.md`")
+
+
+def test_catalogue_names_every_rule_and_how_to_disable_it() -> None:
+    text = render_markdown(RULES)
+    for rule in RULES:
+        assert f"## `{rule.code}`" in text
+        assert f'{DISABLE_ANNOTATION}: "{rule.code}"' in text
+        assert f"disable: [{rule.code}]" in text
+        assert rule.fix in text and rule.title in text
+
+
+# ---------------------------------------------------------------- the command readers
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["/usr/sbin/sshd", "-De"], True),
+    (["tini", "--", "/usr/sbin/sshd", "-D"], True),
+    (["env", "A=1", "/usr/sbin/sshd", "-De"], True),
+    (["sh", "-c", "service ssh start && sleep infinity"], True),
+    (["/etc/init.d/ssh", "start"], True),
+    (["bash", "-lc", "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De"], True),
+    (["sh", "-c", "bash -c '/usr/sbin/sshd -D'"], True),
+    (["sh", "-c", "echo sshd; sleep 1"], False),
+    (["sh", "-c", "mkdir -p /run/sshd && sleep infinity"], False),
+    (["python", "train.py", "--sshd"], False),
+    (["bash", "/start.sh"], None),
+    (["/entrypoint.sh"], None),
+    (["sh", "-c", "unbalanced ' quote"], None),
+])
+def test_starts_sshd(words: list[str], expected: bool | None) -> None:
+    from mpigen.lint.rules.worker_no_sshd import starts_sshd
+
+    assert starts_sshd(words) is expected
+
+
+@pytest.mark.parametrize("container, expected", [
+    ({"command": ["mpirun", "-np", "4", "a"]}, ("command", "4")),
+    ({"command": ["mpirun", "--np=4", "a"]}, ("command", "4")),
+    ({"command": ["mpirun"], "args": ["-n", "2", "a"]}, ("args", "2")),
+    ({"command": ["mpirun", "-x", "A", "-mca", "btl", "^openib", "-c", "3", "a"]}, ("command", "3")),
+    ({"command": ["sh", "-c", "cd /x && mpirun -n 4 python a.py"]}, ("command", "4")),
+    ({"command": ["mpiexec", "-np", "$NP", "a"]}, ("command", "$NP")),
+    ({"command": ["mpirun", "python", "a.py", "-n", "5"]}, None),
+    ({"command": ["horovodrun", "-np", "4", "python", "a.py"]}, None),
+    ({"command": []}, None),
+])
+def test_find_np(container: dict, expected) -> None:
+    from mpigen.lint.rules.slots_np_mismatch import find_np
+
+    assert find_np(container) == expected
