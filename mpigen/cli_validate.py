@@ -37,11 +37,11 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bo
 
     from .config import ConfigError, load_config
     from .lint.base import LintOptions
-    from .load.yaml_loader import load_bytes
     from .pipeline import Options
     from .validate import report
     from .validate.discover import MissingPath, discover
-    from .validate.engine import ValidateOptions, validate_loaded
+    from .validate.engine import ValidateOptions
+    from .validate.parallel import validate_files
 
     try:
         config = load_config(Path(config_file) if config_file else None)
@@ -61,13 +61,11 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bo
     except MissingPath as exc:
         _usage(f"{exc}: no such file or folder")
     contents: dict[str, bytes] = {}
-    documents = {}
     for path in files:
         raw, name = _read(path)
         contents[name] = raw
-        loaded = load_bytes(raw, name)
-        documents[name] = loaded.documents
-        diagnostics += validate_loaded(loaded, name, options)
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform)
+    diagnostics += found
     if use_kubeconform:
         from .validate import kubeconform
 

@@ -31,6 +31,20 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=None)
+def fast_validator_for(name: str) -> Any:
+    """A compiled validator (jsonschema-rs) for the yes/no verdict, or None when not installed.
+
+    It answers "valid?" in microseconds; only an object it rejects goes through python-jsonschema,
+    whose errors give mpigen its detailed diagnostics. Formats are not checked by either.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - it is a dependency; the slow path still works
+        return None
+    return jsonschema_rs.validator_for(load_schema(name), validate_formats=False)
+
+
+@functools.lru_cache(maxsize=None)
 def validator_for(name: str) -> Any:
     import jsonschema  # heavy: imported only when a schema is checked
 
@@ -78,6 +92,9 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
 
     ``skip(error)`` may return True for errors the caller handles itself.
     """
+    fast = fast_validator_for(schema_name)
+    if fast is not None and fast.is_valid(instance):
+        return []
     validator = validator_for(schema_name)
     root = validator.schema
     out: list[Diagnostic] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -123,49 +123,90 @@ def load_text(text: str, filename: str) -> LoadResult:
     """Parse every document of ``text``; documents before a syntax error are kept."""
     documents: list[Document] = []
     diagnostics: list[Diagnostic] = []
+    for item in iter_text(text, filename):
+        if isinstance(item, Document):
+            documents.append(item)
+        else:
+            diagnostics.append(item)
+    return LoadResult(documents, diagnostics)
+
+
+def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
+    """``text`` cut at document markers into about ``parts`` pieces: (lines before it, piece).
+
+    A line that starts with ``---`` always begins a new document (YAML allows it nowhere else at
+    column 0), so each piece parses as the same documents did in the whole. A file with
+    directives (``%YAML``, ``%TAG``) is not cut: they would not carry over. Parse a piece as
+    ``"\n" * lines + piece`` and every line number comes out as in the whole file.
+    """
+    if parts < 2 or text.startswith("%") or "\n%" in text:
+        return [(0, text)]
+    starts = [m.start() + 1 for m in re.finditer(r"\n---(?=[ \t\r\n]|$)", text)]
+    target = len(text) / parts
+    cuts, next_cut = [], target
+    for start in starts:
+        if start >= next_cut:
+            cuts.append(start)
+            next_cut = start + target
+    pieces, line, previous = [], 0, 0
+    for cut in cuts + [len(text)]:
+        piece = text[previous:cut]
+        pieces.append((line, piece))
+        line += piece.count("\n")
+        previous = cut
+    return [p for p in pieces if p[1]]
+
+
+def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:
+    """The documents of ``text`` one at a time, with the diagnostics of each before it.
+
+    A stream: a caller that handles each document and lets it go keeps memory bounded by the
+    largest document, not by the file (a 10,000-document file is fine).
+    """
     if len(text) > MAX_BYTES:
-        return LoadResult([], [_diag(filename, "file-too-large",
-                                     f"file has {len(text)} characters; mpigen reads at most {MAX_BYTES}")])
+        yield _diag(filename, "file-too-large", f"file has {len(text)} characters; mpigen reads at most {MAX_BYTES}")
+        return
     too_deep = _nesting_beyond_parser(text)
     if too_deep is not None:
         line, col = too_deep
-        return LoadResult([], [Diagnostic(filename, line, col, "", "yaml-too-deep", Severity.ERROR,
-                                          f"YAML nesting is deeper than {MAX_DEPTH} levels")])
+        yield Diagnostic(filename, line, col, "", "yaml-too-deep", Severity.ERROR,
+                         f"YAML nesting is deeper than {MAX_DEPTH} levels")
+        return
+    anchors = "&" in text
     try:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
             if node is None:
                 continue
             builder = _Builder(filename)
             try:
-                builder.check_size(node)
+                if anchors:  # without anchors there are no aliases: the size is the text's
+                    builder.check_size(node)
                 data = builder.build(node, ())
             except _Problem as problem:
-                diagnostics.append(_diag(filename, problem.code, problem.message, problem.mark, problem.path))
+                yield _diag(filename, problem.code, problem.message, problem.mark, problem.path)
                 continue
             except RecursionError:
-                diagnostics.append(_diag(filename, "yaml-too-deep",
-                                         f"YAML nesting is deeper than {MAX_DEPTH} levels", node.start_mark))
+                yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                            node.start_mark)
                 continue
-            diagnostics.extend(builder.diagnostics)
-            documents.append(Document(data, index, node.start_mark.line + 1,
-                                      builder.positions, builder.key_positions, builder.plain))
+            yield from builder.diagnostics
+            yield Document(data, index, node.start_mark.line + 1, builder.positions, builder.key_positions,
+                           builder.plain)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or "invalid YAML"
         if exc.context:
             message = f"{exc.context}: {message}" if "while" not in exc.context else f"{message} ({exc.context})"
-        diagnostics.append(_diag(filename, "yaml-syntax", message.strip(), mark))
+        yield _diag(filename, "yaml-syntax", message.strip(), mark)
     except yaml.reader.ReaderError as exc:  # a control character, which YAML does not allow
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        diagnostics.append(Diagnostic(filename, line, col, "", "yaml-syntax", Severity.ERROR,
-                                      f"character {exc.character!r} is not allowed in YAML"))
+        yield Diagnostic(filename, line, col, "", "yaml-syntax", Severity.ERROR,
+                         f"character {exc.character!r} is not allowed in YAML")
     except yaml.YAMLError as exc:
-        diagnostics.append(_diag(filename, "yaml-syntax", str(exc).strip()))
+        yield _diag(filename, "yaml-syntax", str(exc).strip())
     except RecursionError:
-        diagnostics.append(_diag(filename, "yaml-too-deep",
-                                 f"YAML nesting is too deep (mpigen reads at most {MAX_DEPTH} levels)"))
-    return LoadResult(documents, diagnostics)
+        yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels")
 
 
 _PARSER_DEPTH = 5_000
@@ -275,6 +316,9 @@ class _Builder:
         return (node.start_mark.line + 1, node.start_mark.column + 1)
 
     def build(self, node: yaml.Node, path: Path) -> Any:
+        if len(path) > MAX_DEPTH:
+            raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                           node.start_mark, path[:MAX_DEPTH])
         self.positions.setdefault(path, self._pos(node))
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node, path)
@@ -371,6 +415,9 @@ class _Builder:
                     key_node.start_mark, child))
                 continue
             own.add(key)
+            if len(child) > MAX_DEPTH:
+                raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                               key_node.start_mark, path)
             self.key_positions[child] = self._pos(key_node)
             self.positions[child] = self._pos(value_node)
             result[key] = self.build(value_node, child)

@@ -15,7 +15,6 @@ a missing key, an explicit ``null``, or (for string fields) ``""``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 
 CLEAN_POD_POLICY_NONE = "None"
@@ -27,18 +26,20 @@ DEFAULT_LAUNCHER_RESTART_POLICY = "OnFailure"  # DefaultLauncherRestartPolicy
 DEFAULT_RESTART_POLICY = "Never"  # DefaultRestartPolicy (Worker)
 
 
-def _set_defaults_replica(spec: dict | None, restart_policy: str, replicas: int) -> None:
-    """``setDefaultsTypeLauncher`` / ``setDefaultsTypeWorker``: a nil spec is left alone."""
+def _defaulted_replica(spec: Mapping | None, restart_policy: str, replicas: int) -> dict | None:
+    """``setDefaultsTypeLauncher`` / ``setDefaultsTypeWorker`` on a copy: a nil spec is left alone."""
     if spec is None:
-        return
-    if not spec.get("restartPolicy"):
-        spec["restartPolicy"] = restart_policy
-    if spec.get("replicas") is None:
-        spec["replicas"] = replicas
+        return None
+    out = dict(spec)
+    if not out.get("restartPolicy"):
+        out["restartPolicy"] = restart_policy
+    if out.get("replicas") is None:
+        out["replicas"] = replicas
+    return out
 
 
 def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dict:
-    """``SetDefaults_MPIJob`` applied to a deep copy of a plain-dict MPIJob.
+    """``SetDefaults_MPIJob`` applied to a copy of a plain-dict MPIJob.
 
     Fills runPolicy.cleanPodPolicy ``None`` (creating ``runPolicy``, a value
     struct in Go), slotsPerWorker ``1``, sshAuthMountPath ``/root/.ssh``,
@@ -47,14 +48,13 @@ def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dic
     restartPolicy ``Never`` and replicas ``0``. ``spec`` is created if missing
     (also a value struct); ``mpiReplicaSpecs`` is never created. Before v0.5.0
     (``version``) there is no launcherCreationPolicy to default.
+
+    Copy on write: the mappings on the way to a defaulted field are new, everything else (pod
+    templates above all) is shared with ``job``, which is never modified.
     """
-    out = copy.deepcopy(dict(job))
-    spec = out.get("spec")
-    if spec is None:
-        spec = out["spec"] = {}
-    run_policy = spec.get("runPolicy")
-    if run_policy is None:
-        run_policy = spec["runPolicy"] = {}
+    out = dict(job)
+    spec = out["spec"] = dict(out.get("spec") or {})
+    run_policy = spec["runPolicy"] = dict(spec.get("runPolicy") or {})
     if run_policy.get("cleanPodPolicy") is None:
         run_policy["cleanPodPolicy"] = CLEAN_POD_POLICY_NONE
     if spec.get("slotsPerWorker") is None:
@@ -65,7 +65,11 @@ def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dic
         spec["mpiImplementation"] = MPI_IMPLEMENTATION_OPENMPI
     if version >= (0, 5, 0) and not spec.get("launcherCreationPolicy"):
         spec["launcherCreationPolicy"] = LAUNCHER_CREATION_POLICY_AT_STARTUP
-    replica_specs = spec.get("mpiReplicaSpecs") or {}
-    _set_defaults_replica(replica_specs.get("Launcher"), DEFAULT_LAUNCHER_RESTART_POLICY, 1)
-    _set_defaults_replica(replica_specs.get("Worker"), DEFAULT_RESTART_POLICY, 0)
+    replica_specs = spec.get("mpiReplicaSpecs")
+    if isinstance(replica_specs, Mapping):
+        replica_specs = spec["mpiReplicaSpecs"] = dict(replica_specs)
+        for role, policy, count in (("Launcher", DEFAULT_LAUNCHER_RESTART_POLICY, 1),
+                                    ("Worker", DEFAULT_RESTART_POLICY, 0)):
+            if isinstance(replica_specs.get(role), Mapping):
+                replica_specs[role] = _defaulted_replica(replica_specs[role], policy, count)
     return out

@@ -15,12 +15,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, Iterable
 
 from ..check.schema import schema_diagnostics
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
-from ..load.yaml_loader import Document, LoadResult
+from ..load.yaml_loader import Document, LoadResult, decode, iter_text
 from ..pipeline import Options, compile_document, is_spec
 
 Path = tuple[str | int, ...]
@@ -60,9 +60,24 @@ def prune_nulls(value: Any) -> Any:
 
 
 def validate_loaded(loaded: LoadResult, filename: str, options: ValidateOptions) -> list[Diagnostic]:
-    diagnostics = list(loaded.diagnostics)
-    for doc in loaded.documents:
-        data = doc.data
+    """Every layer over the documents of one loaded file."""
+    return validate_items([*loaded.diagnostics, *loaded.documents], filename, options)
+
+
+def validate_items(items: Iterable[Document | Diagnostic], filename: str, options: ValidateOptions,
+                   keep: list[Document] | None = None) -> list[Diagnostic]:
+    """Every layer over a stream of documents (and the loader's diagnostics), one document at a time.
+
+    Documents are let go once checked unless ``keep`` is given to collect them.
+    """
+    diagnostics: list[Diagnostic] = []
+    for item in items:
+        if isinstance(item, Diagnostic):
+            diagnostics.append(item)
+            continue
+        doc, data = item, item.data
+        if keep is not None:
+            keep.append(doc)
         if data is None:
             continue
         if is_spec(data):
@@ -70,11 +85,21 @@ def validate_loaded(loaded: LoadResult, filename: str, options: ValidateOptions)
             continue
         if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
                 and isinstance(data.get("items"), list):
-            for i, item in enumerate(data["items"]):
-                diagnostics.extend(_object(item, ("items", i), doc, filename, options))
+            for i, obj in enumerate(data["items"]):
+                diagnostics.extend(_object(obj, ("items", i), doc, filename, options))
             continue
         diagnostics.extend(_object(data, (), doc, filename, options))
     return [d for d in diagnostics if d.code not in options.disabled]
+
+
+def validate_bytes(raw: bytes, filename: str, options: ValidateOptions,
+                   keep_documents: bool = False) -> tuple[list[Diagnostic], list[Document]]:
+    """One file's bytes through every layer; its documents too when asked (for kubeconform's merge)."""
+    text, problems = decode(raw, filename)
+    if text is None:
+        return [d for d in problems if d.code not in options.disabled], []
+    keep: list[Document] | None = [] if keep_documents else None
+    return validate_items(iter_text(text, filename), filename, options, keep), keep or []
 
 
 def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions) -> list[Diagnostic]:

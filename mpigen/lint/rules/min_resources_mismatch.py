@@ -17,7 +17,6 @@ value in the message.
 
 from __future__ import annotations
 
-import copy
 from typing import Iterator
 
 from ...diagnostics import Severity
@@ -53,8 +52,10 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     version = format_version(ctx.options.operator_version)
     try:
         job = set_defaults(ctx.obj, ctx.options.operator_version)
-        bare = copy.deepcopy(job)
-        del bare["spec"]["runPolicy"]["schedulingPolicy"]["minResources"]
+        # The same job without the explicit value (copies only along the changed path).
+        run_policy = job["spec"]["runPolicy"]
+        bare_policy = {k: v for k, v in run_policy["schedulingPolicy"].items() if k != "minResources"}
+        bare = dict(job, spec=dict(job["spec"], runPolicy=dict(run_policy, schedulingPolicy=bare_policy)))
         min_member = calculate_min_available(job)
         explicit = calculate_min_resources(min_member, job, {}, version, gang=ctx.gang)
         computed = [calculate_min_resources(min_member, bare, pcs, version, gang=ctx.gang) for pcs in assumptions]

@@ -1,0 +1,49 @@
+"""Parallel validation gives exactly the report of a single process: same diagnostics, same lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mpigen.load.yaml_loader import split_documents
+from mpigen.validate.engine import ValidateOptions, validate_bytes
+from mpigen.validate.parallel import validate_files
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = (ROOT / "golden/horovod-volcano/base.yaml").read_text()
+BAD = (ROOT / "tests/cases/validate/mixed.yaml").read_text()
+
+
+def test_split_documents_cuts_only_at_markers_and_keeps_every_line() -> None:
+    text = "a: 1\n---\nb: |\n  --- not a marker\n---\nc: 3\n---\nd: 4\n"
+    pieces = split_documents(text, 2)
+    assert "".join(piece for _, piece in pieces) == text
+    assert len(pieces) == 2
+    for lines, piece in pieces:
+        assert text.splitlines()[lines] == piece.splitlines()[0]
+    assert split_documents("%YAML 1.1\n---\na: 1\n---\nb: 2\n", 2) == [(0, "%YAML 1.1\n---\na: 1\n---\nb: 2\n")]
+
+
+def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) -> None:
+    from mpigen.validate import parallel as module
+
+    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    text = "".join((BAD if i % 7 == 3 else GOOD) for i in range(60))
+    raw = text.encode()
+    sequential, _ = validate_bytes(raw, "big.yaml", ValidateOptions(), keep_documents=False)
+    parallel, by_file = validate_files({"big.yaml": raw}, ValidateOptions(), keep_documents=True, workers=2)
+    documents = by_file["big.yaml"]
+    assert sequential and sorted(parallel) == sorted(sequential)
+    assert [d.index for d in documents] == list(range(len(documents)))
+    lines = text.splitlines()
+    mpijobs = [d for d in documents if isinstance(d.data, dict) and d.data.get("kind") == "MPIJob"]
+    assert all(lines[d.line - 1].startswith("apiVersion: kubeflow.org/v2beta1") for d in mpijobs)
+
+
+def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
+    from mpigen.validate import parallel as module
+
+    contents = {f"f{i:03d}.yaml": (BAD if i % 5 == 0 else GOOD).encode() for i in range(40)}
+    one, _ = validate_files(contents, ValidateOptions(), workers=1)
+    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    both, _ = validate_files(contents, ValidateOptions(), workers=2)
+    assert one and one == both
