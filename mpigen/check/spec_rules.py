@@ -186,7 +186,15 @@ def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
 
 
 def _env(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
-    for name in spec.get("env") or {}:
+    from ..lint.rules.plaintext_credential import looks_like_credential
+
+    for name, value in (spec.get("env") or {}).items():
+        if looks_like_credential(name, value):
+            secret = name.lower().replace("_", "-")
+            yield (("spec", "env", name), "plaintext-credential", Severity.ERROR,
+                   f"{name} would be written in plain text into the manifests, the job and every pod: keep it in "
+                   f"a Secret (kubectl create secret generic {secret} --from-literal=value=...) and write "
+                   f"`{name}: {{secretKeyRef: {{name: {secret}, key: value}}}}`")
         if name in OPERATOR_ENV:
             yield (("spec", "env", name), "env-reserved", Severity.WARNING,
                    f"the operator sets {name} itself; this value is overridden at run time")

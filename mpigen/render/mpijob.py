@@ -68,6 +68,13 @@ def sshd_command(spec: dict[str, Any]) -> list[str]:
     return [SSHD, "-De", "-f", posixpath.join(posixpath.dirname(path), ".sshd_config")]
 
 
+def _env_var(name: str, value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):  # {secretKeyRef: {name, key}}: the value stays in the Secret
+        ref = value["secretKeyRef"]
+        return {"name": name, "valueFrom": {"secretKeyRef": {"name": ref["name"], "key": ref["key"]}}}
+    return {"name": name, "value": str(value)}
+
+
 def _resources(resources: dict[str, Any]) -> dict[str, Any]:
     quantities = resource_list(resources)
     if not quantities:
@@ -82,7 +89,7 @@ def _container(spec: dict[str, Any], name: str, image: str, command: list[str],
         container["imagePullPolicy"] = spec["imagePullPolicy"]
     container["command"] = command
     if env and spec["env"]:
-        container["env"] = [{"name": k, "value": str(v)} for k, v in spec["env"].items()]
+        container["env"] = [_env_var(k, v) for k, v in spec["env"].items()]
     rendered = _resources(resources)
     if rendered:
         container["resources"] = rendered

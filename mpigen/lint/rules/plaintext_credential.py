@@ -31,6 +31,14 @@ POINTER = re.compile(r"_(FILE|PATH|DIR|NAME|ID|URL|URI|ENDPOINT|HOST|PORT|REF|MO
 REFERENCES = re.compile(r"(\$\([A-Za-z_][A-Za-z0-9_.-]*\)\s*)+")
 
 
+def looks_like_credential(name: str, value: object) -> bool:
+    """A literal, non-empty value under a name that says it holds a secret."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    upper = name.upper()
+    return bool(SECRET_NAME.search(upper)) and not POINTER.search(upper) and not REFERENCES.fullmatch(value)
+
+
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     if not current_api(ctx):
         return
@@ -41,10 +49,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
                 env = container.get("env") if isinstance(container, dict) else None
                 for j, var in enumerate(env if isinstance(env, list) else []):
                     name, value = (var.get("name"), var.get("value")) if isinstance(var, dict) else (None, None)
-                    if not isinstance(name, str) or not isinstance(value, str) or not value.strip():
-                        continue
-                    upper = name.upper()
-                    if SECRET_NAME.search(upper) and not POINTER.search(upper) and not REFERENCES.fullmatch(value):
+                    if isinstance(name, str) and looks_like_credential(name, value):
                         who = container.get("name") or f"{field}[{i}]"
                         yield (path + ("spec", field, i, "env", j, "value"),
                                f"env {name} of the {role}'s container {who!r} holds a literal value: the credential is "
