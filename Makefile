@@ -7,7 +7,7 @@ LOCALBIN := $(CURDIR)/bin
 KUBECONFORM_VERSION := v0.7.0
 GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS=-mod=mod GOMODCACHE=$(CURDIR)/.cache/gomod
 
-.PHONY: setup demo test golden schemas check-schemas clean tools
+.PHONY: setup demo test golden schemas check-schemas clean tools bench oracle fuzz
 
 setup: $(STAMP)
 
@@ -40,3 +40,7 @@ check-schemas: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+# Benchmarks beside the peers (kubeconform, kubectl kustomize); figures go to BENCHMARKS.md.
+bench: setup tools
+	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run

@@ -24,7 +24,6 @@ is raised instead of emitting a manifest the operator could never produce.
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections.abc import Mapping
@@ -366,16 +365,17 @@ def new_pod_group(job: Mapping, gang: str,
 
 def decorate_pod_template(template: Mapping, job_name: str, gang: str,
                           scheduler_name: str = DEFAULT_SCHEDULER_PLUGINS_NAME) -> dict:
-    """``decoratePodTemplateSpec`` of both controllers, on a deep copy.
+    """``decoratePodTemplateSpec`` of both controllers, on a copy.
 
     Volcano: schedulerName ``volcano`` and annotation
     ``scheduling.k8s.io/group-name: <job>``. scheduler-plugins: schedulerName
     ``scheduler_name`` (the operator's ``--gang-scheduling`` value) and label
     ``scheduling.x-k8s.io/pod-group: <job>``. Any other schedulerName is
-    overwritten (Go only logs a warning).
+    overwritten (Go only logs a warning). The template is not modified; the result shares
+    every part it does not change.
     """
     _check_gang(gang)
-    pts = copy.deepcopy(dict(template or {}))
+    pts = dict(template or {})  # copy on write: only what changes is new, the rest is shared
     spec = pts["spec"] = dict(pts.get("spec") or {})
     metadata = pts["metadata"] = dict(pts.get("metadata") or {})
     if gang == GANG_VOLCANO:

