@@ -89,7 +89,8 @@ def main() -> int:
         repo = work / "repo"
         (repo / ".mpigen.yaml").write_text("specs: [specs/*.yaml]\noutput: deploy\n")
         subprocess.run(MPIGEN + ["check", "--fix"], cwd=repo, check=True, stdout=subprocess.DEVNULL)
-        cache = repo / "deploy" / ".mpigen-cache"
+        cache = work / "cache"
+        os.environ["MPIGEN_CACHE_DIR"] = str(cache)
         cold_runs = []
         for _ in range(max(1, args.repeat // 2)):
             shutil.rmtree(cache, ignore_errors=True)

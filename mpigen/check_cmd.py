@@ -27,11 +27,13 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .diagnostics import format_path
 from .emit.writer import OWNED_LIST, owned_files
-from .pipeline import CompiledJob
+
+if TYPE_CHECKING:  # the compiler is imported only when a spec is compiled
+    from .pipeline import CompiledJob
 
 MISSING = "missing"
 EXTRA = "extra"
@@ -124,6 +126,9 @@ class JobDrift:
 
 def check_jobs(jobs: Iterable[CompiledJob], root: Path) -> list[JobDrift]:
     """The drift of every job's tree under ``root``, in the order of ``jobs``."""
+    jobs = list(jobs)
+    if not jobs:
+        return []
     from .render.kustomize import kustomize_files
 
     return [check_tree(root, job.name, kustomize_files(job), job.source) for job in jobs]

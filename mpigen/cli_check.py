@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,14 @@ def _version(cli: Any, option: str | None, config: Any) -> tuple[int, int, int]:
         cli._usage(f"{config.path}: operatorVersion: {exc}")
 
 
+@dataclass(frozen=True)
+class _CachedJob:
+    """A job whose tree the cache vouches for: its name and the spec that defines it."""
+
+    name: str
+    source: str
+
+
 def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
     """Two spec files naming the same job would write the same tree."""
     sources: dict[str, list[str]] = {}
@@ -114,14 +123,14 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
                    "searched upwards from the working directory).")
+@click.option("--no-cache", is_flag=True, help="Compile every spec even when nothing changed since the last check.")
 def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
-          operator_version: str | None, config_file: str | None) -> None:
+          operator_version: str | None, config_file: str | None, no_cache: bool) -> None:
     """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
     configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
     from . import cli
     from .check_cmd import check_jobs, orphan_trees
     from .config import ConfigError, load_config
-    from .pipeline import Options, compile_specs
 
     try:
         config = load_config(Path(config_file) if config_file else None)
@@ -134,20 +143,44 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         cluster_file = _display(config.root / config.cluster, config.root)
     classes, diagnostics = cli._cluster(cluster_file)
 
-    jobs = []
-    options = Options(version, classes)
+    from .check_cache import CheckCache
+
+    cluster_bytes = b"" if cluster_file is None else cli._read(cluster_file)[0]
+    cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}")
+    jobs: list[Any] = []
+    cached: list[_CachedJob] = []
+    compiled: dict[str, tuple[bytes, list[Any], list[Diagnostic]]] = {}
+    options = None
     for path in paths:
-        loaded, name = cli._load(path)
-        result = compile_specs(loaded, name, options)
+        raw, name = cli._read(path)
+        entry = None if no_cache or not root.is_dir() else cache.lookup(root, name, raw)
+        if entry is not None:  # nothing changed since it was last found in step
+            cached += [_CachedJob(job, name) for job in entry["trees"]]
+            for line in entry.get("warnings", []):
+                click.echo(line, err=True)
+            continue
+        from .load.yaml_loader import load_bytes  # only when a spec must be compiled
+        from .pipeline import Options, compile_specs
+
+        options = options or Options(version, classes)
+        result = compile_specs(load_bytes(raw, name), name, options)
         diagnostics += result.diagnostics
         jobs += result.jobs
-    diagnostics += _duplicates(jobs)
+        compiled[name] = (raw, result.jobs, result.diagnostics)
+    diagnostics += _duplicates(jobs + cached)
     cli._report(diagnostics)
     if has_errors(diagnostics):
         raise cli.Fail(EXIT_INVALID)
 
     results = check_jobs(jobs, root)
     drifted = [r for r in results if not r.in_step]
+    if not no_cache:
+        in_step = {r.job for r in results if r.in_step}
+        for name, (raw, spec_jobs, found) in compiled.items():
+            if all(job.name in in_step for job in spec_jobs):
+                cache.store(root, name, raw, [job.name for job in spec_jobs],
+                            [d.format() for d in found])
+        cache.save()
     for result in drifted:
         for drift in result.drift:
             where = "/".join(p for p in (shown, result.job, drift.path) if p)
@@ -155,10 +188,10 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
             for line in drift.lines():
                 click.echo(f"    {line}")
     if from_config:
-        for name in orphan_trees(root, [job.name for job in jobs]):
+        for name in orphan_trees(root, [job.name for job in jobs] + [job.name for job in cached]):
             click.echo(f"mpigen: warning: {shown}/{name} was written by mpigen for a job that none of the "
                        f"configured specs defines; delete it if the job is gone", err=True)
-    total = len(results)
+    total = len(results) + len(cached)
     if not drifted:
         click.echo(f"all {total} trees in step")
         return

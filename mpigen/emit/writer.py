@@ -14,7 +14,6 @@ a symlink of the user's is recreated pointing at the same target.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
@@ -43,6 +42,8 @@ def owned_files(tree: Path) -> set[str]:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths; False when the system cannot."""
+    import ctypes  # only when a tree is written
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2
