@@ -57,7 +57,7 @@ def _spec_paths(cli: Any, specs: tuple[str, ...], config: Any) -> tuple[list[str
     return list(dict.fromkeys(found)), True
 
 
-def _output(cli: Any, output: str | None, config: Any) -> tuple[Path, str]:
+def _output(cli: Any, output: str | None, config: Any, fix: bool = False) -> tuple[Path, str]:
     """The folder holding the trees, and how to show it."""
     if output is not None:
         path, shown = Path(output), output.rstrip("/") or "/"
@@ -67,8 +67,10 @@ def _output(cli: Any, output: str | None, config: Any) -> tuple[Path, str]:
     else:
         where = f"{config.path} sets no output" if config.path else "no .mpigen.yaml or [tool.mpigen] found"
         cli._usage(f"no output folder: give -o DIR or set output in the configuration ({where})")
+    if not path.exists() and fix:
+        path.mkdir(parents=True)  # --fix writes the first trees too
     if not path.exists():
-        cli._usage(f"{shown}: no such folder (write the trees first with mpigen build SPEC -o {shown})")
+        cli._usage(f"{shown}: no such folder (write the trees with mpigen check --fix, or mpigen build SPEC -o {shown})")
     if not path.is_dir():
         cli._usage(f"{shown}: not a folder")
     return path, shown
@@ -137,7 +139,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     except ConfigError as exc:
         cli._usage(str(exc))
     paths, from_config = _spec_paths(cli, specs, config)
-    root, shown = _output(cli, output, config)
+    root, shown = _output(cli, output, config, fix)
     version = _version(cli, operator_version, config)
     if cluster_file is None and config.cluster:
         cluster_file = _display(config.root / config.cluster, config.root)

@@ -338,3 +338,15 @@ def test_hundreds_of_specs_stay_on_the_fast_path(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stderr
     assert "    spec.mpiReplicaSpecs.Worker.replicas: 40 -> 5" in done.stdout.splitlines()
     assert done.stdout.splitlines()[-2:] == ["1 of 300 trees drifted", "deepdiff imported: True"]
+
+
+def test_fix_writes_the_first_trees_into_a_new_folder(tmp_path, monkeypatch) -> None:
+    from mpigen.cli import main
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text((ROOT / "specs/intel-mpi.yaml").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "spec.yaml", "-o", "deploy"]) == 2
+    assert main(["check", "spec.yaml", "-o", "deploy", "--fix"]) == 0
+    assert (tmp_path / "deploy" / "pi-intel" / "base" / "mpijob.yaml").is_file()
+    assert main(["check", "spec.yaml", "-o", "deploy"]) == 0
