@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import tempfile
-from importlib import resources
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,10 +36,11 @@ def code_hash() -> str:
     """What identifies this mpigen: its version, and the size and mtime of every source file and
     schema (an upgrade or an edit changes them)."""
     from . import __version__
+    from .check.schema import schemas_folder
 
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(__version__.encode())
-    schemas = Path(str(resources.files("mpigen._schemas")))
+    schemas = schemas_folder()
     for path in sorted([*package.rglob("*.py"), *schemas.rglob("*.json")]):
         stat = path.stat()
         digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())

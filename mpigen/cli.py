@@ -77,7 +77,25 @@ _cluster_option = click.option(
     help="PriorityClasses of the cluster (kubectl get priorityclass -o yaml), for the minResources order.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """Commands that live in their own modules are imported only when they run (fast start)."""
+
+    LAZY = {"check": "mpigen.cli_check:check", "explain": "mpigen.cli_explain:explain",
+            "rules": "mpigen.cli_validate:rules", "validate": "mpigen.cli_validate:validate"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            import importlib
+
+            module, attribute = self.LAZY[name].split(":")
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mpigen")
 def cli() -> None:
     """Compile short training specs into exact, explicit Kubeflow manifests."""
@@ -124,9 +142,9 @@ def build(spec: str, env: str | None, cluster_file: str | None, operator_version
                 _usage(f"{output}: cannot write: {exc}")
             click.echo(f"wrote {len(written)} files to {os.path.join(output, job.name)}", err=True)
         return
-    from .render.kustomize import stream
+    from .emit.yaml_emit import dump_all
 
-    click.echo(stream([obj for job in result.jobs for obj in job.objects(env)]), nl=False)
+    click.echo(dump_all([obj for job in result.jobs for obj in job.objects(env)]), nl=False)
 
 
 @cli.command()
@@ -151,17 +169,6 @@ def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | 
     if has_errors(diagnostics):
         raise Fail(EXIT_INVALID)
     click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
-
-
-from .cli_explain import explain  # noqa: E402  (commands in their own modules)
-from .cli_validate import rules, validate  # noqa: E402
-
-cli.add_command(validate)
-cli.add_command(rules)
-cli.add_command(explain)
-
-from .cli_check import check  # noqa: E402
-cli.add_command(check)
 
 
 def main(argv: list[str] | None = None) -> int:

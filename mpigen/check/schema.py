@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from importlib import resources
+from pathlib import Path
 from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, format_path
@@ -24,10 +24,17 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "a string", "
                "integer": "an integer", "number": "a number", "null": "null"}
 
 
+def schemas_folder() -> Path:
+    """Where the shipped schemas are (the repository's ``schemas/``, packaged as ``mpigen._schemas``)."""
+    import mpigen._schemas
+
+    return Path(mpigen._schemas.__file__).parent
+
+
 @functools.lru_cache(maxsize=None)
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped with mpigen (the repository's ``schemas/`` folder)."""
-    return json.loads(resources.files("mpigen._schemas").joinpath(name).read_text("utf-8"))
+    return json.loads((schemas_folder() / name).read_text("utf-8"))
 
 
 @functools.lru_cache(maxsize=None)

@@ -186,7 +186,7 @@ def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
 
 
 def _env(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
-    from ..lint.rules.plaintext_credential import looks_like_credential
+    from ..credentials import looks_like_credential
 
     for name, value in (spec.get("env") or {}).items():
         if looks_like_credential(name, value):

@@ -52,7 +52,10 @@ from __future__ import annotations
 import functools
 
 import re
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "BINARY_SI", "DECIMAL_EXPONENT", "DECIMAL_SI", "ERR_FORMAT_WRONG", "ERR_NUMERIC",
@@ -348,6 +351,8 @@ class Quantity:
 
     def as_fraction(self) -> Fraction:
         """The exact value."""
+        from fractions import Fraction  # imported here only: it is slow to import
+
         if self._e >= 0:
             return Fraction(self._u * 10 ** self._e)
         return Fraction(self._u, 10 ** -self._e)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from ..emit.yaml_emit import dump, dump_all
+from ..emit.yaml_emit import dump
 from ..pipeline import CompiledJob
 from .jsonpatch import diff
 
@@ -87,8 +87,3 @@ def kustomize_files(job: CompiledJob) -> dict[str, str]:
             kustomization["patches"] = patches
         files[prefix + "kustomization.yaml"] = header + dump(kustomization)
     return dict(sorted(files.items()))
-
-
-def stream(objects: list[dict[str, Any]]) -> str:
-    """The documents ``mpigen build`` prints."""
-    return dump_all(objects)

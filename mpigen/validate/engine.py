@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Iterable
 
-from ..check.schema import schema_diagnostics
+from ..check.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, LoadResult, decode, iter_text
@@ -35,7 +34,7 @@ class ValidateOptions:
 
 @functools.lru_cache(maxsize=1)
 def _available_schemas() -> frozenset[str]:
-    root = resources.files("mpigen._schemas")
+    root = schemas_folder()
     names = set()
     for folder in root.iterdir():
         if folder.is_dir() and not folder.name.startswith(("_", ".")):

@@ -9,10 +9,10 @@ import re
 import os
 import shutil
 import subprocess
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..check.schema import schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.yaml_loader import Document
 
@@ -45,7 +45,7 @@ def run(files: dict[str, bytes], binary: str) -> list[dict[str, Any]]:
     """kubeconform's invalid resources for the files (display name -> content)."""
     import tempfile
 
-    schemas = str(resources.files("mpigen._schemas"))
+    schemas = str(schemas_folder())
     with tempfile.TemporaryDirectory(prefix="mpigen-kubeconform-") as tmp:
         names: dict[str, str] = {}
         for i, (name, content) in enumerate(files.items()):

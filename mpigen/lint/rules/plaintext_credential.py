@@ -15,9 +15,9 @@ and point a ``*_FILE`` variable at it).
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
+from ...credentials import looks_like_credential
 from ...diagnostics import Severity
 from ..base import Context, Path
 from ._common import ALL_KINDS, current_api, pod_spec
@@ -25,19 +25,6 @@ from ._common import ALL_KINDS, current_api, pod_spec
 CODE = "plaintext-credential"
 SEVERITY = Severity.ERROR
 KINDS = ALL_KINDS
-
-SECRET_NAME = re.compile(r"(^|_)(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)(_|$)")
-POINTER = re.compile(r"_(FILE|PATH|DIR|NAME|ID|URL|URI|ENDPOINT|HOST|PORT|REF|MOUNT|LOCATION)$")
-REFERENCES = re.compile(r"(\$\([A-Za-z_][A-Za-z0-9_.-]*\)\s*)+")
-
-
-def looks_like_credential(name: str, value: object) -> bool:
-    """A literal, non-empty value under a name that says it holds a secret."""
-    if not isinstance(value, str) or not value.strip():
-        return False
-    upper = name.upper()
-    return bool(SECRET_NAME.search(upper)) and not POINTER.search(upper) and not REFERENCES.fullmatch(value)
-
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     if not current_api(ctx):
