@@ -30,7 +30,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     from .operator.mpi_controller import NotCreated
     from .operator.versions import format_version
     from .pipeline import Options, compile_specs, is_spec
-    from .podgroup_cmd import MPIJOB_API
+    from .validate.engine import MPIJOB_API
 
     version = _version_option(operator_version)
     classes, diagnostics = _cluster(cluster_file)
@@ -45,8 +45,14 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
                 _usage(f"--env {env}: no such environment in {job.name}")
             jobs += [o for o in job.objects(env) if o.get("kind") == "MPIJob"]
     else:
-        jobs = [d.data for d in loaded.documents
-                if isinstance(d.data, dict) and d.data.get("apiVersion") == MPIJOB_API and d.data.get("kind") == "MPIJob"]
+        from .validate.engine import checked_mpijob
+
+        for doc in loaded.documents:
+            if isinstance(doc.data, dict) and doc.data.get("apiVersion") == MPIJOB_API and doc.data.get("kind") == "MPIJob":
+                job, problems = checked_mpijob(doc, name, version)
+                diagnostics += problems
+                if job is not None:
+                    jobs.append(job)
         if not jobs and not has_errors(diagnostics):
             diagnostics.append(Diagnostic(name, None, None, "", "no-mpijob", Severity.ERROR,
                                           f"no mpigen spec and no {MPIJOB_API} MPIJob in this file"))

@@ -38,6 +38,12 @@ def _defaulted_replica(spec: Mapping | None, restart_policy: str, replicas: int)
     return out
 
 
+def _mapping(value: object) -> dict:
+    """A copy of a mapping; anything else (null, or a wrong type the schema reports) as empty,
+    as Go's decoder would leave a value struct it could not fill."""
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
 def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dict:
     """``SetDefaults_MPIJob`` applied to a copy of a plain-dict MPIJob.
 
@@ -53,8 +59,8 @@ def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dic
     templates above all) is shared with ``job``, which is never modified.
     """
     out = dict(job)
-    spec = out["spec"] = dict(out.get("spec") or {})
-    run_policy = spec["runPolicy"] = dict(spec.get("runPolicy") or {})
+    spec = out["spec"] = _mapping(out.get("spec"))
+    run_policy = spec["runPolicy"] = _mapping(spec.get("runPolicy"))
     if run_policy.get("cleanPodPolicy") is None:
         run_policy["cleanPodPolicy"] = CLEAN_POD_POLICY_NONE
     if spec.get("slotsPerWorker") is None:

@@ -141,3 +141,28 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
     return out
+
+
+MPIJOB_API = "kubeflow.org/v2beta1"
+
+
+def checked_mpijob(doc: Document, filename: str, version: tuple[int, int, int] = (0, 8, 0)
+                   ) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """An MPIJob document as the operator receives it (nulls dropped), or None with the reasons
+    the API server (schema) or the operator (validation.go) would refuse it."""
+    from ..operator.mpi_defaults import set_defaults
+    from ..operator.mpi_validation import validate_mpijob
+
+    stored = prune_nulls(doc.data)
+    schema = schema_for(MPIJOB_API, "MPIJob")
+    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
+    if not diagnostics and isinstance(stored.get("spec"), dict):
+        for path, message in validate_mpijob(set_defaults(stored, version)):
+            line, col = doc.locate(path)
+            diagnostics.append(Diagnostic(filename, line, col, format_path(path), "mpijob-invalid", Severity.ERROR,
+                                          f"the operator rejects this MPIJob and creates nothing for it: {message}"))
+    if not isinstance(stored.get("spec"), dict) and not diagnostics:
+        line, col = doc.locate(())
+        diagnostics.append(Diagnostic(filename, line, col, "spec", "missing-field", Severity.ERROR,
+                                      "missing required field 'spec'"))
+    return (None if diagnostics else stored), diagnostics

@@ -6,6 +6,7 @@ are written out as MPIJob manifests and run through the real command line.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,21 @@ CASES = yaml.safe_load((ROOT / "tests/cases/upstream_podgroup/new_pod_group.yaml
 GANGS = [("volcano", "want_volcano"), ("scheduler-plugins", "want_scheduler_plugins")]
 
 
+def manifest_of(job: dict) -> str:
+    """An upstream test job as a manifest the API server accepts: Go's tests leave containers
+    unnamed, the CRD requires a name (it does not change the PodGroup)."""
+    job = json.loads(json.dumps(job))
+    for replica in job["spec"]["mpiReplicaSpecs"].values():
+        for i, container in enumerate(replica["template"]["spec"]["containers"]):
+            container.setdefault("name", f"c{i}")
+    return yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **job})
+
+
 @pytest.mark.parametrize("gang, want_key", GANGS)
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_upstream_new_pod_group_cases(case: dict, gang: str, want_key: str, tmp_path: Path) -> None:
     manifest = tmp_path / "mpijob.yaml"
-    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **case["job"]}))
+    manifest.write_text(manifest_of(case["job"]))
     code, out, err = run(["podgroup", str(manifest), "--gang", gang])
     assert code == 0, err
     assert not out.startswith("---"), "one PodGroup is printed as one plain YAML document"
@@ -32,7 +43,7 @@ def test_upstream_new_pod_group_cases(case: dict, gang: str, want_key: str, tmp_
 
 def test_scheduler_name_does_not_change_the_podgroup(tmp_path: Path) -> None:
     manifest = tmp_path / "mpijob.yaml"
-    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **CASES[0]["job"]}))
+    manifest.write_text(manifest_of(CASES[0]["job"]))
     _, a, _ = run(["podgroup", str(manifest), "--gang", "scheduler-plugins"])
     _, b, _ = run(["podgroup", str(manifest), "--gang", "scheduler-plugins", "--scheduler-name", "coscheduler"])
     assert a == b
@@ -59,7 +70,7 @@ def test_built_manifest_round_trips_through_podgroup() -> None:
 
 def test_v04_volcano_has_no_computed_min_resources(tmp_path: Path) -> None:
     manifest = tmp_path / "mpijob.yaml"
-    manifest.write_text(yaml.safe_dump({"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", **CASES[1]["job"]}))
+    manifest.write_text(manifest_of(CASES[1]["job"]))
     _, new, _ = run(["podgroup", str(manifest), "--gang", "volcano"])
     code, old, err = run(["podgroup", str(manifest), "--gang", "volcano", "--operator-version", "v0.4.0"])
     assert code == 0, err
@@ -70,10 +81,10 @@ def test_v04_volcano_has_no_computed_min_resources(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text, code_name, line", [
     ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiReplicaSpecs:\n"
      "    Launcher:\n      replicas: 1\n      template:\n        spec:\n          containers:\n"
-     "          - resources: {requests: {cpu: 2 cores}}\n", "mpijob-shape", 11),
-    ("apiVersion: kubeflow.org/v1alpha2\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "legacy-api", 1),
+     "          - resources: {requests: {cpu: 2 cores}}\n", "quantity", 11),
+    ("apiVersion: kubeflow.org/v1alpha2\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "legacy-api-version", 1),
     ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "no-mpijob", None),
-    ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "mpijob-shape", 4),
+    ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec: {}\n", "missing-field", 4),
 ])
 def test_bad_manifests_are_reported(text: str, code_name: str, line: int | None, tmp_path: Path) -> None:
     manifest = tmp_path / "m.yaml"
