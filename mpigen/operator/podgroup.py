@@ -305,6 +305,13 @@ def calculate_min_resources(min_member: int | None, job: Mapping,
         return _parse_list(sp["minResources"])
     if min_member is not None and min_member == 0:
         return None
+    if legacy and gang == GANG_SCHEDULER_PLUGINS and any(
+            _pod_spec(r).get("priorityClassName") for r in _replica_specs(job).values() if isinstance(r, Mapping)):
+        # v0.4.0's server.go builds SchedulerPluginsCtrl without a PriorityClassLister (fixed upstream
+        # after v0.4.0, fda0532 / #561): the first priorityClassName looked up dereferences nil.
+        raise OperatorPanicError(
+            "mpi-operator v0.4.x crashes on this job: with scheduler-plugins it looks up the pods' "
+            "PriorityClass through a lister it never set (nil pointer dereference; fixed in v0.5.0)")
     return _cal_pg_min_resource(min_member, job, priority_classes or {}, legacy)
 
 

@@ -66,7 +66,10 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
             if key in explicit:
                 resolved[key] = explicit[key]
     # Up to v0.4.x Volcano gets only an explicit minResources; the port knows each version's rule.
-    min_resources = podgroup.calculate_min_resources(min_member, job, known, version=version_text, gang=gang)
+    try:
+        min_resources = podgroup.calculate_min_resources(min_member, job, known, version=version_text, gang=gang)
+    except podgroup.OperatorPanicError as exc:
+        return job, [(("spec", "scheduling", "gang"), "operator-crash", Severity.ERROR, str(exc))]
     if min_resources is not None:
         resolved["minResources"] = {name: str(q) for name, q in sorted(min_resources.items())}
     if gang == podgroup.GANG_SCHEDULER_PLUGINS:  # unset: the operator sends 0 (spec_rules warns)
