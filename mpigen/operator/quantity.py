@@ -237,15 +237,7 @@ class Quantity:
 
         # Go's int64 fast path: taking it decides whether the input string is
         # kept as the String() value; the value itself is the same either way.
-        fast = canonical = False
-        if fmt == BINARY_SI:
-            if not denom and 15 - len(num) - exponent * 3 // 10 - 1 >= 0:
-                fast = _dint(shifted) << exponent <= _INT64_MAX
-                canonical = _dint(shifted) & 7 != 0  # exponent % 10 == 0 always
-        elif 18 - len(shifted) >= 0 and exponent - len(denom) >= _NANO:
-            fast = True
-            canonical = ((exponent - len(denom)) % 3 == 0
-                         and not shifted.endswith("000") and shifted[0] != "0")
+        fast, canonical = _fast_path(num, denom, shifted, exponent, fmt)
         if not fast and not has_digits:
             raise QuantityError(ERR_NUMERIC)  # inf.Dec.SetString("", "+", ".", ...)
 
@@ -416,3 +408,32 @@ def _restore(u: int, e: int, fmt: str, s: str | None) -> Quantity:
 @functools.lru_cache(maxsize=4096)
 def _parse_text(text: str) -> Quantity:
     return Quantity._parse(text)
+
+
+def _fast_path(num: str, denom: str, shifted: str, exponent: int, fmt: str) -> tuple[bool, bool]:
+    """Whether ParseQuantity takes its int64 path, and whether it then keeps the input as String()."""
+    if fmt == BINARY_SI:
+        if not denom and 15 - len(num) - exponent * 3 // 10 - 1 >= 0:
+            return _dint(shifted) << exponent <= _INT64_MAX, _dint(shifted) & 7 != 0  # exponent % 10 == 0
+        return False, False
+    if 18 - len(shifted) >= 0 and exponent - len(denom) >= _NANO:
+        canonical = (exponent - len(denom)) % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+        return True, canonical
+    return False, False
+
+
+def go_stores_as_decimal(text: str) -> bool:
+    """Whether Go's ParseQuantity keeps ``text`` in an arbitrary-precision inf.Dec (not an int64):
+    ``1.5Gi``, ``0.5Ki``, more than 18 digits, finer than 1n. Such a Quantity's copies share it,
+    which matters to code that mutates a copy (see the ``decimal-quantity-multiplied`` lint)."""
+    m = _SCAN.fullmatch(text)
+    if m is None or text == "0":
+        return False
+    sign, zeros, num, dot, suffix = m.groups()
+    denom = dot[1:] if dot else ""
+    try:
+        _, exponent, fmt = _interpret(suffix)
+    except QuantityError:
+        return False
+    num = num or "0"
+    return not _fast_path(num, denom, num + denom, exponent, fmt)[0]

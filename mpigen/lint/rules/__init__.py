@@ -20,6 +20,7 @@ RULE_MODULES: tuple[str, ...] = (
     "launcher_wait_gang_deadlock",
     "min_available_too_large",
     "min_resources_mismatch",
+    "decimal_quantity_multiplied",
     "schedule_timeout_zero",
     "queue_ignored",
     "priority_class_not_on_pods",
