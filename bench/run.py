@@ -44,6 +44,22 @@ def timed(cmd: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, .
     return statistics.median(times), peak // 1024
 
 
+def compile_time(text: str, runs: int = 200) -> float:
+    """Median seconds to compile a spec to its MPIJob and kustomize tree, in this process."""
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+    from mpigen.render.kustomize import kustomize_files
+
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = compile_specs(load_text(text, "spec.yaml"), "spec.yaml", Options())
+        for job in result.jobs:
+            kustomize_files(job)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def row(name: str, ours: float, peer: float | None, peer_name: str, target: str, met: bool, extra: str = "") -> str:
     ratio = f"{ours / peer:.2f}x {peer_name}" if peer else "-"
     peer_text = f"{peer:.3f} s" if peer else "-"
@@ -100,15 +116,13 @@ def main() -> int:
         timed(MPIGEN + ["check"], 1, cwd=repo)  # fills the cache
         warm, _ = timed(MPIGEN + ["check"], args.repeat, cwd=repo)
         rows.append(row("check, nothing changed (cache)", warm, None, "", "< 0.3 s", warm < 0.3))
-        # 5. a 10,000-worker job compiles in the time of a 4-worker one
-        small, large = work / "small.yaml", work / "large.yaml"
+        # 5. a 10,000-worker job compiles in the time of a 4-worker one (in-process: the start-up
+        #    cost of both is the same and would drown the difference)
         text = (ROOT / "tests/cases/specs/valid/ten-thousand-workers.yaml").read_text()
-        large.write_text(text)
-        small.write_text(text.replace("workers: 10000", "workers: 4"))
-        t_small, _ = timed(MPIGEN + ["build", str(small)], args.repeat * 2)
-        t_large, _ = timed(MPIGEN + ["build", str(large)], args.repeat * 2)
-        rows.append(row("build a 10,000-worker job", t_large, t_small, "the 4-worker build", "<= 1.10x",
-                        t_large <= 1.1 * t_small))
+        t_small = compile_time(text.replace("workers: 10000", "workers: 4"))
+        t_large = compile_time(text)
+        rows.append(row("compile a 10,000-worker job (in-process)", t_large, t_small, "the 4-worker job",
+                        "<= 1.10x", t_large <= 1.1 * t_small))
     print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; median of cold runs "
           f"(--repeat {args.repeat}); kubeconform {KUBECONFORM}")
     print()
