@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .cli import Fail, _cluster, _load, _report, _usage, _version_option
@@ -28,6 +30,8 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     from .explain import explain_job, render_text
     from .lint.base import Context, LintOptions
     from .operator.mpi_controller import NotCreated
+    from .operator.mpi_defaults import set_defaults
+    from .operator.podgroup import OperatorPanicError
     from .operator.versions import format_version
     from .pipeline import Options, compile_specs, is_spec
     from .validate.engine import MPIJOB_API
@@ -37,6 +41,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     loaded, name = _load(source)
     diagnostics += loaded.diagnostics
     jobs = []
+    sources: dict[int, Any] = {}  # id(job) -> the document it came from (for positions)
     if any(is_spec(doc.data) for doc in loaded.documents):
         result = compile_specs(loaded, name, Options(version, classes))
         diagnostics += result.diagnostics
@@ -53,6 +58,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
                 diagnostics += problems
                 if job is not None:
                     jobs.append(job)
+                    sources[id(job)] = doc
         if not jobs and not has_errors(diagnostics):
             diagnostics.append(Diagnostic(name, None, None, "", "no-mpijob", Severity.ERROR,
                                           f"no mpigen spec and no {MPIJOB_API} MPIJob in this file"))
@@ -63,13 +69,18 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     for job in jobs:
         job_gang = gang if gang is not None else Context(job, LintOptions()).gang
         job_gang = None if job_gang == "none" else job_gang
+        source_doc = sources.get(id(job))
         try:
             # Text shows one worker Pod (they differ only by index); YAML lists every one.
             created = explain_job(job, job_gang, scheduler_name, classes, format_version(version), cluster_domain,
                                   max_workers=None if fmt == "yaml" else 1)
-        except NotCreated as exc:
-            click.echo(f"mpigen: {job.get('metadata', {}).get('name')}: {exc}: nothing is created", err=True)
+        except (NotCreated, OperatorPanicError) as exc:
+            crash = isinstance(exc, OperatorPanicError)
+            path = ("spec", "runPolicy", "managedBy") if "managedBy" in str(exc) else ("spec",)
+            line, col = source_doc.locate(path) if source_doc is not None else (None, None)
+            _report([Diagnostic(name, line, col, ".".join(path), "operator-crash" if crash else "not-created",
+                                Severity.ERROR, f"{exc}: nothing is created")])
             raise Fail(EXIT_INVALID)
         objects += created
-        texts.append(render_text(job, created, job_gang, format_version(version)))
+        texts.append(render_text(set_defaults(job, version), created, job_gang, format_version(version)))
     click.echo(dump_all(objects) if fmt == "yaml" else "\n".join(texts), nl=False)

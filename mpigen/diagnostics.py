@@ -7,6 +7,7 @@ The CLI formats them and turns them into an exit code.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -38,17 +39,25 @@ class Diagnostic:
     message: str
 
     def format(self) -> str:
-        """``FILE:LINE:COL: SEVERITY CODE message (json.path)``."""
-        where = self.file
+        """``FILE:LINE:COL: SEVERITY CODE message (json.path)``, always on one line: control
+        characters from the input (in a key, a value quoted in a message) are escaped."""
+        where = _one_line(self.file)
         if self.line is not None:
             where += f":{self.line}:{self.column or 1}"
-        text = f"{where}: {self.severity.value} {self.code} {self.message}"
+        text = f"{where}: {self.severity.value} {self.code} {_one_line(self.message)}"
         if self.path:
-            text += f" ({self.path})"
+            text += f" ({_one_line(self.path)})"
         return text
 
     def with_file(self, file: str) -> "Diagnostic":
         return replace(self, file=file)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

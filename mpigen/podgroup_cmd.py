@@ -53,7 +53,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             report(doc, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
-    if not groups and not diagnostics:
+    if not groups and not any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
                                       f"no {MPIJOB_API} MPIJob in this file"))
     return groups, diagnostics

@@ -111,8 +111,10 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
     stored = prune_nulls(obj)
-    out: list[Diagnostic] = []
     schema = schema_for(api_version, kind)
+    # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
+    out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
+                             for path, message in (_name_problems(stored) if schema else [])]
     schema_paths: set[Path] = set()
     if schema is None:
         from ..lint.runner import rules
@@ -156,6 +158,10 @@ def checked_mpijob(doc: Document, filename: str, version: tuple[int, int, int] =
     stored = prune_nulls(doc.data)
     schema = schema_for(MPIJOB_API, "MPIJob")
     diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
+    for path, message in _name_problems(stored):
+        line, col = doc.locate(path)
+        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,
+                                      message))
     if not diagnostics and isinstance(stored.get("spec"), dict):
         for path, message in validate_mpijob(set_defaults(stored, version)):
             line, col = doc.locate(path)
@@ -166,3 +172,14 @@ def checked_mpijob(doc: Document, filename: str, version: tuple[int, int, int] =
         diagnostics.append(Diagnostic(filename, line, col, "spec", "missing-field", Severity.ERROR,
                                       "missing required field 'spec'"))
     return (None if diagnostics else stored), diagnostics
+
+
+def _name_problems(obj: dict[str, Any]) -> list[tuple[Path, str]]:
+    """The API server refuses an object without a name ("resource name may not be empty")."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict) and (meta.get("name") or meta.get("generateName")):
+        return []
+    if isinstance(meta, dict) or "metadata" not in obj:
+        return [(("metadata",) if "metadata" in obj else (), "missing required field 'metadata.name': the API "
+                 "server refuses an object without a name")]
+    return []  # metadata of the wrong type: the schema reports it
