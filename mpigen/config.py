@@ -18,7 +18,7 @@ One object can switch rules off for itself with the annotation
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

@@ -16,7 +16,6 @@ from ..pipeline import CompiledJob
 from .jsonpatch import diff
 
 KUSTOMIZATION = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
-OWNED_LIST = ".mpigen-owned"
 
 
 def _header(source: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from ..check.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
-from ..load.yaml_loader import Document, LoadResult, decode, iter_text
+from ..load.yaml_loader import Document, decode, iter_text
 from ..pipeline import Options, compile_document, is_spec
 
 Path = tuple[str | int, ...]
@@ -56,11 +56,6 @@ def prune_nulls(value: Any) -> Any:
     if isinstance(value, list):
         return [prune_nulls(v) for v in value]
     return value
-
-
-def validate_loaded(loaded: LoadResult, filename: str, options: ValidateOptions) -> list[Diagnostic]:
-    """Every layer over the documents of one loaded file."""
-    return validate_items([*loaded.diagnostics, *loaded.documents], filename, options)
 
 
 def validate_items(items: Iterable[Document | Diagnostic], filename: str, options: ValidateOptions,
