@@ -9,7 +9,9 @@ read-only, remove it with ``GOMODCACHE=$PWD/.cache/gomod go clean -modcache``).
 The named file is read out of the module directory and converted:
 
 * ``crd`` sources: ``spec.versions[].schema.openAPIV3Schema`` of the version
-  asked for becomes a standalone JSON Schema (draft-07).
+  asked for becomes a standalone JSON Schema (draft-07); an old
+  apiextensions.k8s.io/v1beta1 CRD with a single ``spec.version`` gives its
+  ``spec.validation.openAPIV3Schema``.
 * ``openapi-v3`` sources (Kubernetes' own ``api/openapi-spec/v3/*.json``): the
   component carrying the kind's ``x-kubernetes-group-version-kind`` becomes a
   standalone schema with every ``$ref`` inlined (kubeconform's
@@ -325,6 +327,14 @@ def crd_version_schema(text: bytes, api_version: str, kind: str, origin: str) ->
         spec = doc.get("spec", {})
         if spec.get("group") != group or spec.get("names", {}).get("kind") != kind:
             continue
+        if "versions" not in spec and spec.get("version") == version:
+            # apiextensions.k8s.io/v1beta1 with one version: spec.version + spec.validation (kube-batch).
+            try:
+                schema = spec["validation"]["openAPIV3Schema"]
+            except KeyError:
+                raise SchemaError(f"{origin}: {kind} {api_version} has no openAPIV3Schema") from None
+            _check_keys(schema, origin)
+            return schema
         for ver in spec.get("versions", []):
             if ver.get("name") != version:
                 continue
