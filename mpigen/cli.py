@@ -81,7 +81,8 @@ class _LazyGroup(click.Group):
     """Commands that live in their own modules are imported only when they run (fast start)."""
 
     LAZY = {"check": "mpigen.cli_check:check", "explain": "mpigen.cli_explain:explain",
-            "rules": "mpigen.cli_validate:rules", "validate": "mpigen.cli_validate:validate"}
+            "rules": "mpigen.cli_validate:rules", "validate": "mpigen.cli_validate:validate",
+            "import": "mpigen.cli_import:import_", "migrate": "mpigen.cli_migrate:migrate"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.LAZY])

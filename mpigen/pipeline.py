@@ -16,8 +16,7 @@ from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.yaml_loader import Document, LoadResult
 from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
-from .render.gang import apply_gang
-from .render.mpijob import render_mpijob
+from .render.job import render_objects
 
 SPEC_API_VERSION = "mpigen.dev/v1alpha1"
 SPEC_KIND = "TrainingJob"
@@ -95,7 +94,7 @@ def _skip_null_override(error: Any) -> bool:
 
 
 def compile_document(doc: Document, filename: str, options: Options) -> tuple[CompiledJob | None, list[Diagnostic]]:
-    """One TrainingJob -> its MPIJob, for the base and every environment."""
+    """One TrainingJob -> its objects (the job first), for the base and every environment."""
     data = doc.data
     diagnostics = schema_diagnostics(data, doc, filename, SPEC_SCHEMA, skip=_skip_null_override)
     spec = data.get("spec")
@@ -124,11 +123,11 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     outputs: dict[str | None, list[dict[str, Any]]] = {}
     for env in envs:
         expanded = expand(effective[env])
-        job = render_mpijob(data["metadata"], expanded, options.operator_version)
-        job, findings = apply_gang(job, expanded["scheduling"], options.priority_classes, options.operator_version)
+        objects, findings = render_objects(data["metadata"], expanded, options.operator_version,
+                                           options.priority_classes)
         for path, code, severity, message in findings:
             diagnostics.append(located(path, env, code, severity, message))
-        outputs[env] = [job]
+        outputs[env] = objects
     compiled = CompiledJob(data["metadata"]["name"], filename, outputs.pop(None),
                            {env: objs for env, objs in outputs.items() if env is not None})
     return compiled, diagnostics

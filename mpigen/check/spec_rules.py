@@ -36,6 +36,9 @@ def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: tuple[int, in
     findings: list[Finding] = []
     rules = [(rule, (doc, spec, version)) for rule in
              (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env)]
+    from .feature_rules import FEATURE_RULES
+
+    rules += [(rule, (doc, spec, version)) for rule in FEATURE_RULES]
     rules.append((_priority_classes, (spec, priority_classes)))
     for rule, args in rules:
         try:
@@ -50,6 +53,9 @@ def _quantities(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     places = [(("resources",), spec.get("resources")),
               (("mpi", "launcher", "resources"), ((spec.get("mpi") or {}).get("launcher") or {}).get("resources")),
               (("scheduling", "minResources"), (spec.get("scheduling") or {}).get("minResources"))]
+    places += [((framework, role, "resources"), settings.get("resources")) for framework, role, settings in _roles(spec)]
+    if spec.get("shmSize") is not None:
+        places.append(((), {"shmSize": spec["shmSize"]}))
     for path, resources in places:
         for name, value in (resources or {}).items():
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -64,12 +70,39 @@ def _quantities(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                 yield (("spec",) + path + (name,), "quantity", Severity.ERROR, f"{value!r} must not be negative")
 
 
+def _roles(spec: dict) -> list[tuple[str, str, dict]]:
+    """(framework, role, settings) of pytorch.master and tensorflow.ps/chief/evaluator when given."""
+    out = []
+    for framework, roles in (("pytorch", ("master",)), ("tensorflow", ("ps", "chief", "evaluator"))):
+        settings = spec.get(framework)
+        if isinstance(settings, dict):
+            out += [(framework, role, settings[role]) for role in roles if isinstance(settings.get(role), dict)]
+    return out
+
+
+def pod_counts(spec: dict) -> dict[str, int]:
+    """Replica type -> pods, as the renderer writes them (for the checks' messages and limits)."""
+    framework = spec.get("framework", "mpi")
+    workers = spec.get("workers") if isinstance(spec.get("workers"), int) else 0
+    if framework == "mpi":
+        return {"launcher": 1, "worker": workers}
+    if framework == "pytorch":
+        return {"master": 1, "worker": workers}
+    tf = spec.get("tensorflow") or {}
+    counts = {"chief": 1 if "chief" in tf else 0, "ps": (tf.get("ps") or {}).get("replicas", 1) if "ps" in tf else 0,
+              "worker": workers, "evaluator": 1 if "evaluator" in tf else 0}
+    return {k: v for k, v in counts.items() if v}
+
+
 def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     name = (doc.get("metadata") or {}).get("name")
     workers = spec.get("workers")
     if not isinstance(name, str) or not isinstance(workers, int) or isinstance(workers, bool):
         return
-    hosts = [f"{name}-worker-{max(workers, 1) - 1}", f"{name}-launcher"]
+    if spec.get("framework", "mpi") == "mpi":
+        hosts = [f"{name}-worker-{max(workers, 1) - 1}", f"{name}-launcher"]
+    else:  # training-operator names pods and services <job>-<replica type>-<index>
+        hosts = [f"{name}-{role}-{count - 1}" for role, count in pod_counts(spec).items() if count > 0]
     for host in hosts:
         problems = []
         if len(host) > 63:
@@ -87,7 +120,12 @@ def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
 def _workers(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     workers = spec.get("workers")
     mpi = spec.get("mpi") or {}
-    if workers == 0 and not mpi.get("runLauncherAsWorker"):
+    framework = spec.get("framework", "mpi")
+    if framework == "tensorflow" and workers == 0 and "chief" not in (spec.get("tensorflow") or {}):
+        yield (("spec", "workers"), "workers", Severity.ERROR,
+               "a TFJob with no workers needs a chief (tensorflow.chief) to train; without either the "
+               "operator marks it Succeeded at once")
+    if framework == "mpi" and workers == 0 and not mpi.get("runLauncherAsWorker"):
         yield (("spec", "workers"), "workers", Severity.ERROR,
                "workers must be at least 1 (or set mpi.runLauncherAsWorker so that the launcher runs the ranks)")
 
@@ -105,6 +143,8 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                 yield (base + (key,), "gang-ignored", Severity.WARNING,
                        f"{key} has no effect without a gang scheduler (set scheduling.gang)")
         return
+    if gang == "kueue":
+        return  # Kueue's own rules: mpigen.check.feature_rules
     if gang == "scheduler-plugins":
         for key in ("queue", "priorityClass"):
             if key in scheduling:
@@ -129,7 +169,7 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     min_available = scheduling.get("minAvailable")
     workers = spec.get("workers")
     if isinstance(min_available, int) and isinstance(workers, int):
-        pods = workers + 1
+        pods = sum(pod_counts(spec).values())
         if min_available > pods:
             yield (base + ("minAvailable",), "min-available", Severity.ERROR,
                    f"minAvailable {min_available} is more than the job's {pods} pods: the gang can never start")
@@ -145,6 +185,8 @@ def _versions(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
         uses.append((("spec", "mpi", "launcherCreationPolicy"), "launcherCreationPolicy"))
     if mpi.get("implementation") in ("MPICH", "Intel"):
         uses.append((("spec", "mpi", "implementation"), f"mpiImplementation: {mpi['implementation']}"))
+    if spec.get("framework", "mpi") != "mpi":
+        return  # --operator-version is mpi-operator's; training-operator is v1.9.0
     if scheduling.get("gang") == "scheduler-plugins":
         uses.append((("spec", "scheduling", "gang"), "gang scheduling with scheduler-plugins"))
     if "suspend" in (spec.get("runPolicy") or {}):
@@ -168,10 +210,10 @@ def _launcher(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
 def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     seen_names: dict[str, int] = {}
     seen_paths: dict[str, int] = {}
-    from ..render.mpijob import volume_name  # the renderer owns the naming rule
+    from ..render.pods import volume_name  # the renderer owns the naming rule
 
     for i, volume in enumerate(spec.get("volumes") or []):
-        if not isinstance(volume, dict) or not isinstance(volume.get("claimName"), str):
+        if not isinstance(volume, dict) or not isinstance(volume.get("claimName") or volume.get("hostPath"), str):
             continue
         name = volume_name(volume)
         if name in seen_names:
@@ -207,6 +249,10 @@ def _priority_classes(spec: dict, priority_classes: dict[str, int] | None) -> It
               (("spec", "mpi", "launcher", "priorityClassName"),
                ((spec.get("mpi") or {}).get("launcher") or {}).get("priorityClassName")),
               (("spec", "scheduling", "priorityClass"), (spec.get("scheduling") or {}).get("priorityClass"))]
+    if (spec.get("scheduling") or {}).get("gang") == "kueue":
+        places.pop()  # with Kueue it names a WorkloadPriorityClass, not a PriorityClass
+    places += [(("spec", framework, role, "priorityClassName"), settings.get("priorityClassName"))
+               for framework, role, settings in _roles(spec)]
     for path, name in places:
         if isinstance(name, str) and name and name not in priority_classes:
             yield (path, "priority-class", Severity.WARNING,

@@ -12,17 +12,25 @@ from typing import Any
 from ..operator.quantity import Quantity
 
 GPU_RESOURCE = "nvidia.com/gpu"
+ACK_GPU_RESOURCE = "aliyun.com/gpu"
+TENSORBOARD_IMAGE = "tensorflow/tensorflow:2.16.1"
+TENSORBOARD_PORT = 6006
+CODE_MOUNT_PATH = "/code"
+PYTORCH_PORT = 23456
+TENSORFLOW_PORT = 2222
+RSYNC_IMAGE = "instrumentisto/rsync-ssh:alpine3.20"
 DEFAULT_SSH_PATH = "/root/.ssh"
 DEFAULT_SCHEDULER_PLUGINS = "scheduler-plugins-scheduler"
 
 
-def resource_list(resources: dict[str, Any] | None) -> dict[str, str]:
+def resource_list(resources: dict[str, Any] | None, gpu_name: str = GPU_RESOURCE) -> dict[str, str]:
     """Spec resources -> Kubernetes resource names with canonical quantity strings, sorted.
 
     Canonical as apimachinery's CanonicalizeBytes writes it (`1.500` -> `1500m`, `1024Mi` -> `1Gi`):
     one spelling per value, so builds and diffs are stable whatever the spec's spelling.
 
-    ``gpu`` is ``nvidia.com/gpu``; a zero GPU count is left out (no GPU requested).
+    ``gpu`` is ``gpu_name`` (``nvidia.com/gpu``; ``aliyun.com/gpu`` with ACK GPU topology); a zero
+    GPU count is left out (no GPU requested).
     Raises QuantityError for an invalid quantity (the check stage reports those first).
     """
     out: dict[str, str] = {}
@@ -30,7 +38,7 @@ def resource_list(resources: dict[str, Any] | None) -> dict[str, str]:
         if name == "gpu":
             if int(value) == 0:
                 continue
-            name = GPU_RESOURCE
+            name = gpu_name
         out[name] = Quantity.parse(quantity_text(value)).canonical()
     return dict(sorted(out.items()))
 
@@ -47,42 +55,109 @@ def gpus(resources: dict[str, Any] | None) -> int:
     return int(value)
 
 
+def gpu_resource_name(spec: dict[str, Any]) -> str:
+    """The resource name GPUs are requested by: ``aliyun.com/gpu`` under ACK GPU topology scheduling."""
+    return ACK_GPU_RESOURCE if (spec.get("scheduling") or {}).get("gpuTopology") else GPU_RESOURCE
+
+
 def expand(spec: dict[str, Any]) -> dict[str, Any]:
     """The effective spec of one environment with every mpigen default filled in."""
+    framework = spec.get("framework", "mpi")
     mpi = dict(spec.get("mpi") or {})
     launcher = dict(mpi.get("launcher") or {})
     scheduling = dict(spec.get("scheduling") or {})
     run_policy = dict(spec.get("runPolicy") or {})
     worker_resources = spec.get("resources") or {}
 
-    mpi.setdefault("implementation", "OpenMPI")
-    mpi.setdefault("extraArgs", [])
-    mpi.setdefault("sshAuthMountPath", DEFAULT_SSH_PATH)
-    mpi.setdefault("launcherCreationPolicy", "AtStartup")
-    mpi.setdefault("runLauncherAsWorker", False)
-    launcher.setdefault("image", spec["image"])
-    if "resources" not in launcher:
-        # A launcher that runs ranks needs what a worker needs; one that only runs mpirun does not.
-        launcher["resources"] = worker_resources if mpi["runLauncherAsWorker"] else {}
-    pods_priority = spec.get("priorityClassName", scheduling.get("priorityClass"))
-    launcher.setdefault("priorityClassName", pods_priority)
-    mpi["launcher"] = launcher
-
     scheduling.setdefault("gang", "none")
     if scheduling["gang"] == "scheduler-plugins":
         scheduling.setdefault("schedulerName", DEFAULT_SCHEDULER_PLUGINS)
+    # With Kueue, scheduling.priorityClass names a WorkloadPriorityClass, not the pods' PriorityClass.
+    pod_class = scheduling.get("priorityClass") if scheduling["gang"] != "kueue" else None
+    pods_priority = spec.get("priorityClassName", pod_class)
+
+    if framework == "mpi":
+        mpi.setdefault("implementation", "OpenMPI")
+        mpi.setdefault("extraArgs", [])
+        mpi.setdefault("sshAuthMountPath", DEFAULT_SSH_PATH)
+        mpi.setdefault("launcherCreationPolicy", "AtStartup")
+        mpi.setdefault("runLauncherAsWorker", False)
+        launcher.setdefault("image", spec["image"])
+        if "resources" not in launcher:
+            # A launcher that runs ranks needs what a worker needs; one that only runs mpirun does not.
+            launcher["resources"] = worker_resources if mpi["runLauncherAsWorker"] else {}
+        launcher.setdefault("priorityClassName", pods_priority)
+        mpi["launcher"] = launcher
+
     run_policy.setdefault("cleanPodPolicy", "Running")
-    run_policy.setdefault("suspend", False)  # the CRD's own default, written out
+    if scheduling["gang"] == "kueue":
+        run_policy.pop("suspend", None)  # Kueue owns it: suspends at creation, resumes on admission
+    else:
+        run_policy.setdefault("suspend", False)  # the CRD's own default, written out
 
     out = dict(spec)
     out.update(
-        mpi=mpi,
+        framework=framework,
         scheduling=scheduling,
         runPolicy=run_policy,
         resources=worker_resources,
         priorityClassName=pods_priority,
-        slotsPerWorker=spec.get("slotsPerWorker") or (gpus(worker_resources) or 1),
         env=dict(sorted((spec.get("env") or {}).items())),
         volumes=list(spec.get("volumes") or []),
+        labels=dict(sorted((spec.get("labels") or {}).items())),
+        annotations=dict(sorted((spec.get("annotations") or {}).items())),
+        gpuResource=gpu_resource_name(spec),
     )
+    if framework == "mpi":
+        out.update(mpi=mpi, slotsPerWorker=spec.get("slotsPerWorker") or (gpus(worker_resources) or 1))
+    else:
+        out["restartPolicy"] = spec.get("restartPolicy", "OnFailure" if framework == "pytorch" else "Never")
+        out[framework] = _roles(spec, framework, pods_priority)
+    if spec.get("shmSize") is not None:
+        out["shmSize"] = Quantity.parse(quantity_text(spec["shmSize"])).canonical()
+    if spec.get("code"):
+        out["code"] = _code(spec["code"])
+        if not spec.get("workingDir"):
+            git = out["code"].get("git")
+            from ..render.pods import repository_folder
+
+            folder = out["code"]["mountPath"].rstrip("/") or "/"
+            out["workingDir"] = f"{folder.rstrip('/')}/{repository_folder(git['repository'])}" if git else folder
+    if spec.get("tensorboard"):
+        board = dict(spec["tensorboard"])
+        board.setdefault("image", TENSORBOARD_IMAGE)
+        board.setdefault("port", TENSORBOARD_PORT)
+        board.setdefault("serviceType", "ClusterIP")
+        out["tensorboard"] = board
+    return out
+
+
+def _roles(spec: dict[str, Any], framework: str, pods_priority: str | None) -> dict[str, Any]:
+    """PyTorch's master, TensorFlow's ps/chief/evaluator, each with image, resources and priority."""
+    settings = dict(spec.get(framework) or {})
+    settings.setdefault("port", PYTORCH_PORT if framework == "pytorch" else TENSORFLOW_PORT)
+    names = ("master",) if framework == "pytorch" else ("ps", "chief", "evaluator")
+    for name in names:
+        if framework == "pytorch" or name in settings:
+            role = dict(settings.get(name) or {})
+            role.setdefault("image", spec["image"])
+            role.setdefault("resources", spec.get("resources") or {})
+            role.setdefault("priorityClassName", pods_priority)
+            role.setdefault("replicas", 1)
+            settings[name] = role
+    return settings
+
+
+def _code(code: dict[str, Any]) -> dict[str, Any]:
+    out = dict(code)
+    out.setdefault("mountPath", CODE_MOUNT_PATH)
+    if out.get("git"):
+        git = dict(out["git"])
+        git.setdefault("revision", "HEAD")
+        git.setdefault("depth", 1)
+        out["git"] = git
+    if out.get("rsync"):
+        rsync = dict(out["rsync"])
+        rsync.setdefault("image", RSYNC_IMAGE)
+        out["rsync"] = rsync
     return out

@@ -100,3 +100,152 @@ def _order_findings(job: dict[str, Any], known: dict[str, int], have_cluster: bo
                  "out of the gang: minResources depends on the classes' values; pass --cluster with the "
                  "cluster's PriorityClasses (mpigen assumed priority 0 for both)")]
     return []
+
+
+def _sorted_metadata(template: dict[str, Any]) -> dict[str, Any]:
+    metadata = dict(template.get("metadata") or {})
+    for key in ("labels", "annotations"):
+        if key in metadata:
+            metadata[key] = dict(sorted(metadata[key].items()))
+    return dict(template, metadata=metadata)
+
+
+def apply_training_gang(job: dict[str, Any], scheduling: dict[str, Any],
+                        priority_classes: dict[str, int] | None) -> tuple[dict[str, Any], list[Finding]]:
+    """A PyTorchJob or TFJob with an explicit schedulingPolicy and decorated pod templates.
+
+    training-operator v1.9.0's rules (:mod:`mpigen.operator.training_podgroup`): minAvailable =
+    every replica; Volcano's queue is ``default`` unless set (the queue annotation is not read);
+    the PodGroup's priorityClass comes only from schedulingPolicy; scheduleTimeoutSeconds only
+    when set. With equal PriorityClasses and a gang smaller than the job the operator's
+    minResources depends on Go's random map order: the explicit value mpigen writes removes the
+    chance, and a warning says which order it took.
+    """
+    from ..operator import training_podgroup as tp
+
+    gang = scheduling["gang"]
+    scheduler_name = scheduling.get("schedulerName", podgroup.DEFAULT_SCHEDULER_PLUGINS_NAME)
+    explicit: dict[str, Any] = {}
+    for key in ("minAvailable", "queue", "priorityClass", "minResources", "scheduleTimeoutSeconds"):
+        if key in scheduling:
+            explicit[key] = scheduling[key]
+    if "minResources" in explicit:
+        from ..expand.defaults import resource_list
+
+        explicit["minResources"] = resource_list(explicit["minResources"])
+    spec = dict(job["spec"])
+    run_policy = dict(spec["runPolicy"], schedulingPolicy=explicit)
+    spec["runPolicy"] = run_policy
+    job = dict(job, spec=spec)
+
+    known = priority_classes or {}
+    findings: list[Finding] = []
+    min_member = tp.calculate_min_member(job)
+    resolved: dict[str, Any] = {"minAvailable": min_member}
+    if gang == podgroup.GANG_VOLCANO:
+        resolved["queue"] = tp.calculate_queue(job, gang)
+    elif "queue" in explicit:
+        resolved["queue"] = explicit["queue"]
+    if "priorityClass" in explicit:
+        resolved["priorityClass"] = explicit["priorityClass"]
+    try:
+        outcomes = tp.min_resources_outcomes(job, min_member, known)
+    except tp.OperatorPanicError as exc:
+        return job, [(("spec", "scheduling", "gang"), "operator-crash", Severity.ERROR, str(exc))]
+    chosen = outcomes[0]
+    if chosen or gang == podgroup.GANG_VOLCANO:
+        resolved["minResources"] = {name: str(q) for name, q in sorted(chosen.items())}
+    values = [o for i, o in enumerate(outcomes) if not any(_same_value(o, p) for p in outcomes[:i])]
+    if len(values) > 1 and "minResources" not in explicit:
+        findings.append((("spec", "scheduling", "minAvailable"), "min-resources-order", Severity.WARNING,
+                         "replica types with equal PriorityClass values and a gang smaller than the job: "
+                         "training-operator sums their pods in Go's random map order, so its minResources "
+                         f"could be any of {len(values)} values; mpigen wrote the one of the spec's order "
+                         f"({resolved['minResources']}) explicitly, which the operator then uses as it is"))
+    if "scheduleTimeoutSeconds" in explicit:
+        resolved["scheduleTimeoutSeconds"] = explicit["scheduleTimeoutSeconds"]
+    run_policy["schedulingPolicy"] = resolved
+
+    key = tp.REPLICA_SPECS_KEY[job["kind"]]
+    replicas = dict(spec[key])
+    for rtype, replica in replicas.items():
+        template = tp.decorate_pod_template(replica["template"], job["metadata"]["name"], rtype, gang,
+                                            scheduler_name=scheduler_name)
+        replicas[rtype] = dict(replica, template=_sorted_metadata(template))
+    spec[key] = replicas
+    return job, findings
+
+
+def _same_value(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(a[k].cmp(b[k]) == 0 for k in a)
+
+
+KUBE_BATCH_SCHEDULER = "kube-batch"
+KUBE_BATCH_API_VERSION = "scheduling.incubator.k8s.io/v1alpha1"
+GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name"
+KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+KUEUE_PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
+
+
+def _replica_specs_key(job: dict[str, Any]) -> str:
+    return {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}[job["kind"]]
+
+
+def _all_pods(job: dict[str, Any]) -> int:
+    return sum(r.get("replicas", 1) for r in job["spec"][_replica_specs_key(job)].values())
+
+
+def apply_kube_batch(job: dict[str, Any], scheduling: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """kube-batch, the legacy gang scheduler: pods name it and their group; mpigen writes the PodGroup.
+
+    No current operator creates kube-batch's PodGroup (``scheduling.incubator.k8s.io/v1alpha1``,
+    kube-batch v0.5.0), so mpigen emits it beside the job: minMember = scheduling.minAvailable,
+    else every pod of the job (an MPIJob's launcher included); the queue and priorityClass when
+    given. Pods get schedulerName ``kube-batch`` and the annotation
+    ``scheduling.k8s.io/group-name: <job>``; the operator runs without --gang-scheduling and
+    copies the templates as they are.
+    """
+    name = job["metadata"]["name"]
+    spec = dict(job["spec"])
+    key = _replica_specs_key(job)
+    replicas = dict(spec[key])
+    for rtype, replica in replicas.items():
+        template = dict(replica["template"])
+        metadata = dict(template["metadata"])
+        metadata["annotations"] = dict(sorted({**metadata.get("annotations", {}), GROUP_NAME_ANNOTATION: name}.items()))
+        pod = dict(template["spec"])
+        pod = {"schedulerName": KUBE_BATCH_SCHEDULER, **pod}
+        replicas[rtype] = dict(replica, template=dict(template, metadata=metadata, spec=pod))
+    spec[key] = replicas
+    job = dict(job, spec=spec)
+    meta: dict[str, Any] = {"name": name}
+    if job["metadata"].get("namespace"):
+        meta["namespace"] = job["metadata"]["namespace"]
+    if job["metadata"].get("labels"):
+        meta["labels"] = dict(job["metadata"]["labels"])
+    group_spec: dict[str, Any] = {"minMember": scheduling.get("minAvailable", _all_pods(job))}
+    if scheduling.get("queue"):
+        group_spec["queue"] = scheduling["queue"]
+    if scheduling.get("priorityClass"):
+        group_spec["priorityClassName"] = scheduling["priorityClass"]
+    group = {"apiVersion": KUBE_BATCH_API_VERSION, "kind": "PodGroup", "metadata": meta, "spec": group_spec}
+    return job, [group]
+
+
+def apply_kueue(job: dict[str, Any], scheduling: dict[str, Any]) -> dict[str, Any]:
+    """Kueue: the job carries its LocalQueue (and WorkloadPriorityClass) as labels; no PodGroup.
+
+    Kueue's webhook suspends the job at creation and resumes it when the workload is admitted,
+    so ``runPolicy.suspend`` is left to Kueue (not written).
+    """
+    metadata = dict(job["metadata"])
+    labels = dict(metadata.get("labels") or {})
+    labels[KUEUE_QUEUE_LABEL] = scheduling["queue"]
+    if scheduling.get("priorityClass"):
+        labels[KUEUE_PRIORITY_LABEL] = scheduling["priorityClass"]
+    metadata["labels"] = dict(sorted(labels.items()))
+    ordered = {}
+    for k in ("name", "namespace", "labels", "annotations"):
+        if k in metadata:
+            ordered[k] = metadata[k]
+    return dict(job, metadata=ordered)

@@ -8,24 +8,13 @@ PodGroup at run time (see :mod:`mpigen.render.gang`).
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Any
 
-from ..expand.defaults import resource_list
 from ..operator.versions import has
+from .pods import container, pod_template
 
-ISTIO_INJECT = "sidecar.istio.io/inject"
 SSHD = "/usr/sbin/sshd"
-
-
-def volume_name(volume: dict[str, Any]) -> str:
-    """A volume's name in the pod: its ``name``, else its claim name made a DNS label."""
-    if volume.get("name"):
-        return volume["name"]
-    name = re.sub(r"[^a-z0-9-]+", "-", str(volume["claimName"]).lower()).strip("-")[:63].strip("-")
-    if not name or not name[0].isalpha():
-        name = ("pvc-" + name)[:63].strip("-")
-    return name
+MPI_STARTERS = frozenset({"mpirun", "mpiexec", "mpiexec.hydra", "horovodrun"})
 
 
 def slots_total(spec: dict[str, Any]) -> int:
@@ -42,8 +31,12 @@ def mpirun_command(spec: dict[str, Any]) -> list[str]:
     to run as root without ``--allow-run-as-root``; ``-bind-to none -map-by slot`` is what
     Horovod and the operator's examples use. Intel MPI and MPICH (Hydra) forward the whole
     environment by default.
+
+    A command that starts MPI itself (:func:`user_starts_mpi`) is the launcher's command as written.
     """
     mpi = spec["mpi"]
+    if not mpi.get("mpirun", not user_starts_mpi(spec["command"])):
+        return list(spec["command"])
     command = ["mpirun"]
     if mpi["implementation"] == "OpenMPI":
         if mpi["sshAuthMountPath"].startswith("/root/"):
@@ -54,6 +47,16 @@ def mpirun_command(spec: dict[str, Any]) -> list[str]:
     else:
         command += ["-np", str(slots_total(spec))]
     return command + list(mpi["extraArgs"]) + list(spec["command"])
+
+
+def user_starts_mpi(command: list[str]) -> bool:
+    """The user wrote the mpirun line (``mpirun ...``, ``horovodrun ...``, or ``sh -c "mpirun ..."``)."""
+    if not command:
+        return False
+    words = command
+    if len(command) >= 3 and posixpath.basename(command[0]) in ("sh", "bash") and command[1] in ("-c", "-lc"):
+        words = command[2].split()
+    return bool(words) and posixpath.basename(words[0]) in MPI_STARTERS
 
 
 def sshd_command(spec: dict[str, Any]) -> list[str]:
@@ -68,69 +71,12 @@ def sshd_command(spec: dict[str, Any]) -> list[str]:
     return [SSHD, "-De", "-f", posixpath.join(posixpath.dirname(path), ".sshd_config")]
 
 
-def _env_var(name: str, value: Any) -> dict[str, Any]:
-    if isinstance(value, dict):  # {secretKeyRef: {name, key}}: the value stays in the Secret
-        ref = value["secretKeyRef"]
-        return {"name": name, "valueFrom": {"secretKeyRef": {"name": ref["name"], "key": ref["key"]}}}
-    return {"name": name, "value": str(value)}
+def _gpu_pods(spec: dict[str, Any]) -> int:
+    """Pods of the job that request GPUs (ACK's gpu-topology-replica)."""
+    from ..expand.defaults import gpus
 
-
-def _resources(resources: dict[str, Any]) -> dict[str, Any]:
-    quantities = resource_list(resources)
-    if not quantities:
-        return {}
-    return {"limits": dict(quantities), "requests": dict(quantities)}
-
-
-def _container(spec: dict[str, Any], name: str, image: str, command: list[str],
-               resources: dict[str, Any], env: bool) -> dict[str, Any]:
-    container: dict[str, Any] = {"name": name, "image": image}
-    if spec.get("imagePullPolicy"):
-        container["imagePullPolicy"] = spec["imagePullPolicy"]
-    container["command"] = command
-    if env and spec["env"]:
-        container["env"] = [_env_var(k, v) for k, v in spec["env"].items()]
-    rendered = _resources(resources)
-    if rendered:
-        container["resources"] = rendered
-    mounts = []
-    for volume in spec["volumes"]:
-        mount = {"name": volume_name(volume), "mountPath": volume["mountPath"]}
-        if volume.get("readOnly"):
-            mount["readOnly"] = True
-        if volume.get("subPath"):
-            mount["subPath"] = volume["subPath"]
-        mounts.append(mount)
-    if mounts:
-        container["volumeMounts"] = mounts
-    return container
-
-
-def _pod_template(spec: dict[str, Any], labels: dict[str, str], container: dict[str, Any],
-                  priority_class: str | None) -> dict[str, Any]:
-    metadata: dict[str, Any] = {}
-    if labels:
-        metadata["labels"] = dict(labels)
-    metadata["annotations"] = {ISTIO_INJECT: "false"}
-    pod: dict[str, Any] = {"containers": [container]}
-    if spec.get("imagePullSecrets"):
-        pod["imagePullSecrets"] = [{"name": n} for n in spec["imagePullSecrets"]]
-    if spec.get("nodeSelector"):
-        pod["nodeSelector"] = dict(sorted(spec["nodeSelector"].items()))
-    if priority_class:
-        pod["priorityClassName"] = priority_class
-    if spec.get("serviceAccountName"):
-        pod["serviceAccountName"] = spec["serviceAccountName"]
-    if spec.get("tolerations"):
-        pod["tolerations"] = [dict(t) for t in spec["tolerations"]]
-    if spec["volumes"]:
-        pod["volumes"] = []
-        for volume in spec["volumes"]:
-            claim: dict[str, Any] = {"claimName": volume["claimName"]}
-            if volume.get("readOnly"):
-                claim["readOnly"] = True
-            pod["volumes"].append({"name": volume_name(volume), "persistentVolumeClaim": claim})
-    return {"metadata": metadata, "spec": pod}
+    launcher = 1 if gpus(spec["mpi"]["launcher"]["resources"]) else 0
+    return launcher + (spec["workers"] if gpus(spec["resources"]) else 0)
 
 
 def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int]) -> dict[str, Any]:
@@ -150,19 +96,20 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple
         if key in spec["runPolicy"]:
             run_policy[key] = spec["runPolicy"][key]
 
-    launcher = _pod_template(
+    gpu_pods = _gpu_pods(spec)
+    launcher = pod_template(
         spec, labels,
-        _container(spec, "launcher", mpi["launcher"]["image"], mpirun_command(spec),
-                   mpi["launcher"]["resources"], env=True),
-        mpi["launcher"].get("priorityClassName"))
+        container(spec, "launcher", mpi["launcher"]["image"], mpirun_command(spec),
+                  mpi["launcher"]["resources"], env=True),
+        mpi["launcher"].get("priorityClassName"), job_name=metadata["name"], gpu_pods=gpu_pods)
     replica_specs: dict[str, Any] = {
         "Launcher": {"replicas": 1, "restartPolicy": "OnFailure", "template": launcher},
     }
     if spec["workers"] > 0:
-        worker = _pod_template(
+        worker = pod_template(
             spec, labels,
-            _container(spec, "worker", spec["image"], sshd_command(spec), spec["resources"], env=False),
-            spec.get("priorityClassName"))
+            container(spec, "worker", spec["image"], sshd_command(spec), spec["resources"], env=False),
+            spec.get("priorityClassName"), job_name=metadata["name"], gpu_pods=gpu_pods)
         replica_specs["Worker"] = {"replicas": spec["workers"], "restartPolicy": "Never", "template": worker}
 
     job_spec: dict[str, Any] = {"slotsPerWorker": spec["slotsPerWorker"]}

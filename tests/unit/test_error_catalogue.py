@@ -82,6 +82,25 @@ def _function_signature(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self:
             _severity(defaults.get("severity")))
 
 
+def _imports(path: Path, tree: ast.Module, local: dict[Path, dict[str, Signature | None]]
+             ) -> dict[str, Signature | None]:
+    """Names a module imports from another module of mpigen -> that module's definition of them
+    (two modules may each define a helper of the same name with different parameters)."""
+    out: dict[str, Signature | None] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.level == 0:
+            continue
+        base = path.parent
+        for _ in range(node.level - 1):
+            base = base.parent
+        target = base.joinpath(*(node.module or "").split(".")) if node.module else base
+        source = target.with_suffix(".py") if target.with_suffix(".py") in local else target / "__init__.py"
+        for alias in node.names:
+            if source in local and alias.name in local[source]:
+                out[alias.asname or alias.name] = local[source][alias.name]
+    return out
+
+
 def _constant(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
@@ -105,6 +124,7 @@ def source_codes() -> dict[str, set[str]]:
     shared: dict[str, Signature] = {}  # what other modules import: the definitions that take a code
     for signatures in local.values():
         shared.update({name: sig for name, sig in signatures.items() if sig is not None})
+    imported = {path: _imports(path, tree, local) for path, tree in modules.items()}
     codes: dict[str, set[str]] = {}
 
     def add(code: str | None, severity: str | None) -> None:
@@ -116,7 +136,12 @@ def source_codes() -> dict[str, set[str]]:
     for path, tree in modules.items():
         for node in ast.walk(tree):
             name = _callee(node) if isinstance(node, ast.Call) else None
-            signature = local[path][name] if name in local[path] else shared.get(name)  # type: ignore[arg-type]
+            if name in local[path]:
+                signature = local[path][name]
+            elif name in imported[path]:  # the definition of the module it is imported from
+                signature = imported[path][name]
+            else:
+                signature = shared.get(name)  # type: ignore[arg-type]
             if isinstance(node, ast.Call) and signature is not None:
                 at, sev_at, sev_default = signature
                 keywords = {k.arg: k.value for k in node.keywords}

@@ -1,0 +1,146 @@
+"""Stage 2b, check: rules of the features beyond MPI - frameworks, Kueue and kube-batch, ACK GPU
+topology, TensorBoard, code sync and volumes.
+
+Same contract as :mod:`mpigen.check.spec_rules`: each rule reads one environment's effective
+spec and yields ``(path, code, severity, message)``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Iterator
+
+from ..diagnostics import Severity
+
+Finding = tuple[tuple, str, Severity, str]
+
+FRAMEWORK_FIELDS = {"mpi": ("mpi", "slotsPerWorker"), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
+RESERVED_VOLUMES = ("code", "git-secret", "dshm")
+_URL_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@", re.IGNORECASE)
+
+
+def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    framework = spec.get("framework", "mpi")
+    for other, fields in FRAMEWORK_FIELDS.items():
+        for name in fields:
+            if other != framework and name in spec:
+                yield (("spec", name), "framework-field", Severity.ERROR,
+                       f"{name} belongs to framework: {other}; this spec is framework: {framework}")
+    if framework == "mpi" and "restartPolicy" in spec:
+        yield (("spec", "restartPolicy"), "framework-field", Severity.ERROR,
+               "restartPolicy applies to pytorch and tensorflow; an MPIJob's launcher restarts OnFailure "
+               "and its workers Never (use runPolicy.backoffLimit for retries)")
+
+
+def _kueue_and_kube_batch(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    scheduling = spec.get("scheduling") or {}
+    gang = scheduling.get("gang")
+    base = ("spec", "scheduling")
+    if gang == "kueue":
+        if not scheduling.get("queue"):
+            yield (base, "kueue-queue", Severity.ERROR,
+                   "Kueue admits a job through a LocalQueue: set scheduling.queue (the label "
+                   "kueue.x-k8s.io/queue-name); without it Kueue ignores the job")
+        for key in ("minAvailable", "minResources", "scheduleTimeoutSeconds"):
+            if key in scheduling:
+                yield (base + (key,), "gang-ignored", Severity.WARNING,
+                       f"Kueue ignores {key}: it admits the whole job by quota and creates no PodGroup")
+        if "suspend" in (spec.get("runPolicy") or {}):
+            yield (("spec", "runPolicy", "suspend"), "kueue-suspend", Severity.WARNING,
+                   "Kueue owns runPolicy.suspend: its webhook suspends the job at creation and resumes it on "
+                   "admission; mpigen leaves the field out so that a GitOps sync does not fight Kueue")
+    if gang == "kube-batch":
+        for key in ("minResources", "scheduleTimeoutSeconds"):
+            if key in scheduling:
+                yield (base + (key,), "gang-ignored", Severity.WARNING,
+                       f"kube-batch's PodGroup (scheduling.incubator.k8s.io/v1alpha1) has no {key}")
+
+
+def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    if not (spec.get("scheduling") or {}).get("gpuTopology"):
+        return
+    from ..expand.defaults import gpus
+
+    if not gpus(spec.get("resources")):
+        yield (("spec", "scheduling", "gpuTopology"), "gpu-topology", Severity.ERROR,
+               "gpuTopology places GPU pods by the GPUs' links: give the workers GPUs (resources.gpu)")
+
+
+def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    from ..render.pods import volume_name
+
+    code_path = (spec.get("code") or {}).get("mountPath", "/code") if spec.get("code") else None
+    for i, volume in enumerate(spec.get("volumes") or []):
+        if not isinstance(volume, dict):
+            continue
+        sources = [k for k in ("claimName", "hostPath") if k in volume]
+        if len(sources) != 1:
+            yield (("spec", "volumes", i), "volume-source", Severity.ERROR,
+                   "a volume is a PersistentVolumeClaim (claimName) or a node's folder (hostPath): give exactly one")
+            continue
+        if "hostPath" in volume:
+            yield (("spec", "volumes", i, "hostPath"), "host-path", Severity.WARNING,
+                   "a hostPath volume is the folder of whichever node a pod lands on: each pod sees a "
+                   "different copy, and the pods can read the node's files; prefer a PersistentVolumeClaim")
+        if volume_name(volume) in RESERVED_VOLUMES:
+            yield (("spec", "volumes", i), "volume-name", Severity.ERROR,
+                   f"volume name {volume_name(volume)!r} is mpigen's own (code sync, shared memory): choose another")
+        if code_path is not None and volume.get("mountPath") == code_path:
+            yield (("spec", "volumes", i, "mountPath"), "volume-mount-path", Severity.ERROR,
+                   f"mount path {code_path!r} is where spec.code puts the code")
+
+
+def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    board = spec.get("tensorboard")
+    if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
+        return
+    from ..render.addons import log_volume
+
+    volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]
+    volume = log_volume({"tensorboard": board, "volumes": volumes})
+    path = ("spec", "tensorboard", "logDir")
+    if volume is None:
+        yield (path, "tensorboard-log-dir", Severity.ERROR,
+               f"logDir {board['logDir']!r} is on no volume of spec.volumes: TensorBoard runs in its own pod and "
+               "can read only a shared volume; write the logs under the mountPath of a PersistentVolumeClaim")
+    elif "hostPath" in volume:
+        yield (path, "tensorboard-host-path", Severity.WARNING,
+               f"logDir {board['logDir']!r} is on a hostPath volume: TensorBoard sees only the folder of the node "
+               "it runs on, not what the training pods on other nodes write; use a PersistentVolumeClaim")
+
+
+def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+    code = spec.get("code")
+    if not isinstance(code, dict):
+        return
+    sources = [k for k in ("git", "rsync") if k in code]
+    if len(sources) != 1:
+        yield (("spec", "code"), "code-source", Severity.ERROR,
+               "code sync takes one source: code.git or code.rsync")
+    git = code.get("git")
+    if not isinstance(git, dict):
+        return
+    name = (doc.get("metadata") or {}).get("name", "job")
+    how = (f"create a Secret (kubectl create secret generic {name}-git --from-literal=username=USER "
+           f"--from-literal=password=TOKEN) and write code.git.secret: {name}-git")
+    for key in ("password", "username"):
+        if key in git:
+            yield (("spec", "code", "git", key), "plaintext-credential", Severity.ERROR,
+                   f"code.git.{key} would put a credential in plain text into the manifests and git: {how}")
+    if isinstance(git.get("repository"), str) and _URL_CREDENTIALS.match(git["repository"]):
+        yield (("spec", "code", "git", "repository"), "plaintext-credential", Severity.ERROR,
+               f"the repository URL carries a user and password: {how}, and give the URL without them")
+    if isinstance(git.get("repository"), str) and "secret" in git:
+        from ..render.pods import is_ssh_url
+
+        if not is_ssh_url(git["repository"]) and not git["repository"].startswith("https://"):
+            yield (("spec", "code", "git", "repository"), "git-credentials-over-http", Severity.ERROR,
+                   "credentials go only over https:// or ssh; this URL would send the Secret's password in clear")
+    mount = code.get("mountPath")
+    if isinstance(mount, str) and posixpath.normpath(mount) == "/":
+        yield (("spec", "code", "mountPath"), "volume-mount-path", Severity.ERROR,
+               "the code cannot be mounted over the container's root folder")
+
+
+FEATURE_RULES = (_frameworks, _kueue_and_kube_batch, _gpu_topology, _volume_sources, _tensorboard, _code)

@@ -1,0 +1,41 @@
+"""Stage 4, render: one expanded spec -> every object it compiles to, in apply order.
+
+The job (MPIJob, PyTorchJob or TFJob), then what its scheduling backend needs beside it
+(kube-batch's PodGroup), then TensorBoard's Deployment and Service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
+
+
+def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
+                   priority_classes: dict[str, int] | None) -> tuple[list[dict[str, Any]], list[Finding]]:
+    scheduling = spec["scheduling"]
+    gang = scheduling["gang"]
+    findings: list[Finding] = []
+    extra: list[dict[str, Any]] = []
+    if spec["framework"] == "mpi":
+        from .mpijob import render_mpijob
+
+        job = render_mpijob(metadata, spec, version)
+        if gang in ("volcano", "scheduler-plugins"):
+            job, findings = apply_gang(job, scheduling, priority_classes, version)
+    else:
+        from .training import render_training_job
+
+        job = render_training_job(metadata, spec)
+        if gang in ("volcano", "scheduler-plugins"):
+            job, findings = apply_training_gang(job, scheduling, priority_classes)
+    if gang == "kube-batch":
+        job, extra = apply_kube_batch(job, scheduling)
+    elif gang == "kueue":
+        job = apply_kueue(job, scheduling)
+    objects = [job, *extra]
+    if spec.get("tensorboard"):
+        from .addons import tensorboard_objects
+
+        objects += tensorboard_objects(metadata, spec)
+    return objects, findings
