@@ -1,0 +1,52 @@
+"""``mpigen import arena``: an arena command line in, an mpigen spec out.
+
+``mpigen import arena -- arena submit pytorch --name x --image y "python train.py"`` (the leading word
+``arena`` may be left out), or ``mpigen import arena -`` to read a pasted command line (with ``\\``
+line continuations) from stdin, or one argument holding the whole line. The spec goes to stdout;
+diagnostics to stderr. Exit 1 when arena's flags cannot be translated, 2 when the input is not an
+``arena submit`` line.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .cli import EXIT_INVALID, Fail, _report, _usage
+from .diagnostics import has_errors
+
+
+@click.group("import")
+def import_() -> None:
+    """Translate another tool's job description into an mpigen spec."""
+
+
+@import_.command("arena", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--flags-table", is_flag=True, hidden=True, help="Print the flag table of docs/arena.md.")
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+def arena(argv: tuple[str, ...], flags_table: bool) -> None:
+    """Translate ARGV, an `arena submit mpijob|pytorchjob|tfjob ...` command line, into a spec on
+    stdout. Give it after `--`, as one quoted argument, or `-` to read it from stdin."""
+    from .emit.yaml_emit import dump
+    from .importers.arena import ArenaUsageError, import_arena, split_command_line
+    from .importers.arena_flags import flags_markdown
+
+    if flags_table:
+        click.echo(flags_markdown(), nl=False)
+        return
+    words = list(argv)
+    try:
+        if words == ["-"]:
+            words = split_command_line(sys.stdin.read())
+        elif len(words) == 1 and " " in words[0].strip():
+            words = split_command_line(words[0])
+        if not words:
+            _usage("import arena: give an arena command line: mpigen import arena -- arena submit KIND FLAGS... COMMAND")
+        spec, diagnostics = import_arena(words)
+    except ArenaUsageError as exc:
+        _usage(f"import arena: {exc}")
+    _report(diagnostics)
+    if has_errors(diagnostics):
+        raise Fail(EXIT_INVALID)
+    click.echo(dump(spec), nl=False)

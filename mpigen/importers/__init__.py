@@ -1,0 +1,1 @@
+"""Importers: other tools' job descriptions turned into mpigen specs (pure functions)."""
