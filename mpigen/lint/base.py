@@ -109,6 +109,8 @@ class Context:
 
         for _, _, template in self.pod_templates():
             meta, spec = mapping(template.get("metadata")), mapping(template.get("spec"))
+            if spec.get("schedulerName") == "kube-batch":
+                return None  # kube-batch (legacy) shares Volcano's group annotation; no operator gang
             if spec.get("schedulerName") == "volcano" or "scheduling.k8s.io/group-name" in mapping(meta.get("annotations")):
                 return GANG_VOLCANO
             if "scheduling.x-k8s.io/pod-group" in mapping(meta.get("labels")):

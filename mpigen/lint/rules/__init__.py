@@ -23,6 +23,7 @@ RULE_MODULES: tuple[str, ...] = (
     "decimal_quantity_multiplied",
     "schedule_timeout_zero",
     "queue_ignored",
+    "kueue_ignored",
     "priority_class_not_on_pods",
     "host_network_dns",
     "istio_sidecar",
