@@ -157,7 +157,13 @@ def build(spec: str, env: str | None, cluster_file: str | None, operator_version
 @_cluster_option
 @_operator_version
 def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> None:
-    """Print the PodGroup the operator would create for the MPIJob in MANIFEST (a file or -)."""
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob in MANIFEST
+    (a file or -; items of a `kind: List` included).
+
+    MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
+    always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
+    for scheduler-plugins, --scheduler-name.
+    """
     from .emit.yaml_emit import dump, dump_all
     from .podgroup_cmd import podgroups
 

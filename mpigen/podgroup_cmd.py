@@ -1,38 +1,141 @@
-"""``mpigen podgroup``: the PodGroup the operator would create for an existing MPIJob.
+"""``mpigen podgroup``: the PodGroup the operator would create for an existing job manifest.
 
-The MPIJob is checked as the API server and the operator check it (schema, ``validation.go``: a
-job either refuses gets no PodGroup), defaulted as the operator defaults it (``scheme.Default``
-in its sync loop), then handed to the port of ``newPodGroup``.
+* **MPIJob** (``kubeflow.org/v2beta1``): checked as the API server and mpi-operator check it
+  (schema, ``validation.go``: a job either refuses gets no PodGroup), defaulted as the operator
+  defaults it (``scheme.Default`` in its sync loop), then handed to the port of ``newPodGroup``
+  at ``--operator-version``.
+* **PyTorchJob, TFJob** (``kubeflow.org/v1``): training-operator **v1.9.0**, whatever
+  ``--operator-version`` says (that option names an mpi-operator release). Checked against the
+  schema and the training-operator's validating webhook, defaulted with ``SetDefaults_*``, then
+  handed to :mod:`mpigen.operator.training_podgroup`. A suspended job, or one another controller
+  manages (``runPolicy.managedBy``), gets no PodGroup (``not-created``). When the operator's
+  random map order makes minResources differ in value (equal priorities and a minAvailable
+  cut), the PodGroup is printed for the document's order with a ``nondeterministic`` warning.
+
+Jobs are found in every YAML document and in the ``items`` of a ``kind: List`` document (what
+``kubectl get -o yaml`` prints); diagnostics point at the item's own lines.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from .diagnostics import Diagnostic, Severity, format_path
 from .load.yaml_loader import Document, LoadResult
 from .operator import podgroup as pg
+from .operator import training_podgroup as tp
 from .operator.mpi_defaults import set_defaults
 from .operator.versions import format_version
 from .validate.engine import MPIJOB_API, checked_mpijob
 
 LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
+TRAINING_API = "kubeflow.org/v1"
+TRAINING_KINDS = tuple(tp.REPLICA_SPECS_KEY)
+
+
+def _strip(mapping: dict, prefix: tuple) -> dict:
+    n = len(prefix)
+    return {path[n:]: value for path, value in mapping.items() if path[:n] == prefix}
+
+
+def documents(loaded: LoadResult) -> Iterator[Document]:
+    """Every document, and for a ``kind: List`` document each of its ``items`` as a document of
+    its own (its positions re-rooted at the item, so that diagnostics keep their lines)."""
+    for doc in loaded.documents:
+        data = doc.data
+        if isinstance(data, dict) and data.get("kind") == "List" and isinstance(data.get("items"), list):
+            for i, item in enumerate(data["items"]):
+                prefix = ("items", i)
+                line, _ = doc.locate(prefix)
+                yield Document(item, doc.index, line if line is not None else doc.line,
+                               _strip(doc.positions, prefix), _strip(doc.key_positions, prefix),
+                               _strip(doc.plain, prefix))
+        else:
+            yield doc
+
+
+def _checked_training_job(doc: Document, filename: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """A PyTorchJob/TFJob as the API server stores it (nulls dropped), or None with the reasons the
+    API server (schema) or the training-operator's webhook would refuse it."""
+    from .check.schema import schema_diagnostics
+    from .operator.training_controller import webhook_problems
+    from .validate.engine import prune_nulls, schema_for
+
+    stored = prune_nulls(doc.data)
+    schema = schema_for(TRAINING_API, stored["kind"])
+    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
+    if not diagnostics and (not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict)):
+        line, col = doc.locate(())
+        diagnostics.append(Diagnostic(filename, line, col, "", "missing-field", Severity.ERROR,
+                                      f"a {stored['kind']} needs metadata and spec"))
+    if diagnostics:
+        return None, diagnostics
+    for path, message in webhook_problems(stored):
+        line, col = doc.locate(path)
+        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
+                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
+                                      f"created: {message}"))
+    return (None if diagnostics else stored), diagnostics
+
+
+def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
+                       priority_classes: dict[str, int]) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """(PodGroup, not-created reason, nondeterminism warning) for a checked PyTorchJob/TFJob."""
+    from .operator.training_defaults import set_defaults as set_training_defaults
+
+    defaulted = set_training_defaults(job)
+    reason = tp.skipped_reason(defaulted)
+    if reason:
+        return None, reason, None
+    group = tp.podgroup(defaulted, gang, priority_classes, scheduler_name)
+    try:
+        outcomes = tp.min_resources_outcomes(defaulted, tp.calculate_min_member(defaulted), priority_classes)
+    except ValueError:  # too many equal-priority replica types to enumerate their orders
+        outcomes = []
+    by_value = {tuple(sorted((k, v.as_fraction()) for k, v in o.items())) for o in outcomes}
+    warning = None
+    if len(by_value) > 1:
+        shown = " or ".join(str(pg._emit_list(o)) for o in outcomes[:4])
+        warning = (f"training-operator orders replica types of equal priority at random, and minAvailable cuts the "
+                   f"pod count: minResources is {shown} from one sync to another (printed: the first). Set "
+                   f"schedulingPolicy.minResources, or PriorityClasses that order the replica types")
+    return group, None, warning
 
 
 def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
               priority_classes: dict[str, int] | None, version: tuple[int, int, int]
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """One PodGroup per MPIJob document in ``loaded``."""
+    """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
     diagnostics = list(loaded.diagnostics)
     groups: list[dict[str, Any]] = []
+    pcs = priority_classes or {}
 
-    def report(doc: Document, path: tuple, code: str, message: str) -> None:
+    def report(doc: Document, path: tuple, code: str, message: str, severity: Severity = Severity.ERROR) -> None:
         line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
+        diagnostics.append(Diagnostic(filename, line, col, format_path(path), code, severity, message))
 
-    for doc in loaded.documents:
+    for doc in documents(loaded):
         data = doc.data
-        if not isinstance(data, dict) or data.get("kind") != "MPIJob":
+        if not isinstance(data, dict):
+            continue
+        if data.get("kind") in TRAINING_KINDS and data.get("apiVersion") == TRAINING_API:
+            job, problems = _checked_training_job(doc, filename)
+            diagnostics += problems
+            if job is None:
+                continue
+            try:
+                group, reason, warning = _training_podgroup(job, gang, scheduler_name, pcs)
+            except pg.OperatorPanicError as exc:
+                report(doc, ("spec",), "operator-crash", str(exc))
+                continue
+            if reason:
+                report(doc, ("spec", "runPolicy"), "not-created", reason)
+                continue
+            if warning:
+                report(doc, ("spec", "runPolicy"), "nondeterministic", warning, Severity.WARNING)
+            groups.append(group)
+            continue
+        if data.get("kind") != "MPIJob":
             continue
         if data.get("apiVersion") in LEGACY_MPIJOB_APIS:
             report(doc, ("apiVersion",), "legacy-api-version",
@@ -47,7 +150,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
         if job is None:
             continue
         try:
-            group = pg.new_pod_group(set_defaults(job, version), gang, priority_classes or {},
+            group = pg.new_pod_group(set_defaults(job, version), gang, pcs,
                                      scheduler_name=scheduler_name, version=format_version(version))
         except pg.OperatorPanicError as exc:
             report(doc, ("spec",), "operator-crash", str(exc))
@@ -55,5 +158,5 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
         groups.append(group)
     if not groups and not any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no {MPIJOB_API} MPIJob in this file"))
+                                      f"no {MPIJOB_API} MPIJob and no {TRAINING_API} PyTorchJob or TFJob in this file"))
     return groups, diagnostics

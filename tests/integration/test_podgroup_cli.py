@@ -95,3 +95,110 @@ def test_bad_manifests_are_reported(text: str, code_name: str, line: int | None,
     if line is not None:
         assert f"m.yaml:{line}:" in err
     assert "Traceback" not in err
+
+
+# ------------------------------------------------------------------ PyTorchJob, TFJob, kind: List
+
+PYTORCHJOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt, namespace: ns, annotations: {team: vision}}
+spec:
+  runPolicy:
+    schedulingPolicy: {queue: research, scheduleTimeoutSeconds: 60}
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers: [{name: pytorch, image: i, resources: {requests: {cpu: "1"}, limits: {memory: 1Gi}}}]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers: [{name: pytorch, image: i, resources: {limits: {cpu: "2", memory: 1Gi}}}]
+"""
+
+TFJOB = """\
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf}
+spec:
+  tfReplicaSpecs:
+    PS:
+      template:
+        spec:
+          containers: [{name: tensorflow, image: i, resources: {requests: {cpu: 500m}}}]
+    Worker:
+      replicas: 0
+      template:
+        spec:
+          containers: [{name: tensorflow, image: i}]
+"""
+
+
+def _indented(text: str, prefix: str = "  ") -> str:
+    lines = text.splitlines()
+    return "\n".join([f"- {lines[0]}"] + [prefix + line for line in lines[1:]]) + "\n"
+
+
+@pytest.mark.parametrize("gang, want", [
+    ("volcano", {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                 "metadata": {"name": "pt", "namespace": "ns", "annotations": {"team": "vision"}},
+                 "spec": {"minMember": 3, "queue": "research", "minResources": {"cpu": "5", "memory": "2Gi"}}}),
+    ("scheduler-plugins", {"apiVersion": "scheduling.x-k8s.io/v1alpha1", "kind": "PodGroup",
+                           "metadata": {"name": "pt", "namespace": "ns", "annotations": {"team": "vision"}},
+                           "spec": {"minMember": 3, "minResources": {"cpu": "5", "memory": "2Gi"},
+                                    "scheduleTimeoutSeconds": 60}}),
+])
+def test_pytorchjob_podgroup(gang: str, want: dict, tmp_path: Path) -> None:
+    manifest = tmp_path / "pt.yaml"
+    manifest.write_text(PYTORCHJOB)
+    code, out, err = run(["podgroup", str(manifest), "--gang", gang])
+    assert code == 0, err
+    assert yaml.safe_load(out) == want
+    # --operator-version names an mpi-operator release: a PyTorchJob always follows training-operator v1.9.0
+    _, legacy, _ = run(["podgroup", str(manifest), "--gang", gang, "--operator-version", "v0.4.0"])
+    assert legacy == out
+
+
+def test_jobs_inside_a_list_are_found_with_their_lines(tmp_path: Path) -> None:
+    manifest = tmp_path / "list.yaml"
+    manifest.write_text("apiVersion: v1\nkind: List\nitems:\n" + _indented(PYTORCHJOB) + _indented(TFJOB))
+    code, out, err = run(["podgroup", str(manifest), "--gang", "volcano"])
+    assert code == 0, err
+    groups = list(yaml.safe_load_all(out))
+    assert [g["metadata"]["name"] for g in groups] == ["pt", "tf"]
+    assert groups[1]["spec"] == {"minMember": 1, "queue": "default", "minResources": {"cpu": "500m"}}
+    broken = manifest.read_text().replace("[{name: tensorflow, image: i}]", "[{name: other, image: i}]")
+    manifest.write_text(broken)
+    code, out, err = run(["podgroup", str(manifest), "--gang", "volcano"])
+    assert code == 1 and out == ""
+    line = next(i for i, text in enumerate(broken.splitlines(), 1) if "{name: other, image: i}" in text)
+    assert f"list.yaml:{line}:" in err and " training-job-invalid " in err
+
+
+def test_mpijob_inside_a_list(tmp_path: Path) -> None:
+    manifest = tmp_path / "list.yaml"
+    manifest.write_text("apiVersion: v1\nkind: List\nitems:\n" + _indented(manifest_of(CASES[0]["job"])))
+    code, out, err = run(["podgroup", str(manifest), "--gang", "volcano"])
+    assert code == 0, err
+    assert yaml.safe_load(out) == CASES[0]["want_volcano"]
+
+
+def test_suspended_training_job_gets_no_podgroup(tmp_path: Path) -> None:
+    manifest = tmp_path / "pt.yaml"
+    manifest.write_text(PYTORCHJOB.replace("  runPolicy:\n", "  runPolicy:\n    suspend: true\n"))
+    code, out, err = run(["podgroup", str(manifest), "--gang", "volcano"])
+    assert code == 1 and out == ""
+    assert " not-created " in err and "suspend" in err
+
+
+def test_map_order_dependent_min_resources_is_a_warning(tmp_path: Path) -> None:
+    manifest = tmp_path / "tf.yaml"
+    manifest.write_text(TFJOB.replace("replicas: 0", "replicas: 3").replace(
+        "metadata: {name: tf}\nspec:\n", "metadata: {name: tf}\nspec:\n  runPolicy:\n    schedulingPolicy: {minAvailable: 2}\n"))
+    code, out, err = run(["podgroup", str(manifest), "--gang", "scheduler-plugins"])
+    assert code == 0, err
+    assert " warning nondeterministic " in err
+    assert yaml.safe_load(out)["spec"]["minResources"] == {"cpu": "500m"}  # PS first, as in the document
