@@ -3,22 +3,62 @@
 Built from mpigen's own port of the controller (:mod:`mpigen.operator.mpi_controller`), never
 from a cluster: the PodGroup, the hostfile, the Service, the SSH Secret, the launcher Job and the
 worker Pods with their scheduling fields, and the environment the operator injects.
+
+The text is for people and has the same size for any number of workers: one worker Pod stands
+for all (they differ only by index) and a long hostfile shows its first and last lines with
+the count of those left out. The YAML is for tools and lists every object completely; the
+objects are generated one at a time and the hostfile line by line
+(:func:`mpigen.emit.yaml_emit.iter_dump_all`), so memory does not grow with the worker count.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
+from .emit.yaml_emit import Lines
 from .operator import mpi_controller as ctl
+from .operator import training_controller as tc
 
-TEXT_HOSTS = 12  # hostfile lines shown in text before "... N more"
+TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 
 
 def explain_job(job: dict[str, Any], gang: str | None, scheduler_name: str, priority_classes: dict[str, int] | None,
-                version: str, cluster_domain: str = "", max_workers: int | None = None) -> list[dict[str, Any]]:
-    """Every object the controller creates for ``job`` (see ``created_objects``)."""
-    return list(ctl.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=priority_classes,
-                                    version=version, cluster_domain=cluster_domain, max_workers=max_workers))
+                version: str, cluster_domain: str = "", max_workers: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every object the controller creates for ``job``, one at a time (see ``created_objects``).
+
+    The ConfigMap's hostfile is a :class:`mpigen.operator.mpi_controller.Hostfile`; the worker
+    Pods share their common parts. Raises ``NotCreated`` or ``OperatorPanicError`` before the
+    first object when the controller would create nothing: call it with ``max_workers=0`` first
+    to know before any output.
+    """
+    return ctl.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=priority_classes,
+                               version=version, cluster_domain=cluster_domain, max_workers=max_workers, lazy=True)
+
+
+def for_yaml(objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """``objects`` ready for :func:`mpigen.emit.yaml_emit.iter_dump_all`: a lazy hostfile becomes
+    :class:`~mpigen.emit.yaml_emit.Lines` (the same text, never held whole)."""
+    for obj in objects:
+        data = obj.get("data") if obj.get("kind") == "ConfigMap" else None
+        if data and isinstance(data.get("hostfile"), ctl.Hostfile):
+            obj = dict(obj, data=dict(data, hostfile=Lines(data["hostfile"])))
+        if obj.get("kind") == "Pod" and obj["metadata"].get("labels", {}).get(tc.OPERATOR_NAME_LABEL) == \
+                tc.CONTROLLER_NAMES["TFJob"] and any(isinstance(e.get("value"), tc.TFConfig)
+                                            for c in obj["spec"]["containers"] for e in c.get("env") or []):
+            containers = [dict(c, env=[dict(e, value=str(e["value"])) if isinstance(e.get("value"), tc.TFConfig)
+                                       else e for e in c["env"]]) if c.get("env") else c
+                          for c in obj["spec"]["containers"]]
+            obj = dict(obj, spec=dict(obj["spec"], containers=containers))
+        yield obj
+
+
+def summarized(count: int, line: Any, indent: str = "  ") -> list[str]:
+    """``count`` lines (``line(i)`` is the i-th) as text, in a size independent of ``count``: all
+    of them when few, else the first ``TEXT_HEAD``, how many are left out, and the last."""
+    if count <= TEXT_HEAD + 2:
+        return [f"{indent}{line(i)}" for i in range(count)]
+    return ([f"{indent}{line(i)}" for i in range(TEXT_HEAD)]
+            + [f"{indent}... {count - TEXT_HEAD - 1} more lines, same pattern ...", f"{indent}{line(count - 1)}"])
 
 
 def _env_text(container: dict[str, Any], injected_from: int) -> str:
@@ -36,26 +76,23 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
     for group in by_kind.get("PodGroup", []):
-        pg_spec = group["spec"]
-        lines.append(f"PodGroup {group['apiVersion']} {group['metadata']['name']}")
-        fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
-        lines.append("  " + ("   ".join(fields) if fields else "(no fields set)"))
-        if "minResources" in pg_spec:
-            resources = " ".join(f"{k}={v}" for k, v in pg_spec["minResources"].items()) or "{}"
-            lines.append(f"  minResources: {resources}")
-        lines.append("")
+        lines += _podgroup_lines(group)
     for config in by_kind.get("ConfigMap", []):
-        hosts = config["data"]["hostfile"].splitlines()
+        hosts = config["data"]["hostfile"]
+        if not isinstance(hosts, ctl.Hostfile):
+            text = hosts.splitlines()
+            count, line = len(text), text.__getitem__
+        else:
+            count, line = len(hosts), hosts.line
         lines.append(f"Hostfile ({ctl.CONFIG_MOUNT_PATH}/hostfile in ConfigMap {config['metadata']['name']}, "
-                     f"{spec.get('mpiImplementation', 'OpenMPI')}): {len(hosts)} line(s)")
-        lines += [f"  {h}" for h in hosts[:TEXT_HOSTS]]
-        if len(hosts) > TEXT_HOSTS:
-            lines.append(f"  ... {len(hosts) - TEXT_HOSTS} more")
+                     f"{spec.get('mpiImplementation', 'OpenMPI')}): {count} line(s)")
+        lines += summarized(count, line)
         lines.append("")
     for service in by_kind.get("Service", []):
         selector = ",".join(f"{k}={v}" for k, v in service["spec"]["selector"].items())
-        lines.append(f"Service {service['metadata']['name']} (headless; selects {selector}; "
-                     f"publishNotReadyAddresses: {str(service['spec']['publishNotReadyAddresses']).lower()})")
+        ready = service["spec"].get("publishNotReadyAddresses")
+        lines.append(f"Service {service['metadata']['name']} (headless; selects {selector}"
+                     + ("" if ready is None else f"; publishNotReadyAddresses: {str(ready).lower()}") + ")")
     for secret in by_kind.get("Secret", []):
         lines.append(f"Secret {secret['metadata']['name']} ({secret['type']}; mounted at {spec['sshAuthMountPath']})")
     lines.append("")
@@ -77,6 +114,17 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _podgroup_lines(group: dict[str, Any]) -> list[str]:
+    pg_spec = group["spec"]
+    lines = [f"PodGroup {group['apiVersion']} {group['metadata']['name']}"]
+    fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
+    lines.append("  " + ("   ".join(fields) if fields else "(no fields set)"))
+    if "minResources" in pg_spec:
+        resources = " ".join(f"{k}={v}" for k, v in pg_spec["minResources"].items()) or "{}"
+        lines.append(f"  minResources: {resources}")
+    return lines + [""]
+
+
 def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], role: str) -> list[str]:
     original = job["spec"]["mpiReplicaSpecs"][role].get("template") or {}
     own_env = len(((original.get("spec") or {}).get("containers") or [{}])[0].get("env") or [])
@@ -92,3 +140,104 @@ def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], r
     out.append(f"  env injected: {_env_text(pod['containers'][0], own_env)}")
     out.append("")
     return out
+
+
+def explain_training_job(job: dict[str, Any], gang: str | None, scheduler_name: str,
+                         priority_classes: dict[str, int] | None, cluster_domain: str = "",
+                         max_pods: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every object training-operator v1.9.0 creates for a PyTorchJob or TFJob, one at a time
+    (see :func:`mpigen.operator.training_controller.created_objects`)."""
+    return tc.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=priority_classes,
+                              cluster_domain=cluster_domain, max_pods=max_pods)
+
+
+def _tf_config_text(config: tc.TFConfig) -> str:
+    """TF_CONFIG in a size independent of the replica counts: each type's count, first and last host."""
+    def hosts(rt: str, n: int) -> str:
+        if n == 0:
+            return f"{rt}: []"
+        ends = config.cluster.host(rt, 0) + (f" .. {config.cluster.host(rt, n - 1)}" if n > 1 else "")
+        return f"{rt}: {n} ({ends})"
+
+    task = f"task: {{type: {config.rt}, index: {config.index}}}"
+    if config.sparse:
+        own = config.cluster.host(config.rt, config.index) if config.rt in ("ps", "worker") else ""
+        return f"TF_CONFIG (sparse) = cluster: {{{own or 'no hosts'}}}; {task}"
+    cluster = ", ".join(hosts(rt, n) for rt, n in sorted(config.cluster.counts.items()))
+    return f"TF_CONFIG = cluster: {{{cluster}}}; {task}; environment: cloud"
+
+
+def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None) -> str:
+    """The text for a PyTorchJob or TFJob (``job`` as :func:`~mpigen.operator.training_controller.prepared`
+    returns it; ``objects`` with one Pod and Service per replica type)."""
+    name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
+    specs = job["spec"][td_key(job)]
+    lines = [f"{kind} {namespace}/{name} ({tc.OPERATOR}, gang scheduler: {gang or 'none'})", ""]
+    if job["spec"]["runPolicy"].get("suspend"):
+        return "\n".join(lines + ["Suspended (runPolicy.suspend): the operator creates nothing until it is resumed"]) + "\n"
+    for obj in objects:
+        if obj["kind"] == "HorizontalPodAutoscaler":
+            lines += [f"HorizontalPodAutoscaler {obj['metadata']['name']}: {obj['spec'].get('minReplicas')}.."
+                      f"{obj['spec']['maxReplicas']} replicas on {len(obj['spec']['metrics'])} metric(s)", ""]
+        elif obj["kind"] == "PodGroup":
+            lines += _podgroup_lines(obj)
+            if gang == "volcano":
+                lines[-1:] = ["  Pods and Services are created once Volcano has admitted the PodGroup "
+                              "(its phase is no longer Pending)", ""]
+    for rtype in tc.replica_types(job):
+        rt, count = rtype.lower(), specs[rtype].get("replicas", 1)
+        mine = [o for o in objects if o["metadata"].get("labels", {}).get(tc.REPLICA_TYPE_LABEL) == rt]
+        pod = next((o for o in mine if o["kind"] == "Pod"), None)
+        service = next((o for o in mine if o["kind"] == "Service"), None)
+        if pod is None or service is None:
+            lines += [f"{rtype}: no Pods (replicas: {count})", ""]
+            continue
+        last = tc.gen_name(name, rt, count - 1)
+        lines.append(f"{rtype}: {count} Pod(s) {pod['metadata']['name']}" + (f" .. {last}" if count > 1 else "")
+                     + ", each with a headless Service of its name")
+        lines += _training_pod_lines(job, rtype, pod, service, count)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def td_key(job: dict[str, Any]) -> str:
+    return tc.td.FRAMEWORKS[job["kind"]]["key"]
+
+
+def _training_pod_lines(job: dict[str, Any], rtype: str, pod: dict[str, Any], service: dict[str, Any],
+                        count: int) -> list[str]:
+    spec, meta = pod["spec"], pod["metadata"]
+    out = [f"  schedulerName: {spec.get('schedulerName', 'default-scheduler (unset)')}   "
+           f"priorityClassName: {spec.get('priorityClassName', '(none)')}   restartPolicy: {spec.get('restartPolicy')}"]
+    role = meta["labels"].get(tc.JOB_ROLE_LABEL)
+    if role:
+        out.append(f"  {tc.JOB_ROLE_LABEL}: {role}" + (" (index 0 only)" if count > 1 else ""))
+    group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
+    label = meta["labels"].get("scheduling.x-k8s.io/pod-group")
+    if group:
+        task = meta["annotations"].get("volcano.sh/task-spec")
+        out.append(f"  PodGroup by annotation scheduling.k8s.io/group-name: {group} (volcano.sh/task-spec: {task})")
+    if label:
+        out.append(f"  PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
+    ports = " ".join(f"{p.get('name', '')}={p['port']}" for p in service["spec"].get("ports", [])) or "none"
+    out.append(f"  Service ports: {ports}; selects {tc.REPLICA_TYPE_LABEL}={rtype.lower()}, "
+               f"{tc.REPLICA_INDEX_LABEL}=<index>")
+    for init in spec.get("initContainers") or []:
+        if init.get("name") == "init-pytorch":
+            out.append(f"  init container init-pytorch ({init['image']}): waits until "
+                       f"{tc.gen_name(job['metadata']['name'], 'Master', 0)} resolves "
+                       f"({tc.INIT_CONTAINER_MAX_TRIES} tries, 2 s apart)")
+    template = (job["spec"][td_key(job)][rtype].get("template") or {}).get("spec") or {}
+    own = {c.get("name"): len(c.get("env") or []) for c in template.get("containers") or []}
+    for container in spec["containers"]:
+        injected = (container.get("env") or [])[own.get(container.get("name"), 0):]
+        if not injected:
+            continue
+        text = " ".join(_tf_config_text(e["value"]) if isinstance(e.get("value"), tc.TFConfig)
+                        else f"{e['name']}={e.get('value', '')}" for e in injected)
+        out.append(f"  env injected ({container.get('name')}): {text}")
+    if job["kind"] == "PyTorchJob" and "Master" in job["spec"]["pytorchReplicaSpecs"] and count > 1:
+        out.append("  RANK and PET_NODE_RANK: the pod's index" + (" + 1" if rtype == "Worker" else ""))
+    elif job["kind"] == "TFJob" and count > 1 and any(
+            isinstance(e.get("value"), tc.TFConfig) for c in spec["containers"] for e in c.get("env") or []):
+        out.append("  TF_CONFIG task.index: the pod's index")
+    return out + [""]

@@ -3,7 +3,10 @@
 ``write_tree(out, job, files)`` builds the new ``out/<job>/`` in a staging folder next to it and
 swaps the two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere two renames
 with a window in which the folder is briefly absent). A build that fails or is killed before
-the swap leaves the old tree as it was; after the swap the new tree is complete.
+the swap leaves the old tree as it was; after the swap the new tree is complete. Before the
+swap every file and folder of the new tree is flushed to disk (``fsync``), and after it the
+folder holding both, so that a power loss cannot leave the swap recorded but the new tree's
+content lost, nor lose the swap once ``write_tree`` has returned.
 
 mpigen records the files it wrote in ``<job>/.mpigen-owned``. Any other file found in the old
 tree (a README, an extra patch the user keeps there) is carried into the new tree as a hard
@@ -64,6 +67,29 @@ def _write(path: Path, content: str) -> None:
         handle.write(content)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    """Flush a folder's entries (names created, renamed or removed in it) to disk."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EISDIR):
+            return  # a platform or folder that cannot be opened for this: nothing more to do
+        raise
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EBADF, errno.ENOTSUP):  # a file system without folder fsync
+            raise
+    finally:
+        os.close(fd)
+
+
+def _fsync_tree(tree: Path) -> None:
+    """Flush every folder of ``tree``, innermost first (the files are flushed as they are written)."""
+    for root, _dirs, _files in os.walk(tree, topdown=False):
+        _fsync_dir(Path(root))
 
 
 def _foreign(tree: Path, owned: set[str]) -> tuple[list[str], list[str]]:
@@ -127,7 +153,9 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
     Raises WriteError (nothing changed) for a conflict with a file mpigen does not own, or OSError.
     """
     _check_paths(files)
-    out.mkdir(parents=True, exist_ok=True)
+    if not out.is_dir():
+        out.mkdir(parents=True, exist_ok=True)
+        _fsync_dir(out.parent)
     clean_stale(out, job)
     target = out / job
     if target.exists() and not target.is_dir():
@@ -152,6 +180,7 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
                 os.symlink(os.readlink(src), dst)  # a symlink is recreated (same target)
             else:
                 os.link(src, dst)  # same inode: content and timestamps untouched
+        _fsync_tree(staging)
         if target.is_dir():
             if not _exchange(staging, target):
                 parked = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}old-", dir=out))
@@ -162,10 +191,14 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
                     os.rename(parked / job, target)  # put the old tree back
                     shutil.rmtree(parked, ignore_errors=True)
                     raise
+                _fsync_dir(out)
                 shutil.rmtree(parked, ignore_errors=True)
+            else:
+                _fsync_dir(out)
         else:
             os.rename(staging, target)
             staging = None  # type: ignore[assignment]
+            _fsync_dir(out)
     finally:
         if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)

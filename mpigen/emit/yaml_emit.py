@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 # Plain scalars that a YAML 1.2 core-schema or 1.1 reader would not read as a string.
 _AMBIGUOUS = re.compile(
@@ -163,3 +163,195 @@ def dump(obj: Any) -> str:
 def dump_all(objs: Iterable[Any]) -> str:
     """Several objects as a multi-document stream, each document introduced by ``---``."""
     return "".join("---\n" + dump(obj) for obj in objs)
+
+
+# ------------------------------------------------------------------ streaming
+
+
+class Lines:
+    """Multi-line text given lazily, for :func:`iter_dump_all`: the lines of ``source`` (any
+    re-iterable of strings without line breaks), each followed by a newline.
+
+    Written as a literal block, byte for byte as :func:`dump` writes the same text held as one
+    string, without ever holding it: each line must be non-empty, start with no tab (the first
+    with no space either), end with no space or tab, and hold no line break or non-printable
+    character; a line that does not raises ``ValueError`` (the block would not read back as the
+    text). No line at all is the empty string.
+    """
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Iterable[str]) -> None:
+        self.source = source
+
+
+_CACHE_LIMIT = 1024  # distinct strings and keys remembered by a stream (then it starts over)
+_SHARED_LIMIT = 512  # mappings and lists seen, and texts remembered (then it starts over)
+
+
+class _Stream:
+    """:func:`_mapping`, :func:`_sequence` and :func:`_node` again, writing the same text, with
+    the formatting of strings and keys remembered (per-index objects repeat most of them) and
+    :class:`Lines` left in ``out`` for the caller to expand. With ``shared``, the text of a
+    mapping or list met again (the very same object, at the same place) is reused."""
+
+    def __init__(self, shared: bool) -> None:
+        self.scalars: dict[str, str] = {}
+        self.keys: dict[str, str] = {}
+        self.shared = shared
+        self.texts: dict[tuple[int, str, str | None], tuple[Any, str]] = {}  # id, indent, prefix -> (node, text)
+        self.seen: set[tuple[int, str, str | None]] = set()  # written once: remembered when met again
+        self.pending = 0  # Lines values left in out so far (a text holding one is not remembered)
+
+    def scalar(self, value: Any) -> str:
+        if type(value) is not str:
+            return _scalar(value)
+        text = self.scalars.get(value)
+        if text is None:
+            if len(self.scalars) >= _CACHE_LIMIT:
+                self.scalars.clear()
+            text = self.scalars[value] = _scalar(value)
+        return text
+
+    def key(self, key: Any) -> str:
+        text = self.keys.get(key) if type(key) is str else None
+        if text is None:
+            text = _key(key)
+            if len(self.keys) >= _CACHE_LIMIT:
+                self.keys.clear()
+            self.keys[key] = text
+        return text
+
+    def reuse(self, value: Any, indent: str, prefix: str | None, out: list[Any]) -> bool:
+        """Write the remembered text of ``value`` at this place; False when there is none."""
+        hit = self.texts.get((id(value), indent, prefix)) if self.shared else None
+        if hit is None or hit[0] is not value:
+            return False
+        out.append(hit[1])
+        return True
+
+    def remember(self, value: Any, indent: str, prefix: str | None, out: list[Any], start: int, pending: int) -> None:
+        if not self.shared or self.pending != pending:
+            return
+        key = (id(value), indent, prefix)
+        if key not in self.seen:  # (an id reused by another object only costs one remembered text)
+            if len(self.seen) >= _SHARED_LIMIT:
+                self.seen.clear()
+            self.seen.add(key)
+            return
+        if len(self.texts) >= _SHARED_LIMIT:
+            self.texts.clear()
+        text = "".join(out[start:])
+        del out[start:]
+        out.append(text)
+        self.texts[key] = (value, text)  # holds value: its id is not reused while remembered
+
+    def node(self, value: Any, indent: str, out: list[Any]) -> None:
+        if isinstance(value, dict):
+            if not value:
+                out.append(" {}\n")
+                return
+            out.append("\n")
+            self.mapping(value, indent, out)
+        elif isinstance(value, list):
+            if not value:
+                out.append(" []\n")
+                return
+            out.append("\n")
+            self.sequence(value, indent, out)
+        elif isinstance(value, Lines):
+            out.append((value, indent or "  "))
+            self.pending += 1
+        elif isinstance(value, str) and "\n" in value and (block := _literal(value, indent)) is not None:
+            out.append(" " + block)
+        else:
+            out.append(" " + self.scalar(value) + "\n")
+
+    def mapping(self, value: dict[str, Any], indent: str, out: list[Any], first_prefix: str | None = None,
+                keep: bool = True) -> None:
+        if keep and self.reuse(value, indent, first_prefix, out):
+            return
+        start, pending = len(out), self.pending
+        keys, scalars = self.keys, self.scalars
+        for i, (key, item) in enumerate(value.items()):
+            head = (first_prefix if i == 0 and first_prefix is not None else indent) + (
+                keys.get(key) or self.key(key)) + ":"
+            if type(item) is str and "\n" not in item:  # the common case, as node() writes it
+                out.append(head + " " + (scalars.get(item) or self.scalar(item)) + "\n")
+            elif isinstance(item, list) and item:
+                out.append(head + "\n")
+                self.sequence(item, indent, out)
+            else:
+                out.append(head)
+                self.node(item, indent + "  ", out)
+        if keep:
+            self.remember(value, indent, first_prefix, out, start, pending)
+
+    def sequence(self, value: list[Any], indent: str, out: list[Any], keep: bool = True) -> None:
+        if keep and self.reuse(value, indent, None, out):
+            return
+        start, pending = len(out), self.pending
+        for item in value:
+            if isinstance(item, dict) and item:
+                self.mapping(item, indent + "  ", out, first_prefix=indent + "- ")
+            elif isinstance(item, list) and item:
+                out.append(indent + "-\n")
+                self.sequence(item, indent + "  ", out)
+            else:
+                out.append(indent + "-")
+                self.node(item, indent + "  ", out)
+        if keep:
+            self.remember(value, indent, None, out, start, pending)
+
+
+def _block_lines(lines: Lines, pad: str, lead: str) -> Iterator[str]:
+    """A :class:`Lines` value as :func:`_node` writes the joined text: ``|`` and its lines."""
+    first = True
+    batch: list[str] = []
+    for line in lines.source:
+        if (not line or line[0] == "\t" or (first and line[0] == " ") or line[-1] in " \t" or "\n" in line
+                or _NON_PRINTABLE.search(line)):
+            raise ValueError(f"cannot write {line!r} as a line of a literal block")
+        if first:
+            batch.append(lead + "|\n")
+            first = False
+        batch.append(pad + line + "\n")
+        if len(batch) >= 1024:
+            yield "".join(batch)
+            batch.clear()
+    if first:
+        batch.append(lead + '""\n')  # no line: the empty string
+    yield "".join(batch)
+
+
+def iter_dump_all(objs: Iterable[Any], shared: bool = False) -> Iterator[str]:
+    """:func:`dump_all`, in pieces: yields the text of one document after another (and of a
+    :class:`Lines` value a batch of lines at a time), so that neither the objects, which ``objs``
+    may generate one by one, nor the text is ever held whole. ``"".join(iter_dump_all(objs))``
+    is ``dump_all(objs)`` (with each :class:`Lines` value given as its text).
+
+    ``shared``: the objects share parts (the same dict or list object in many of them, as
+    per-index objects built from one template do), written once and then repeated from memory;
+    no part may change after its object has been yielded.
+    """
+    stream = _Stream(shared)
+    for obj in objs:
+        out: list[Any] = ["---\n"]
+        if isinstance(obj, dict) and obj:
+            stream.mapping(obj, "", out, keep=False)  # a document itself is not remembered
+        elif isinstance(obj, list) and obj:
+            stream.sequence(obj, "", out, keep=False)
+        else:
+            stream.node(obj, "", out)
+            if isinstance(out[1], str):
+                out[1] = out[1].lstrip(" ")
+        text: list[str] = []
+        for i, piece in enumerate(out):
+            if isinstance(piece, str):
+                text.append(piece)
+                continue
+            yield "".join(text)
+            text.clear()
+            yield from _block_lines(piece[0], piece[1], "" if i == 1 else " ")
+        if text:
+            yield "".join(text)

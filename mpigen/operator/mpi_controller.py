@@ -61,21 +61,64 @@ def _as_worker(job: dict[str, Any]) -> bool:
     return bool(job["spec"].get("runLauncherAsWorker"))
 
 
-def host(job: dict[str, Any], pod: str, cluster_domain: str = "") -> str:
-    name = job["metadata"]["name"]
-    fqdn = f"{pod}.{name}.{job['metadata'].get('namespace', '')}.svc"
-    return f"{fqdn}.{cluster_domain}" if cluster_domain else fqdn
+def service_name(job: dict[str, Any], legacy: bool = False) -> str:
+    """The headless Service the pods' hostnames live under: ``<job>`` (v0.5.0 on), ``<job>-worker`` (v0.4.x)."""
+    return job["metadata"]["name"] + ("-worker" if legacy else "")
 
 
-def hostfile(job: dict[str, Any], cluster_domain: str = "") -> str:
-    """``newConfigMap``'s hostfile: ``<host> slots=<n>`` (OpenMPI) or ``<host>:<n>`` (Intel, MPICH)."""
-    spec = job["spec"]
-    slots = spec.get("slotsPerWorker", 1)
-    name = job["metadata"]["name"]
-    pods = ([f"{name}-launcher"] if _as_worker(job) else []) + [f"{name}-worker-{i}" for i in range(_workers(job))]
-    if spec.get("mpiImplementation") == "OpenMPI":
-        return "".join(f"{host(job, p, cluster_domain)} slots={slots}\n" for p in pods)
-    return "".join(f"{host(job, p, cluster_domain)}:{slots}\n" for p in pods)
+def is_legacy(version: str) -> bool:
+    """mpi-operator before v0.5.0: a workers' Service ``<job>-worker``, no cluster domain, no dnsConfig."""
+    from .versions import parse_version
+
+    return parse_version(version) < (0, 5, 0)
+
+
+def host(job: dict[str, Any], pod: str, cluster_domain: str = "", legacy: bool = False) -> str:
+    fqdn = f"{pod}.{service_name(job, legacy)}.{job['metadata'].get('namespace', '')}.svc"
+    return f"{fqdn}.{cluster_domain}" if cluster_domain and not legacy else fqdn
+
+
+class Hostfile:
+    """``newConfigMap``'s hostfile, computed line by line from the index: ``<host> slots=<n>``
+    (OpenMPI) or ``<host>:<n>`` (Intel, MPICH), the launcher first when it runs as a worker.
+
+    Never held whole: ``len()`` is the line count, ``line(i)`` one line (without its newline),
+    iterating yields every line, ``str()`` is the text itself.
+    """
+
+    def __init__(self, job: dict[str, Any], cluster_domain: str = "", legacy: bool = False) -> None:
+        spec = job["spec"]
+        self._legacy = legacy
+        self._name = job["metadata"]["name"]
+        self._job = job
+        self._domain = cluster_domain
+        self._launcher = _as_worker(job)
+        self._workers = _workers(job)
+        slots = spec.get("slotsPerWorker", 1)
+        self._suffix = f" slots={slots}" if spec.get("mpiImplementation") == "OpenMPI" else f":{slots}"
+
+    def __len__(self) -> int:
+        return self._workers + self._launcher
+
+    def line(self, i: int) -> str:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if self._launcher:
+            pod = f"{self._name}-launcher" if i == 0 else f"{self._name}-worker-{i - 1}"
+        else:
+            pod = f"{self._name}-worker-{i}"
+        return host(self._job, pod, self._domain, self._legacy) + self._suffix
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.line(i) for i in range(len(self)))
+
+    def __str__(self) -> str:
+        return "".join(line + "\n" for line in self)
+
+
+def hostfile(job: dict[str, Any], cluster_domain: str = "", legacy: bool = False) -> str:
+    """``newConfigMap``'s hostfile text (see :class:`Hostfile`)."""
+    return str(Hostfile(job, cluster_domain, legacy))
 
 
 def _default_labels(name: str, role: str) -> dict[str, str]:
@@ -103,7 +146,8 @@ def _restart_policy(pod: dict[str, Any], replica: dict[str, Any]) -> None:
     pod["restartPolicy"] = "Never" if policy == "ExitCode" else policy
 
 
-def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any]:
+def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str,
+                      legacy: bool = False) -> dict[str, Any]:
     """``newLauncherPodTemplate``."""
     name = job["metadata"]["name"]
     spec = job["spec"]
@@ -116,7 +160,7 @@ def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str
         template["metadata"]["labels"][REPLICA_INDEX_LABEL] = "0"
     pod = template.setdefault("spec", {})
     pod["hostname"] = f"{name}-launcher"
-    pod["subdomain"] = name
+    pod["subdomain"] = service_name(job, legacy)
     if pod.get("hostNetwork"):
         pod["dnsPolicy"] = "ClusterFirstWithHostNet"
     container = pod["containers"][0]
@@ -136,7 +180,8 @@ def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str
     return template
 
 
-def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name: str) -> dict[str, Any]:
+def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name: str,
+               legacy: bool = False) -> dict[str, Any]:
     """``newWorker``: the index-th worker Pod."""
     name = job["metadata"]["name"]
     pod_name = f"{name}-worker-{index}"
@@ -148,12 +193,13 @@ def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name
     template["metadata"]["labels"] = labels
     pod = template.setdefault("spec", {})
     pod["hostname"] = pod_name
-    pod["subdomain"] = name
+    pod["subdomain"] = service_name(job, legacy)
     if pod.get("hostNetwork"):
         pod["dnsPolicy"] = "ClusterFirstWithHostNet"
-    search = f"{name}.{job['metadata'].get('namespace', '')}.svc.cluster.local"
-    dns = pod.setdefault("dnsConfig", {})
-    dns["searches"] = list(dns.get("searches") or []) + [search]
+    if not legacy:  # v0.5.0 on: the job's Service is a search domain of its workers
+        search = f"{name}.{job['metadata'].get('namespace', '')}.svc.cluster.local"
+        dns = pod.setdefault("dnsConfig", {})
+        dns["searches"] = list(dns.get("searches") or []) + [search]
     _restart_policy(pod, replica)
     container = pod["containers"][0]
     if not container.get("command") and not container.get("args"):
@@ -168,16 +214,38 @@ def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
 
 
+def worker_pods(job: dict[str, Any], count: int, gang: str | None, scheduler_name: str,
+                legacy: bool = False) -> Iterator[dict[str, Any]]:
+    """``worker_pod`` for the indices ``0 .. count-1``, built once: the Pods differ only in their
+    name, hostname and replica-index label, and share every other part (do not modify them)."""
+    if count <= 0:
+        return
+    first = worker_pod(job, 0, gang, scheduler_name, legacy)
+    yield first
+    meta, pod_spec = first["metadata"], first["spec"]
+    name = job["metadata"]["name"]
+    shift = 1 if _as_worker(job) else 0
+    for index in range(1, count):
+        pod_name = f"{name}-worker-{index}"
+        labels = dict(meta["labels"])
+        labels[REPLICA_INDEX_LABEL] = str(index + shift)
+        yield {"apiVersion": "v1", "kind": "Pod", "metadata": {**meta, "name": pod_name, "labels": labels},
+               "spec": {**pod_spec, "hostname": pod_name}}
+
+
 def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_name: str = pg.DEFAULT_SCHEDULER_PLUGINS_NAME,
                     priority_classes: dict[str, int] | None = None, version: str = "v0.8.0",
-                    cluster_domain: str = "", max_workers: int | None = None) -> Iterator[dict[str, Any]]:
+                    cluster_domain: str = "", max_workers: int | None = None,
+                    lazy: bool = False) -> Iterator[dict[str, Any]]:
     """The objects ``syncHandler``'s first pass creates, in its order.
 
     Service, ConfigMap, SSH Secret; unless suspended the PodGroup (with a gang scheduler) and the
     worker Pods; the launcher Job at startup (with WaitForWorkersReady, only once every worker
     is ready, which at the first pass means only when there are no workers). A job without a
     namespace is taken to be in ``default``. ``max_workers`` bounds how many worker Pods are
-    produced (they differ only by index).
+    produced (they differ only by index). ``lazy``: the ConfigMap's hostfile is a
+    :class:`Hostfile` rather than its text, and the worker Pods share their common parts (see
+    :func:`worker_pods`), so that a job of any size is produced in bounded memory.
     """
     job = set_defaults(job)
     if not job["metadata"].get("namespace"):  # kubectl apply puts it in the current namespace
@@ -190,12 +258,18 @@ def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_n
     name = job["metadata"]["name"]
     spec = job["spec"]
     suspended = bool(spec["runPolicy"].get("suspend"))
-    yield {"apiVersion": "v1", "kind": "Service", "metadata": _meta(job, name),
-           "spec": {"clusterIP": "None", "selector": {OPERATOR_NAME_LABEL: "mpi-operator", JOB_NAME_LABEL: name},
-                    "publishNotReadyAddresses": _as_worker(job)}}
+    legacy = is_legacy(version)
+    if legacy:  # newWorkersService: the workers only
+        yield {"apiVersion": "v1", "kind": "Service", "metadata": _meta(job, service_name(job, legacy)),
+               "spec": {"clusterIP": "None", "selector": _default_labels(name, "worker")}}
+    else:
+        yield {"apiVersion": "v1", "kind": "Service", "metadata": _meta(job, name),
+               "spec": {"clusterIP": "None", "selector": {OPERATOR_NAME_LABEL: "mpi-operator", JOB_NAME_LABEL: name},
+                        "publishNotReadyAddresses": _as_worker(job)}}
     discover = "#!/bin/sh\n" + (f"echo {host(job, f'{name}-launcher', cluster_domain)}\n" if _as_worker(job) else "")
     yield {"apiVersion": "v1", "kind": "ConfigMap", "metadata": _meta(job, f"{name}-config"),
-           "data": {"discover_hosts.sh": discover, "hostfile": hostfile(job, cluster_domain)}}
+           "data": {"discover_hosts.sh": discover,
+                    "hostfile": Hostfile(job, cluster_domain, legacy) if lazy else hostfile(job, cluster_domain, legacy)}}
     yield {"apiVersion": "v1", "kind": "Secret", "metadata": _meta(job, f"{name}-ssh"), "type": "kubernetes.io/ssh-auth",
            "data": {"ssh-privatekey": REDACTED, "ssh-publickey": REDACTED}}
     workers = 0
@@ -205,13 +279,17 @@ def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_n
             if group is not None:
                 yield group
         workers = _workers(job)
-        for index in range(workers if max_workers is None else min(workers, max_workers)):
-            yield worker_pod(job, index, gang, scheduler_name)
+        count = workers if max_workers is None else min(workers, max_workers)
+        if lazy:
+            yield from worker_pods(job, count, gang, scheduler_name, legacy)
+        else:
+            for index in range(count):
+                yield worker_pod(job, index, gang, scheduler_name, legacy)
     if spec.get("launcherCreationPolicy", "AtStartup") == "AtStartup" or workers == 0:
         run_policy = spec["runPolicy"]
         job_spec: dict[str, Any] = {k: run_policy[k] for k in ("ttlSecondsAfterFinished", "activeDeadlineSeconds",
                                                                  "backoffLimit") if k in run_policy}
         if suspended:
             job_spec["suspend"] = True
-        job_spec["template"] = launcher_template(job, gang, scheduler_name)
+        job_spec["template"] = launcher_template(job, gang, scheduler_name, legacy)
         yield {"apiVersion": "batch/v1", "kind": "Job", "metadata": _meta(job, f"{name}-launcher"), "spec": job_spec}

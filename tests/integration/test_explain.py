@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import yaml
 
-from tests.golden.cases import run
+from tests.golden.cases import ROOT, run
 
 
 def test_text_for_a_spec_names_every_decision() -> None:
@@ -47,3 +49,128 @@ def test_a_job_the_operator_rejects(tmp_path) -> None:
                     "  mpiReplicaSpecs:\n    Launcher: {replicas: 2, template: {spec: {containers: [{name: a}]}}}\n")
     code, out, err = run(["explain", str(path)])
     assert code == 1 and "the operator rejects this MPIJob" in err
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_text_summarizes_a_long_hostfile_with_the_count_left_out(tmp_path) -> None:
+    spec = (ROOT / "specs" / "horovod-volcano.yaml").read_text().replace("workers: 2\n", "workers: 5000\n")
+    code, out, err = run(["explain", _write(tmp_path, "big.yaml", spec)])
+    assert code == 0, err
+    hosts = [line for line in out.splitlines() if ".tensorflow-benchmarks.research.svc slots=1" in line]
+    assert [h.split(".")[0].strip() for h in hosts] == [
+        "tensorflow-benchmarks-worker-0", "tensorflow-benchmarks-worker-1", "tensorflow-benchmarks-worker-2",
+        "tensorflow-benchmarks-worker-3", "tensorflow-benchmarks-worker-4999"]
+    assert "  ... 4995 more lines, same pattern ...\n" in out
+    assert "Hostfile (/etc/mpi/hostfile in ConfigMap tensorflow-benchmarks-config, OpenMPI): 5000 line(s)" in out
+    code, full, err = run(["explain", _write(tmp_path, "big.yaml", spec), "--format", "yaml"])
+    config = next(o for o in yaml.safe_load_all(full) if o and o["kind"] == "ConfigMap")
+    assert config["data"]["hostfile"].count("\n") == 5000  # the YAML stays complete
+
+
+def test_operator_crash_in_a_manifest_is_at_the_priority_class(tmp_path) -> None:
+    manifest = ("apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: pi}\nspec:\n"
+                "  sshAuthMountPath: /root/.ssh\n  mpiReplicaSpecs:\n"
+                "    Launcher:\n      replicas: 1\n      template: {spec: {containers: [{name: l, image: i}]}}\n"
+                "    Worker:\n      replicas: 2\n      template:\n        spec:\n"
+                "          priorityClassName: high\n          containers: [{name: w, image: i}]\n")
+    path = _write(tmp_path, "job.yaml", manifest)
+    code, _, err = run(["explain", path, "--gang", "scheduler-plugins", "--operator-version", "v0.4.0"])
+    assert code == 1 and f"{path}:14:30: error operator-crash" in err, err
+    assert err.rstrip().endswith("(spec.mpiReplicaSpecs.Worker.template.spec.priorityClassName)"), err
+
+
+def test_operator_crash_in_an_environment_is_at_the_field_that_set_it(tmp_path) -> None:
+    spec = (ROOT / "specs" / "horovod-volcano.yaml").read_text().replace("    priorityClass: high-priority\n", "")
+    spec += "  environments:\n    prod:\n      scheduling:\n        priorityClass: urgent\n"
+    path = _write(tmp_path, "env.yaml", spec)
+    assert run(["explain", path, "--gang", "scheduler-plugins", "--operator-version", "v0.4.0"])[0] == 0
+    code, _, err = run(["explain", path, "--env", "prod", "--gang", "scheduler-plugins", "--operator-version", "v0.4.0"])
+    line = spec.splitlines().index("        priorityClass: urgent") + 1
+    assert code == 1 and f"{path}:{line}:" in err, err
+    assert "(spec.environments.prod.scheduling.priorityClass)" in err, err
+
+
+PYTORCHJOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist, namespace: ml}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers: [{name: pytorch, image: pytorch/mnist:1.0}]
+    Worker:
+      replicas: WORKERS
+      template:
+        spec:
+          containers: [{name: pytorch, image: pytorch/mnist:1.0}]
+"""
+
+TFJOB = """\
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: dist}
+spec:
+  tfReplicaSpecs:
+    PS:
+      replicas: 2
+      template: {spec: {containers: [{name: tensorflow, image: tf:2}]}}
+    Worker:
+      replicas: WORKERS
+      template: {spec: {containers: [{name: tensorflow, image: tf:2}]}}
+"""
+
+
+def test_pytorchjob_text_and_yaml(tmp_path) -> None:
+    path = _write(tmp_path, "pt.yaml", PYTORCHJOB.replace("WORKERS", "3"))
+    code, out, err = run(["explain", path, "--gang", "volcano"])
+    assert code == 0, err
+    assert out.startswith("PyTorchJob ml/mnist (training-operator v1.9.0, gang scheduler: volcano)\n")
+    assert "Worker: 3 Pod(s) mnist-worker-0 .. mnist-worker-2, each with a headless Service of its name" in out
+    assert "MASTER_ADDR=mnist-master-0" in out and "WORLD_SIZE=4 RANK=1" in out
+    assert "init container init-pytorch (alpine:3.10): waits until mnist-master-0 resolves" in out
+    code, out, err = run(["explain", path, "--gang", "volcano", "--format", "yaml"])
+    objects = [o for o in yaml.safe_load_all(out) if o]
+    assert [(o["kind"], o["metadata"]["name"]) for o in objects][:3] == [
+        ("PodGroup", "mnist"), ("Pod", "mnist-master-0"), ("Service", "mnist-master-0")]
+    ranks = [next(e["value"] for e in o["spec"]["containers"][0]["env"] if e["name"] == "RANK")
+             for o in objects if o["kind"] == "Pod"]
+    assert ranks == ["0", "1", "2", "3"]
+
+
+def test_tfjob_text_is_bounded_and_yaml_has_every_tf_config(tmp_path) -> None:
+    big = _write(tmp_path, "big.yaml", TFJOB.replace("WORKERS", "1000000"))
+    code, out, err = run(["explain", big, "--cluster-domain", "cluster.local"])
+    assert code == 0, err
+    assert ("TF_CONFIG = cluster: {ps: 2 (dist-ps-0.default.svc.cluster.local:2222 .. dist-ps-1.default.svc.cluster"
+            ".local:2222), worker: 1000000 (dist-worker-0.default.svc.cluster.local:2222 .. dist-worker-999999.default"
+            ".svc.cluster.local:2222)}; task: {type: worker, index: 0}; environment: cloud") in out
+    assert len(out) < 4000
+    code, out, err = run(["explain", _write(tmp_path, "tf.yaml", TFJOB.replace("WORKERS", "2")), "--format", "yaml"])
+    configs = [json.loads(o["spec"]["containers"][0]["env"][0]["value"]) for o in yaml.safe_load_all(out)
+               if o and o["kind"] == "Pod"]
+    assert [c["task"] for c in configs] == [{"type": "ps", "index": 0}, {"type": "ps", "index": 1},
+                                            {"type": "worker", "index": 0}, {"type": "worker", "index": 1}]
+    assert configs[0]["cluster"]["worker"] == ["dist-worker-0.default.svc:2222", "dist-worker-1.default.svc:2222"]
+
+
+def test_a_training_job_the_webhook_rejects(tmp_path) -> None:
+    path = _write(tmp_path, "bad.yaml", PYTORCHJOB.replace("WORKERS", "1").replace("      replicas: 1\n", "      replicas: 2\n", 1))
+    code, _, err = run(["explain", path])
+    assert code == 1 and f"{path}:7:17: error training-job-invalid" in err and "Master replicas must be 1" in err, err
+
+
+def test_a_pytorch_spec(tmp_path) -> None:
+    spec = ("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: mnist}\nspec:\n"
+            "  framework: pytorch\n  image: pytorch/mnist:1.0\n  command: [python, train.py]\n  workers: 2\n")
+    code, out, err = run(["explain", _write(tmp_path, "spec.yaml", spec)])
+    assert code == 0, err
+    assert out.startswith("PyTorchJob default/mnist (training-operator v1.9.0, gang scheduler: none)")
+    assert "Worker: 2 Pod(s) mnist-worker-0 .. mnist-worker-1" in out

@@ -263,3 +263,48 @@ def test_kill_at_random_points_leaves_old_or_new_tree(tmp_path: Path, capsys, re
         print(f"\nkill test: {ROUNDS} rounds (seed {SEED}; {windows_text}): {summary}")
     record_property("kill_outcomes", dict(outcomes))
     assert outcomes["mid-write"] >= 1, f"no kill landed while the tree was being written: {summary}"
+
+
+@pytest.mark.parametrize("mode", ["first", "exchange", "fallback"])
+def test_the_swap_is_flushed_to_disk_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    """Power loss rather than SIGKILL: every file and folder of the new tree is fsynced before the
+    swap (or the disk could hold the swap and not the content), and the folder holding the trees
+    after it (or the swap itself could be lost once the build has reported success)."""
+    from mpigen.emit import writer
+
+    events: list[tuple[str, str]] = []
+    real_fsync, real_rename, real_exchange = os.fsync, os.rename, writer._exchange
+
+    def fsync(fd: int) -> None:
+        events.append(("fsync", os.path.realpath(os.readlink(f"/proc/self/fd/{fd}"))))
+        real_fsync(fd)
+
+    def rename(a, b) -> None:
+        events.append(("rename", os.path.realpath(b)))
+        real_rename(a, b)
+
+    def exchange(a: Path, b: Path) -> bool:
+        if mode == "fallback":
+            return False
+        events.append(("exchange", os.path.realpath(b)))
+        return real_exchange(a, b)
+
+    out = tmp_path / "out"
+    files = {"kustomization.yaml": "a\n", "base/mpijob.yaml": "b\n", "overlays/prod/patch.yaml": "c\n"}
+    if mode != "first":
+        writer.write_tree(out, JOB, {"kustomization.yaml": "old\n", "base/x.yaml": "x\n"})
+        (out / JOB / "README.md").write_text("mine\n")  # carried over as a hard link
+    monkeypatch.setattr(writer.os, "fsync", fsync)
+    monkeypatch.setattr(writer.os, "rename", rename)
+    monkeypatch.setattr(writer, "_exchange", exchange)
+    writer.write_tree(out, JOB, files)
+
+    target = os.path.realpath(out / JOB)
+    swap = max(i for i, (kind, path) in enumerate(events) if kind != "fsync" and path == target)
+    before = {path for kind, path in events[:swap] if kind == "fsync"}
+    staged = {path for kind, path in events[:swap] if kind == "fsync" and STAGING in path}
+    tree = {str(p.relative_to(out / JOB)) for p in (out / JOB).rglob("*")} | {"."}
+    flushed = {os.path.relpath(p, os.path.commonpath(sorted(staged, key=len)[:1] * 2)) for p in staged}
+    assert tree - {"README.md"} <= flushed, (tree, flushed)  # the user's file is an old inode, already on disk
+    assert ("fsync", os.path.realpath(out)) in events[swap + 1:], events[swap:]
+    assert before  # nothing flushed before the swap would pass the check above vacuously
