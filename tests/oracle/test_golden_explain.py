@@ -1,0 +1,135 @@
+"""`mpigen explain`'s objects for every golden manifest equal what the real operators create.
+
+Each golden case's outputs (the base and every environment) go to the oracle of their operator
+(mpi-operator v0.8.0 or v0.4.0 for MPIJobs, training-operator v1.9.0 for PyTorchJobs and TFJobs),
+with the gang scheduler the manifest is decorated for and the case's PriorityClasses. Every object
+the operator creates -- Service, ConfigMap (hostfile), SSH Secret (redacted), PodGroup, the launcher
+Job and the worker Pods; the PodGroup, Pods and Services of a training job -- must equal the one
+mpigen's controller port (what ``mpigen explain --format yaml`` prints) says it creates, field for
+field, once the oracle's Go zero values, owner references and status are set aside.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mpigen.operator import mpi_controller, training_controller
+from tests.golden.cases import ROOT, discover
+
+pytestmark = pytest.mark.oracle
+
+BIN = Path(__file__).resolve().parent / "bin"
+MPI_ORACLES = {"v0.8.0": BIN / "mpi-v0.8", "v0.4.0": BIN / "mpi-v0.4"}
+TRAINING_ORACLE = BIN / "training-v1.9"
+MAX_PODS = 100  # the goldens are small: every object, in full
+KEYS = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+
+
+def _normalized(obj: Any) -> Any:
+    """The oracle's typed Go objects add zero values, owner references, status and timestamps."""
+    if isinstance(obj, dict):
+        out = {k: _normalized(v) for k, v in obj.items()
+               if k not in ("creationTimestamp", "ownerReferences", "status")}
+        return {k: v for k, v in out.items() if v not in ({}, [], None, "", False)
+                and not (k == "targetPort" and v == 0)}
+    if isinstance(obj, list):
+        return [_normalized(v) for v in obj]
+    if not isinstance(obj, (str, int, float, bool, type(None))):
+        return str(obj)  # explain's lazy values (a TF_CONFIG, a hostfile) are their text
+    return obj
+
+
+def _gang(job: dict) -> tuple[str, str]:
+    """The --gang-scheduling the manifest was built for (from its decorated pod templates)."""
+    template = next(iter(job["spec"][KEYS[job["kind"]]].values()))["template"]
+    scheduler = template["spec"].get("schedulerName")
+    if scheduler == "volcano":
+        return "volcano", ""
+    if scheduler and scheduler != "kube-batch":
+        return "scheduler-plugins", scheduler
+    return "", ""
+
+
+def _jobs() -> list[tuple[str, dict, str, dict[str, int]]]:
+    out = []
+    for case in discover():
+        classes = {}
+        if case.cluster:
+            items = yaml.safe_load((ROOT / case.cluster).read_text())["items"]
+            classes = {d["metadata"]["name"]: d["value"] for d in items}
+        for env in ["base"] + case.envs:
+            for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
+                if doc and doc.get("kind") in KEYS:
+                    # kubectl apply puts a job without a namespace into the current one; explain says default
+                    doc["metadata"].setdefault("namespace", "default")
+                    out.append((f"{case.name}/{env}", doc, case.operator_version or "v0.8.0", classes))
+    return out
+
+
+JOBS = _jobs()
+
+
+def _classes_list(classes: dict[str, int]) -> list[dict]:
+    return [{"name": n, "value": v} for n, v in sorted(classes.items())]
+
+
+def _run(binary: Path, request: dict) -> dict:
+    if not binary.exists():
+        pytest.skip(f"{binary.name} is not built (make test builds it: tests/oracle/harness.py)")
+    done = subprocess.run([str(binary)], input=json.dumps(request) + "\n", capture_output=True, text=True,
+                          timeout=300, check=True)
+    (line,) = done.stdout.splitlines()
+    return json.loads(line)
+
+
+def test_the_goldens_have_jobs_of_every_operator() -> None:
+    kinds = {(job["kind"], version) for _, job, version, _ in JOBS}
+    assert {("MPIJob", "v0.8.0"), ("MPIJob", "v0.4.0"), ("PyTorchJob", "v0.8.0"), ("TFJob", "v0.8.0")} <= kinds
+
+
+@pytest.mark.parametrize("name,job,version,classes", [j for j in JOBS if j[1]["kind"] == "MPIJob"],
+                         ids=[j[0] for j in JOBS if j[1]["kind"] == "MPIJob"])
+def test_explain_equals_the_mpi_operator(name: str, job: dict, version: str, classes: dict[str, int]) -> None:
+    gang, scheduler = _gang(job)
+    response = _run(MPI_ORACLES[version], {"id": name, "mpijob": job, "priorityClasses": _classes_list(classes),
+                                           "gang": gang, "schedulerName": scheduler, "maxPods": MAX_PODS})
+    assert response["error"] == "", response["error"]
+    mine = list(mpi_controller.created_objects(job, gang or None, scheduler_name=scheduler or "scheduler-plugins",
+                                               priority_classes=classes, version=version, max_workers=MAX_PODS))
+    key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
+    assert [key(o) for o in mine] == [key(o) for o in response["objects"]]
+    for theirs, ours in zip(response["objects"], mine):
+        assert _normalized(ours) == _normalized(theirs), key(ours)
+
+
+@pytest.mark.parametrize("name,job,version,classes", [j for j in JOBS if j[1]["kind"] != "MPIJob"],
+                         ids=[j[0] for j in JOBS if j[1]["kind"] != "MPIJob"])
+def test_explain_equals_the_training_operator(name: str, job: dict, version: str, classes: dict[str, int]) -> None:
+    gang, scheduler = _gang(job)
+    if not gang:
+        pytest.skip("no operator gang (kube-batch or none): the oracle runs with a gang scheduler")
+    response = _run(TRAINING_ORACLE, {"id": name, "job": job, "priorityClasses": _classes_list(classes),
+                                      "gang": gang, "schedulerName": scheduler, "maxPods": MAX_PODS})
+    assert response["error"] == "", response["error"]
+    mine = list(training_controller.created_objects(job, gang, scheduler_name=scheduler or None,
+                                                    priority_classes=classes, max_pods=MAX_PODS))
+    groups = [o for o in mine if o["kind"] == "PodGroup"]
+    assert [_normalized(g) for g in groups] == [_normalized(response["podgroup"])]
+    key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
+    theirs = {key(o): o for o in response["objects"]}
+    ours = {key(o): o for o in mine if o["kind"] in ("Pod", "Service")}
+    assert sorted(ours) == sorted(theirs)
+    for k, obj in ours.items():
+        if k[0] == "Pod":
+            for init in theirs[k]["spec"].get("initContainers") or []:  # the oracle parses no flags
+                if init["name"] == "init-pytorch" and "image" not in init:
+                    init["image"] = training_controller.INIT_CONTAINER_IMAGE
+                    init["command"][2] = init["command"][2].replace(
+                        "$(seq 0)", f"$(seq {training_controller.INIT_CONTAINER_MAX_TRIES})")
+        assert _normalized(obj) == _normalized(theirs[k]), k
