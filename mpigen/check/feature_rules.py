@@ -17,7 +17,8 @@ Finding = tuple[tuple, str, Severity, str]
 
 FRAMEWORK_FIELDS = {"mpi": ("mpi", "slotsPerWorker"), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
 RESERVED_VOLUMES = ("code", "git-secret", "dshm")
-_URL_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@", re.IGNORECASE)
+# user:password@ in any URL; for http(s) any user part at all (a token is often given as the user)
+_URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
 
 
 def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
@@ -62,9 +63,18 @@ def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
         return
     from ..expand.defaults import gpus
 
-    if not gpus(spec.get("resources")):
+    roles = [spec.get("resources")] + [r.get("resources") for fw in ("pytorch", "tensorflow")
+                                       for r in (spec.get(fw) or {}).values() if isinstance(r, dict)]
+    roles.append(((spec.get("mpi") or {}).get("launcher") or {}).get("resources"))
+    if not any(gpus(r) for r in roles if isinstance(r, dict)):
         yield (("spec", "scheduling", "gpuTopology"), "gpu-topology", Severity.ERROR,
-               "gpuTopology places GPU pods by the GPUs' links: give the workers GPUs (resources.gpu)")
+               "gpuTopology places GPU pods by the GPUs' links: give the pods GPUs (resources.gpu)")
+        return
+    if spec.get("framework", "mpi") == "mpi":
+        yield (("spec", "scheduling", "gpuTopology"), "host-network-ssh", Severity.WARNING,
+               "gpuTopology runs the pods on the host network: the MPI workers' sshd then needs the node's port "
+               "22, which the node's own sshd usually holds; use an image whose sshd listens on another port "
+               "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
 
 
 def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
@@ -93,6 +103,8 @@ def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
 
 def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     board = spec.get("tensorboard")
+    if isinstance(board, dict) and "logDir" not in board:
+        yield (("spec", "tensorboard"), "missing-field", Severity.ERROR, "tensorboard needs logDir")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
     from ..render.addons import log_volume
@@ -118,6 +130,13 @@ def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     if len(sources) != 1:
         yield (("spec", "code"), "code-source", Severity.ERROR,
                "code sync takes one source: code.git or code.rsync")
+    mount = code.get("mountPath")
+    if isinstance(mount, str) and posixpath.normpath(mount) == "/":
+        yield (("spec", "code", "mountPath"), "volume-mount-path", Severity.ERROR,
+               "the code cannot be mounted over the container's root folder")
+    for source, key in (("git", "repository"), ("rsync", "source")):
+        if isinstance(code.get(source), dict) and key not in code[source]:
+            yield (("spec", "code", source), "missing-field", Severity.ERROR, f"code.{source} needs {key}")
     git = code.get("git")
     if not isinstance(git, dict):
         return
@@ -130,17 +149,14 @@ def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                    f"code.git.{key} would put a credential in plain text into the manifests and git: {how}")
     if isinstance(git.get("repository"), str) and _URL_CREDENTIALS.match(git["repository"]):
         yield (("spec", "code", "git", "repository"), "plaintext-credential", Severity.ERROR,
-               f"the repository URL carries a user and password: {how}, and give the URL without them")
+               f"the repository URL carries credentials (a user and password, or a token): {how}, and give the "
+               "URL without them")
     if isinstance(git.get("repository"), str) and "secret" in git:
         from ..render.pods import is_ssh_url
 
-        if not is_ssh_url(git["repository"]) and not git["repository"].startswith("https://"):
+        if not is_ssh_url(git["repository"]) and not git["repository"].lower().startswith("https://"):
             yield (("spec", "code", "git", "repository"), "git-credentials-over-http", Severity.ERROR,
                    "credentials go only over https:// or ssh; this URL would send the Secret's password in clear")
-    mount = code.get("mountPath")
-    if isinstance(mount, str) and posixpath.normpath(mount) == "/":
-        yield (("spec", "code", "mountPath"), "volume-mount-path", Severity.ERROR,
-               "the code cannot be mounted over the container's root folder")
 
 
 FEATURE_RULES = (_frameworks, _kueue_and_kube_batch, _gpu_topology, _volume_sources, _tensorboard, _code)

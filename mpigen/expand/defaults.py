@@ -121,8 +121,11 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
             git = out["code"].get("git")
             from ..render.pods import repository_folder
 
-            folder = out["code"]["mountPath"].rstrip("/") or "/"
-            out["workingDir"] = f"{folder.rstrip('/')}/{repository_folder(git['repository'])}" if git else folder
+            from ..render.pods import rsync_folder
+
+            folder = out["code"]["mountPath"].rstrip("/")
+            sub = repository_folder(git["repository"]) if git else rsync_folder(out["code"]["rsync"]["source"])
+            out["workingDir"] = f"{folder}/{sub}" if sub else (folder or "/")
     if spec.get("tensorboard"):
         board = dict(spec["tensorboard"])
         board.setdefault("image", TENSORBOARD_IMAGE)

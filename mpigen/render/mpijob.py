@@ -8,6 +8,7 @@ PodGroup at run time (see :mod:`mpigen.render.gang`).
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any
 
 from ..operator.versions import has
@@ -53,10 +54,10 @@ def user_starts_mpi(command: list[str]) -> bool:
     """The user wrote the mpirun line (``mpirun ...``, ``horovodrun ...``, or ``sh -c "mpirun ..."``)."""
     if not command:
         return False
-    words = command
     if len(command) >= 3 and posixpath.basename(command[0]) in ("sh", "bash") and command[1] in ("-c", "-lc"):
-        words = command[2].split()
-    return bool(words) and posixpath.basename(words[0]) in MPI_STARTERS
+        # a shell line: mpirun anywhere as a command word (``cd /code && mpirun ...``)
+        return any(posixpath.basename(w) in MPI_STARTERS for w in re.split(r"[\s;&|()]+", command[2]))
+    return posixpath.basename(command[0]) in MPI_STARTERS
 
 
 def sshd_command(spec: dict[str, Any]) -> list[str]:

@@ -10,7 +10,8 @@ renders exactly as before they existed.
   ``code`` at ``code.mountPath``, which every training container mounts. git uses git-sync
   (:data:`GIT_SYNC_IMAGE`, pinned) once (``--one-time``); credentials come only from the Secret
   named in ``code.git.secret``, mounted at ``/etc/git-secret`` (``password``, or ``ssh`` and
-  ``known_hosts``) with the username read from its ``username`` key. rsync copies the source
+  ``known_hosts``) with the username read from its ``username`` key; the pod gets
+  ``fsGroup: 65533`` (git-sync's user) so that git-sync can read them. rsync copies the source
   into the volume, as arena's ``--sync-mode rsync`` does.
 - ``spec.shmSize``: a memory-backed emptyDir at ``/dev/shm`` of that size.
 - ``scheduling.gpuTopology`` (Alibaba Cloud ACK topology-aware GPU scheduling): every pod that
@@ -32,6 +33,7 @@ GIT_SYNC_IMAGE = "registry.k8s.io/git-sync/git-sync:v4.4.0"
 CODE_VOLUME = "code"
 GIT_SECRET_VOLUME = "git-secret"
 GIT_SECRET_PATH = "/etc/git-secret"
+GIT_SYNC_GROUP = 65533  # the git-sync image's user and group
 SHM_VOLUME = "dshm"
 TOPOLOGY_LABEL = "gpu-topology"
 TOPOLOGY_REPLICA_LABEL = "gpu-topology-replica"
@@ -142,6 +144,10 @@ def pod_template(spec: dict[str, Any], labels: dict[str, str], main: dict[str, A
         pod["serviceAccountName"] = spec["serviceAccountName"]
     if spec.get("tolerations"):
         pod["tolerations"] = [dict(t) for t in spec["tolerations"]]
+    if ((spec.get("code") or {}).get("git") or {}).get("secret"):
+        # git-sync runs as 65533 and reads the Secret's files: git-sync's own documented setup
+        # (docs/ssh.md). OnRootMismatch: volumes already owned right are not walked again.
+        pod["securityContext"] = {"fsGroup": GIT_SYNC_GROUP, "fsGroupChangePolicy": "OnRootMismatch"}
     volumes = pod_volumes(spec)
     if volumes:
         pod["volumes"] = volumes
@@ -170,7 +176,26 @@ def pod_volumes(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def is_ssh_url(repository: str) -> bool:
-    return repository.startswith("ssh://") or bool(re.match(r"^[\w.-]+@[\w.-]+:", repository))
+    return repository.lower().startswith("ssh://") or bool(re.match(r"^[\w.-]+@[\w.-]+:", repository))
+
+
+def rsync_folder(source: str) -> str | None:
+    """The folder ``rsync -avP SOURCE DEST/`` creates in DEST: the source's last path part, or None
+    when the source ends with ``/`` (its contents are copied) or is a daemon module's root."""
+    if source.endswith("/"):
+        return None
+    if source.lower().startswith("rsync://"):
+        path = source[len("rsync://"):].partition("/")[2]  # host/module[/path] -> module[/path]
+        module_only = "/" not in path
+    elif "::" in source:
+        path = source.split("::", 1)[1]  # host::module[/path]
+        module_only = "/" not in path
+    else:
+        path = source.split(":", 1)[1] if re.match(r"^[^/]+:", source) else source  # host:path or a path
+        module_only = False
+    if module_only:
+        return None
+    return posixpath.basename(path) or None
 
 
 def repository_folder(repository: str) -> str:

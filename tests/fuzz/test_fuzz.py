@@ -269,7 +269,9 @@ def _check_build(capsys: pytest.CaptureFixture[str], workdir: Path, raw: bytes, 
         assert outcome.out == ""
         return
     docs = [d for d in yaml.safe_load_all(outcome.out) if d is not None]
-    assert docs and all(d["kind"] == "MPIJob" for d in docs), outcome.out[:500]
+    jobs = ("MPIJob", "PyTorchJob", "TFJob")
+    assert docs and docs[0]["kind"] in jobs, outcome.out[:500]
+    assert all(d["kind"] in (*jobs, "PodGroup", "Deployment", "Service") for d in docs), outcome.out[:500]
     # What build writes, validate accepts: no error from the loader, the schema, the operator's
     # admission rules or the lint rules, told the scheduler-plugins scheduler name the spec gave
     # (validate cannot know how the operator is configured otherwise).
