@@ -50,6 +50,7 @@ from mpigen.operator import podgroup as pg
 from mpigen.operator.mpi_defaults import set_defaults
 from mpigen.operator.mpi_validation import validate_mpijob
 from mpigen.operator.versions import parse_version
+from tests.oracle import training
 
 ORACLE_DIR = Path(__file__).resolve().parent
 ROOT = ORACLE_DIR.parents[1]
@@ -57,6 +58,9 @@ BIN_DIR = ORACLE_DIR / "bin"
 GOMODCACHE = ROOT / ".cache" / "gomod"
 # operator version -> oracle module folder (and binary name)
 ORACLES = {"v0.8.0": "mpi-v0.8", "v0.4.0": "mpi-v0.4"}
+# training-operator v1.9.0 (PyTorchJob, TFJob): cases with "version": TRAINING (see training.py)
+TRAINING = training.VERSION
+ALL_ORACLES = {**ORACLES, TRAINING: training.MODULE}
 MAX_PODS = 3  # worker Pods listed in full per case; counts and decorations cover all of them
 
 DNS1035 = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
@@ -146,6 +150,8 @@ class Oracle:
 
 def request_of(case: dict) -> dict:
     """The oracle's request line for a case (everything but ``version``)."""
+    if case["version"] == TRAINING:
+        return training.request_of(case)
     request = {k: case[k] for k in ("id", "mpijob", "priorityClasses", "gang", "schedulerName")}
     request["maxPods"] = MAX_PODS
     return request
@@ -243,6 +249,8 @@ def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, ve
 
 def expected(case: dict) -> Expected:
     """What mpigen says the operator does with this case."""
+    if case["version"] == TRAINING:
+        return training.expected(case)
     version = case["version"]
     gang = case["gang"]
     scheduler_name = case["schedulerName"] or pg.DEFAULT_SCHEDULER_PLUGINS_NAME
@@ -376,6 +384,8 @@ def compare_podgroup(case: dict, exp: Expected, got: dict | None) -> Iterator[Di
 
 def compare(case: dict, response: dict, exp: Expected | None = None) -> list[Disagreement]:
     exp = exp or expected(case)
+    if case["version"] == TRAINING:
+        return training.compare(case, response, exp)
     out: list[Disagreement] = []
 
     def dis(key: str, detail: str) -> None:
@@ -660,9 +670,9 @@ class Harness:
         self.build_seconds: dict[str, float | None] = {}
         self.oracles: dict[str, Oracle] = {}
         for version in versions:
-            binary, seconds = build(ORACLES[version], force=force_build)
+            binary, seconds = build(ALL_ORACLES[version], force=force_build)
             self.build_seconds[version] = seconds
-            self.log(f"oracle {ORACLES[version]}: " + ("up to date" if seconds is None else f"built in {seconds:.1f}s"))
+            self.log(f"oracle {ALL_ORACLES[version]}: " + ("up to date" if seconds is None else f"built in {seconds:.1f}s"))
             self.oracles[version] = Oracle(binary)
 
     def close(self) -> None:
@@ -685,7 +695,7 @@ class Harness:
             started = time.monotonic()
             for case, response in zip(batch, self.oracles[version].run([request_of(c) for c in batch])):
                 responses[case["id"]] = response
-            self.log(f"{ORACLES[version]}: {len(batch)} cases in {time.monotonic() - started:.1f}s")
+            self.log(f"{ALL_ORACLES[version]}: {len(batch)} cases in {time.monotonic() - started:.1f}s")
         results = []
         for case in cases:
             response = responses[case["id"]]
@@ -701,6 +711,8 @@ class Harness:
         """The smallest variant of ``case`` that still shows a disagreement with this key."""
         def still(candidate: dict) -> bool:
             return any(d.key == key for d in self.disagreements_of(candidate))
+        if case["version"] == TRAINING:
+            return training.shrink(case, still)
         return shrink(case, still)
 
 
@@ -719,6 +731,10 @@ def coverage(results: list[Result]) -> dict[str, int]:
         counts[key] = counts.get(key, 0) + 1
 
     for r in results:
+        if r.case["version"] == TRAINING:
+            for key in training.coverage_keys(r):
+                bump(key)
+            continue
         version, gang = r.case["version"], r.case["gang"] or "none"
         bump(f"outcome {r.expected.outcome}")
         bump(f"oracle {oracle_outcome(r.response)} {version}")
@@ -762,10 +778,10 @@ def report(harness: Harness, results: list[Result], *, out=sys.stdout, shrink_li
             print(f"  (not shrunk: more than {shrink_limit} disagreeing cases) {reproduction(result.case)}", file=out)
     noted = [r for r in results if r.notes and not r.disagreements]
     if noted:
-        print(f"NOTE {len(noted)} agreeing case(s) where Go's map iteration put the Worker before the Launcher "
-              f"(equal priorities), so the operator wrote a sum in another format than mpigen's fixed order "
-              f"Launcher, Worker; both are outcomes of the operator (e.g. {noted[0].case['id']}: "
-              f"{noted[0].notes[0].detail})", file=out)
+        print(f"NOTE {len(noted)} agreeing case(s) where Go's map iteration ordered equal-priority replica "
+              f"types otherwise than mpigen's fixed order (MPIJob: Launcher, Worker; PyTorchJob/TFJob: the "
+              f"document's), so the operator wrote another of its possible minResources; (e.g. "
+              f"{noted[0].case['id']}: {noted[0].notes[0].detail})", file=out)
     agree = len(results) - len(disagreeing)
     print("coverage: " + ", ".join(f"{k}: {v}" for k, v in coverage(results).items()), file=out)
     print(f"{agree}/{len(results)} cases agree", file=out)
@@ -776,23 +792,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.oracle.harness", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=1000, help="number of random cases (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="Hypothesis seed for the cases (default 0)")
-    parser.add_argument("--versions", default=",".join(ORACLES), help="operator versions (default: all)")
+    parser.add_argument("--versions", default=",".join(ALL_ORACLES),
+                        help=f"operator versions (default: all; {TRAINING} is training-operator's PyTorchJob/TFJob, "
+                             "which gets a third of the cases)")
     parser.add_argument("--rebuild", action="store_true", help="go build even when the binaries are up to date")
     parser.add_argument("--shrink-limit", type=int, default=40, help="shrink at most this many disagreements")
     parser.add_argument("--strict", action="store_true", help="exit 1 when any case disagrees")
     args = parser.parse_args(argv)
-    from tests.oracle.strategies import draw_cases
+    from tests.oracle.strategies import draw_cases, draw_training_cases
 
     versions = tuple(v.strip() for v in args.versions.split(",") if v.strip())
-    unknown = [v for v in versions if v not in ORACLES]
+    unknown = [v for v in versions if v not in ALL_ORACLES]
     if unknown:
-        parser.error(f"unknown operator version(s) {unknown}; known: {list(ORACLES)}")
+        parser.error(f"unknown operator version(s) {unknown}; known: {list(ALL_ORACLES)}")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
     started = time.monotonic()
-    cases = draw_cases(args.cases, seed=args.seed, versions=versions)
+    mpi_versions = tuple(v for v in versions if v != TRAINING)
+    n_training = (0 if TRAINING not in versions else args.cases if not mpi_versions else args.cases // 3)
+    cases = (draw_cases(args.cases - n_training, seed=args.seed, versions=mpi_versions) if mpi_versions else []) \
+        + draw_training_cases(n_training, seed=args.seed)
     log(f"{len(cases)} cases drawn (seed {args.seed}) in {time.monotonic() - started:.1f}s")
     with Harness(versions, force_build=args.rebuild, log=log) as harness:
         results = harness.run(cases)

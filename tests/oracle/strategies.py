@@ -246,13 +246,17 @@ def draw_cases(n: int, seed: int = 0, **kwargs) -> list[dict]:
     shrinks disagreements itself, against the oracle). Cases are drawn in chunks of 250, each
     with its own seed derived from ``seed``: one long run slows down as it grows.
     """
+    return _draw(n, seed, kwargs, cases, "c")
+
+
+def _draw(n: int, seed: int, kwargs: dict, strategy, prefix: str) -> list[dict]:
     drawn: list[dict] = []
     chunk = 0
     while len(drawn) < n:
-        drawn.extend(_draw_chunk(min(n - len(drawn), 250), seed * 1_000_003 + chunk, kwargs))
+        drawn.extend(_draw_chunk(min(n - len(drawn), 250), seed * 1_000_003 + chunk, kwargs, strategy))
         chunk += 1
     for i, case in enumerate(drawn[:n]):
-        case["id"] = f"c{i}"
+        case["id"] = f"{prefix}{i}"
     return drawn[:n]
 
 
@@ -278,7 +282,7 @@ def _without_local_constants():
         providers._get_local_constants = original
 
 
-def _draw_chunk(n: int, seed: int, kwargs: dict) -> list[dict]:
+def _draw_chunk(n: int, seed: int, kwargs: dict, strategy=None) -> list[dict]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
 
@@ -287,10 +291,126 @@ def _draw_chunk(n: int, seed: int, kwargs: dict) -> list[dict]:
     @hypothesis_seed(seed)
     @settings(max_examples=n, database=None, deadline=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
-    @given(cases(**kwargs))
+    @given((strategy or cases)(**kwargs))
     def collect(case: dict) -> None:
         drawn.append(case)
 
     with _without_local_constants():
         collect()
     return drawn[:n]
+
+
+# ------------------------------------------------------------------ PyTorchJob and TFJob (training-operator v1.9.0)
+
+TRAINING_VERSION = "training-v1.9.0"
+TRAINING_FRAMEWORKS = {"PyTorchJob": ("pytorchReplicaSpecs", "pytorch"), "TFJob": ("tfReplicaSpecs", "tensorflow")}
+
+
+@st.composite
+def training_replicas(draw, minimum: int) -> int | None:
+    """Unset, or 0..10,000 in size classes (mostly small: the oracle creates every Pod)."""
+    size = draw(st.integers(0, 39))
+    if size < 4:
+        return None
+    if size < 34:
+        return draw(st.integers(minimum, 6))
+    if size < 39:
+        return draw(st.integers(minimum, 300))
+    return draw(st.one_of(st.just(10_000), st.integers(minimum, 10_000)))
+
+
+@st.composite
+def training_templates(draw, default_container: str) -> dict:
+    containers = []
+    n = draw(st.integers(1, 3))
+    default_at = draw(st.integers(0, n - 1))
+    for i in range(n):
+        container = {"name": default_container if i == default_at else f"side-{i}", "image": "busybox"}
+        res = draw(resources())
+        if res is not None:
+            container["resources"] = res
+        if draw(st.integers(0, 6)) == 0:
+            container["ports"] = [{"name": draw(st.sampled_from(["custom", "tfjob-port", "pytorchjob-port"])),
+                                   "containerPort": 1234}]
+        containers.append(container)
+    spec: dict = {"containers": containers}
+    if draw(st.integers(0, 2)):
+        spec["priorityClassName"] = draw(st.sampled_from(PRIORITY_CLASS_NAMES + ("missing",)))
+    if draw(st.integers(0, 7)) == 0:
+        spec["schedulerName"] = draw(st.sampled_from(["default-scheduler", "volcano", "other"]))
+    if draw(st.integers(0, 7)) == 0:
+        spec["initContainers"] = [{"name": "init", "image": "busybox", "resources": {"requests": {"cpu": "100"}}}]
+    template: dict = {"spec": spec}
+    metadata: dict = {}
+    if draw(st.integers(0, 7)) == 0:
+        metadata["annotations"] = {GROUP_ANNOTATION: "other", "volcano.sh/task-spec": "other"}
+    if draw(st.integers(0, 7)) == 0:
+        metadata["labels"] = {GROUP_LABEL: "other", "team": "vision"}
+    if metadata:
+        template["metadata"] = metadata
+    return template
+
+
+@st.composite
+def training_cases(draw, gangs=GANGS) -> dict:
+    """A PyTorchJob or TFJob the training-operator's webhook accepts, and the cluster around it."""
+    kind = draw(st.sampled_from(sorted(TRAINING_FRAMEWORKS)))
+    key, default_container = TRAINING_FRAMEWORKS[kind]
+    gang = draw(st.sampled_from(gangs))
+    metadata: dict = {"name": draw(st.sampled_from(("pt", "job", "tensorflow-benchmarks"))),
+                      "namespace": draw(st.sampled_from(["default", "research"]))}
+    if draw(st.integers(0, 2)) == 0:
+        metadata["annotations"] = {"scheduling.volcano.sh/queue-name": "q-annotated", "team": "vision"}
+    specs: dict = {}
+    if kind == "PyTorchJob":
+        types = [t for t in ("Master", "Worker") if draw(st.integers(0, 5))] or ["Worker"]
+    else:
+        chief = draw(st.sampled_from([[], [], ["Chief"], ["Master"]]))
+        types = [t for t in ("PS", "Worker", "Evaluator") if draw(st.integers(0, 2))] + chief or ["Worker"]
+        types = [t.lower() if draw(st.integers(0, 9)) == 0 else t for t in types]  # camel-cased by defaults
+    for rtype in types:
+        replica: dict = {"template": draw(training_templates(default_container))}
+        if rtype == "Master":  # the PyTorchJob webhook wants exactly 1, explicitly
+            replica["replicas"] = 1
+        else:
+            replicas = draw(training_replicas(1 if kind == "PyTorchJob" else 0))
+            if replicas is not None:
+                replica["replicas"] = replicas
+        if draw(st.integers(0, 4)) == 0:
+            replica["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "ExitCode"]))
+        specs[rtype] = replica
+    total = sum(r.get("replicas", 1) for r in specs.values())
+    run_policy: dict = {}
+    if draw(st.integers(0, 2)):
+        policy: dict = {}
+        if draw(st.booleans()):
+            policy["minAvailable"] = draw(st.one_of(
+                st.sampled_from([0, 1, 2, total, total - 1, total + 1, max(total // 2, 1)]), st.integers(-1, 10_001)))
+        if draw(st.booleans()):
+            policy["queue"] = draw(st.sampled_from(["", "research", "default"]))
+        if draw(st.integers(0, 3)) == 0:
+            policy["minResources"] = draw(resource_lists())
+        if draw(st.booleans()):
+            policy["priorityClass"] = draw(st.sampled_from(("",) + PRIORITY_CLASS_NAMES + ("missing",)))
+        if draw(st.booleans()):
+            policy["scheduleTimeoutSeconds"] = draw(st.sampled_from([0, 1, 60, 2**31 - 1]))
+        run_policy["schedulingPolicy"] = policy
+    if draw(st.integers(0, 3)) == 0:
+        run_policy["cleanPodPolicy"] = draw(st.sampled_from(["Running", "None", "All"]))
+    if draw(st.integers(0, 20)) == 7:  # not 0: Hypothesis draws the bounds often
+        run_policy["suspend"] = True
+    spec: dict = {key: specs}
+    if run_policy:
+        spec["runPolicy"] = run_policy
+    return {
+        "version": TRAINING_VERSION,
+        "gang": gang,
+        "schedulerName": draw(st.sampled_from(SCHEDULER_NAMES)) if gang == "scheduler-plugins" else "",
+        "priorityClasses": draw(priority_classes()),
+        "job": {"apiVersion": "kubeflow.org/v1", "kind": kind, "metadata": metadata, "spec": spec},
+    }
+
+
+def draw_training_cases(n: int, seed: int = 0, **kwargs) -> list[dict]:
+    """``n`` PyTorchJob/TFJob cases from :func:`training_cases` (ids ``t0``, ``t1``, ...)."""
+    return _draw(n, seed, kwargs, training_cases, "t")

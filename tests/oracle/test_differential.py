@@ -220,3 +220,112 @@ def test_known_bug_is_fixed(harness, bug):
         pytest.fail(f"the reproduction of {bug['id']} shows another disagreement: {result.disagreements}")
     # ... and this fails (xfail); once mpigen is fixed it passes (XPASS, strict): remove the entry.
     assert not result.disagreements, [f"{d.key}: {d.detail}" for d in result.disagreements]
+
+
+# ------------------------------------------------------------------ PyTorchJob / TFJob (training-operator v1.9.0)
+
+TRAINING_CASES = int(os.environ.get("MPIGEN_ORACLE_TRAINING_CASES", "150"))
+
+
+def _training_job(kind: str, specs: dict, policy: dict | None = None) -> dict:
+    key, container = {"PyTorchJob": ("pytorchReplicaSpecs", "pytorch"), "TFJob": ("tfReplicaSpecs", "tensorflow")}[kind]
+    replica_specs = {}
+    for rtype, (replicas, resources) in specs.items():
+        c = {"name": container, "image": "busybox"}
+        if resources is not None:
+            c["resources"] = resources
+        replica_specs[rtype] = {"replicas": replicas, "template": {"spec": {"containers": [c]}}}
+    spec: dict = {key: replica_specs}
+    if policy is not None:
+        spec["runPolicy"] = {"schedulingPolicy": policy}
+    return {"apiVersion": "kubeflow.org/v1", "kind": kind, "metadata": {"name": "job", "namespace": "default"},
+            "spec": spec}
+
+
+def _training_case(gang: str, job: dict, case_id: str = "fixed") -> dict:
+    return {"id": case_id, "version": h.TRAINING, "gang": gang,
+            "schedulerName": "scheduler-plugins-scheduler" if gang == "scheduler-plugins" else "",
+            "priorityClasses": [], "job": job}
+
+
+def _largest_training_cases() -> list[dict]:
+    """10,000 pods of one type for each kind and gang scheduler; only the first case has the
+    oracle create (and compare) every Pod, the others stop after the PodGroup (see training.py)."""
+    big = {"requests": {"cpu": "4", "memory": "16Gi"}, "limits": {"nvidia.com/gpu": "1"}}
+    out = []
+    for gang in ("volcano", "scheduler-plugins"):
+        out.append(_training_case(gang, _training_job("PyTorchJob", {"Master": (1, {"requests": {"cpu": "1"}}),
+                                                                      "Worker": (10_000, big)}), f"largest-pt-{gang}"))
+        out[-1]["skipPods"] = gang == "scheduler-plugins"
+        out.append(_training_case(gang, _training_job("TFJob", {"PS": (2, {"limits": {"memory": "1Gi"}}),
+                                                                 "Worker": (10_000, big)}), f"largest-tf-{gang}"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def training_harness():
+    if shutil.which("go") is None:
+        pytest.skip("the go command is needed to build the oracles")
+    with h.Harness((h.TRAINING,)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def training_results(training_harness):
+    from tests.oracle.strategies import draw_training_cases
+
+    suspended = _training_case("volcano", _training_job("PyTorchJob", {"Worker": (2, None)}), "suspended")
+    suspended["job"]["spec"]["runPolicy"] = {"suspend": True}
+    return training_harness.run(draw_training_cases(TRAINING_CASES, seed=SEED) + _largest_training_cases()
+                                + [suspended])
+
+
+def test_random_training_jobs_agree_with_the_real_operator(training_harness, training_results):
+    assert len(training_results) == TRAINING_CASES + len(_largest_training_cases()) + 1
+    disagreeing = [r for r in training_results if r.disagreements]
+    notes = {n.key for r in training_results for n in r.notes}
+    assert notes <= {h.training.MAP_ORDER_NOTE}, notes
+    if disagreeing:
+        text = io.StringIO()
+        h.report(training_harness, disagreeing, out=text, shrink_limit=5)
+        pytest.fail(f"{len(disagreeing)} of {len(training_results)} PyTorchJob/TFJob cases disagree with "
+                    f"training-operator v1.9.0 (seed {SEED})\n{text.getvalue()}")
+
+
+def test_the_training_batch_exercised_what_matters(training_results):
+    cov = h.coverage(training_results)
+    for kind in ("PyTorchJob", "TFJob"):
+        for gang in ("volcano", "scheduler-plugins"):
+            assert cov.get(f"training podgroup {kind} {gang}", 0) >= 5, (kind, gang, cov)
+    for gang in ("volcano", "scheduler-plugins"):
+        assert cov.get(f"training minResources {gang}", 0) >= 5, cov
+    assert cov.get("training minResources depends on map order", 0) >= 1, cov
+    assert cov.get("training 1000+ pods", 0) >= 1, cov  # a PyTorchJob: every Pod created and compared
+    assert cov.get("training 1000+ replicas", 0) >= 3, cov  # PodGroup only (a TFJob's TF_CONFIG is O(n^2))
+    assert cov.get("training outcome skipped", 0) >= 1, cov  # suspended jobs
+
+
+def test_training_operator_min_resources_is_nondeterministic(training_harness):
+    """Equal priorities and a minAvailable cut: which replica type is counted first is Go's map
+    order, so even the VALUE of minResources varies between runs of the real operator. Every
+    run's result must be one of mpigen's outcomes, and more than one must occur."""
+    job = _training_job("TFJob", {"PS": (1, {"requests": {"cpu": "1"}}), "Worker": (3, {"requests": {"cpu": "2"}})},
+                        {"minAvailable": 2})
+    cases = [_training_case("volcano", copy.deepcopy(job), f"r{i}") for i in range(64)]
+    results = training_harness.run(cases)
+    assert not [d for r in results for d in r.disagreements]
+    seen = {tuple(sorted(r.response["podgroup"]["spec"]["minResources"].items())) for r in results}
+    assert seen == {(("cpu", "3"),), (("cpu", "4"),)}, seen
+    assert len(results[0].expected.min_resources_variants) == 2
+
+
+def test_training_operator_creates_a_pod_for_zero_replicas(training_harness):
+    """Operator bug, modelled by the harness: core.CalculatePodSliceSize returns
+    max(highest index + 1, replicas), 1 with no Pods, so a type with replicas: 0 gets Pod 0 in
+    the first sync (the next sync deletes it as out of range). The PodGroup does not count it."""
+    job = _training_job("TFJob", {"PS": (0, {"requests": {"cpu": "1"}}), "Worker": (2, None)})
+    [result] = training_harness.run([_training_case("scheduler-plugins", job)])
+    assert not result.disagreements
+    assert result.response["counts"]["Pod"] == 3
+    assert result.response["podgroup"]["spec"]["minMember"] == 2
+    assert "minResources" not in result.response["podgroup"]["spec"]
