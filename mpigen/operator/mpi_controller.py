@@ -177,6 +177,7 @@ def launcher_template(job: dict[str, Any], gang: str | None, scheduler_name: str
         "name": f"{name}-config", "items": [{"key": "hostfile", "path": "hostfile", "mode": 0o444},
                                             {"key": "discover_hosts.sh", "path": "discover_hosts.sh", "mode": 0o555}]}})
     container["volumeMounts"].append({"name": CONFIG_VOLUME, "mountPath": CONFIG_MOUNT_PATH})
+    _go_resources(pod)
     return template
 
 
@@ -206,6 +207,7 @@ def worker_pod(job: dict[str, Any], index: int, gang: str | None, scheduler_name
         container["command"] = ["/usr/sbin/sshd", "-De"]
     container["env"] = list(container.get("env") or []) + [_env("K_MPI_JOB_ROLE", "worker")]
     _setup_ssh(pod, job)
+    _go_resources(pod)
     if gang:
         template = pg.decorate_pod_template(template, name, gang, scheduler_name=scheduler_name)
     meta = _meta(job, pod_name, template["metadata"]["labels"])
@@ -231,6 +233,84 @@ def worker_pods(job: dict[str, Any], count: int, gang: str | None, scheduler_nam
         labels[REPLICA_INDEX_LABEL] = str(index + shift)
         yield {"apiVersion": "v1", "kind": "Pod", "metadata": {**meta, "name": pod_name, "labels": labels},
                "spec": {**pod_spec, "hostname": pod_name}}
+
+
+def go_quantity_text(raw: Any) -> Any:
+    """A resource value as the operator writes it back: Go's ``Quantity.String()`` -- the text it
+    was parsed from when the parser found it canonical, else the canonical form (``0.1Ki`` ->
+    ``102400m``, ``2.5`` -> ``2500m``). A value that is no quantity is left as it is."""
+    from .quantity import QuantityError
+
+    try:
+        return str(pg._parse(raw))
+    except (QuantityError, ValueError, TypeError):
+        return raw
+
+
+def _go_resources(pod_spec: dict[str, Any]) -> None:
+    """Every container's requests and limits as Go serializes the typed Pod (in place, on a copy)."""
+    for key in ("initContainers", "containers"):
+        for container in pod_spec.get(key) or []:
+            resources = container.get("resources")
+            if not isinstance(resources, dict):
+                continue
+            for kind in ("requests", "limits"):
+                if isinstance(resources.get(kind), dict):
+                    resources[kind] = {n: go_quantity_text(v) for n, v in resources[kind].items()}
+
+
+def _times(raw: Any, count: int) -> Any:
+    """A resource value after Go's ``Mul(count)`` on a copy that shares its inf.Dec (see below)."""
+    from .quantity import go_stores_as_decimal
+
+    text = pg._json_float_text(raw) if isinstance(raw, float) else raw
+    if not isinstance(text, str) or not go_stores_as_decimal(text):
+        return raw  # an int64-backed Quantity: the copy is multiplied, the template is not
+    return str(pg._parse(text).mul(count))
+
+
+def as_mutated_by_min_resources(job: dict[str, Any], gang: str | None, priority_classes: dict[str, int] | None,
+                                version: str) -> dict[str, Any]:
+    """The job as mpi-operator v0.5.0+ holds it once ``calPGMinResource`` has run (a copy).
+
+    ``addResources`` copies each container's Quantity by value and calls ``Mul(replicas)`` on the
+    copy. A Quantity parsed into an inf.Dec (``go_stores_as_decimal``: a fraction of a binary
+    suffix such as 1.5Gi, more than 18 digits, finer than 1n) shares it with the copy, so the
+    job's own template is multiplied in place, by the count the sum used for its replica type
+    (its replicas, or minMember - 1 when the gang cuts it): the worker Pods and the launcher Job
+    created next in the same sync carry the multiplied value (1.5Gi with 2 workers: 3Gi each).
+    The requests are multiplied, and the limits of names without a request. The PodGroup itself
+    is right. The ``decimal-quantity-multiplied`` lint warns about such manifests.
+    """
+    if not gang or is_legacy(version):
+        return job
+    if ((job["spec"].get("runPolicy") or {}).get("schedulingPolicy") or {}).get("minResources") is not None:
+        return job
+    min_member = pg.calculate_min_available(job)
+    if min_member == 0:
+        return job
+    counts = pg.min_resources_counts(min_member, job, priority_classes or {})
+    if not counts:
+        return job
+    specs = dict(job["spec"]["mpiReplicaSpecs"])
+    for rtype, count in counts.items():
+        template = specs[rtype].get("template") or {}
+        containers = []
+        for container in (template.get("spec") or {}).get("containers") or []:
+            resources = container.get("resources") or {}
+            requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
+            if not requests and not limits:
+                containers.append(container)
+                continue
+            changed = dict(resources)
+            if requests:
+                changed["requests"] = {n: _times(v, count) for n, v in requests.items()}
+            if limits:
+                changed["limits"] = {n: v if n in requests else _times(v, count) for n, v in limits.items()}
+            containers.append(dict(container, resources=changed))
+        pod_spec = dict(template.get("spec") or {}, containers=containers)
+        specs[rtype] = dict(specs[rtype], template=dict(template, spec=pod_spec))
+    return dict(job, spec=dict(job["spec"], mpiReplicaSpecs=specs))
 
 
 def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_name: str = pg.DEFAULT_SCHEDULER_PLUGINS_NAME,
@@ -278,6 +358,7 @@ def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_n
             group = pg.new_pod_group(job, gang, priority_classes or {}, scheduler_name=scheduler_name, version=version)
             if group is not None:
                 yield group
+                job = as_mutated_by_min_resources(job, gang, priority_classes, version)
         workers = _workers(job)
         count = workers if max_workers is None else min(workers, max_workers)
         if lazy:

@@ -226,10 +226,19 @@ def _replicas_at(order: list[dict], i: int) -> int:
     return order[i]["replicas"]
 
 
-def _cal_pg_min_resource(min_member: int | None, job: Mapping,
-                         priority_classes: Mapping[str, int],
-                         legacy: bool) -> dict[str, Quantity] | None:
-    """``calPGMinResource`` (v0.8.0); with ``legacy``, the v0.4.0 inline version."""
+def min_resources_counts(min_member: int | None, job: Mapping, priority_classes: Mapping[str, int],
+                         legacy: bool = False) -> dict[str, int] | None:
+    """The count ``calPGMinResource`` multiplies each replica type's containers by: its replicas,
+    or minMember - 1 for the type the gang cuts; types without replicas are left out. None when it
+    finds no worker to cut (and computes nothing)."""
+    order = _counted_order(min_member, job, priority_classes, legacy)
+    if order is None:
+        return None
+    return {rp["replicaType"]: rp["replicas"] for rp in order if rp["replicas"] is not None}
+
+
+def _counted_order(min_member: int | None, job: Mapping, priority_classes: Mapping[str, int],
+                   legacy: bool) -> list[dict] | None:
     order = _replicas_order(job, priority_classes)
     if legacy:  # v0.4.0: *order[0].Replicas + *order[1].Replicas, only when minMember != nil
         over = min_member is not None and _replicas_at(order, 0) + _replicas_at(order, 1) > min_member
@@ -247,7 +256,16 @@ def _cal_pg_min_resource(min_member: int | None, job: Mapping,
             order[w_index]["replicas"] = min_member - 1
         else:
             order[1]["replicas"] = min_member - 1  # the second entry, whichever type it is
+    return order
 
+
+def _cal_pg_min_resource(min_member: int | None, job: Mapping,
+                         priority_classes: Mapping[str, int],
+                         legacy: bool) -> dict[str, Quantity] | None:
+    """``calPGMinResource`` (v0.8.0); with ``legacy``, the v0.4.0 inline version."""
+    order = _counted_order(min_member, job, priority_classes, legacy)
+    if order is None:
+        return None
     min_resources: dict[str, Quantity] = {}
     for rp in order:
         if rp["replicas"] is None:

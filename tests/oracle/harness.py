@@ -231,13 +231,16 @@ def _decoration_of(template: dict) -> dict:
             "groupLabel": (meta.get("labels") or {}).get(pg.SCHEDULER_PLUGINS_POD_GROUP_LABEL)}
 
 
-def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, version: str) -> list[dict]:
+def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, version: str,
+                       priority_classes: dict[str, int] | None = None) -> list[dict]:
     """The containers' resources of the worker Pods / launcher Job mpigen says the operator creates:
     from ``mpi_controller`` (mpigen's port of the v0.8.0 object builders) for v0.8.0, else the
     template's."""
     if version == "v0.8.0":
         job = dict(job, metadata=dict(job["metadata"]))
         job["metadata"].setdefault("namespace", "default")
+        if gang and not (job["spec"].get("runPolicy") or {}).get("suspend"):  # the PodGroup is made first
+            job = mpi_controller.as_mutated_by_min_resources(job, gang, priority_classes, version)
         if rtype == "Worker":
             pod = mpi_controller.worker_pod(job, 0, gang or None, scheduler_name)["spec"]
         else:
@@ -268,7 +271,7 @@ def expected(case: dict) -> Expected:
             template = _template(job, rtype)
             if template is None:
                 continue
-            exp.resources[key] = _created_resources(job, rtype, gang, scheduler_name, version)
+            exp.resources[key] = _created_resources(job, rtype, gang, scheduler_name, version, pcs)
             if gang:
                 template = pg.decorate_pod_template(template, name, gang, scheduler_name)
             exp.decorations[key] = _decoration_of(template)

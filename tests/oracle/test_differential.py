@@ -92,28 +92,6 @@ DELIBERATE_DIFFERENCES = [
 # Bugs in mpigen's ports found by these tests (not fixed here: mpigen/ is not this test's to edit).
 KNOWN_BUGS = [
     {
-        "id": "v0.8-operator-multiplies-template-resources",
-        "matches": lambda case, d: (case["version"] == "v0.8.0" and case["gang"] != ""
-                                    and d.key in ("resources.Pod.worker", "resources.Job.launcher")
-                                    and "(x" in d.detail),
-        "reason": "mpi-operator v0.8.0 (since v0.5.0, #634) computes minResources with addResources, which "
-                  "copies each container's Quantity by value and calls quantity.Mul(replicas) on the copy. A "
-                  "Quantity parsed into an inf.Dec (a fraction of a binary suffix such as 1.5Gi or 0.5Ki, more "
-                  "than 18 digits, finer than 1n, ...) shares its *inf.Dec with the copy, so Mul multiplies the "
-                  "job's own template in place: the worker Pods created next in the same sync request "
-                  "replicas x the resource (1.5Gi with 2 workers: 3Gi each; with a minAvailable cut, "
-                  "(minAvailable-1) x, possibly 0), and a lower-priority launcher that is cut too. The PodGroup "
-                  "itself is right. mpigen's port of the object builders (mpi_controller.worker_pod / "
-                  "launcher_template, behind `mpigen explain`) shows the template's resources.",
-        "fix": "mpi_controller.py: when a gang scheduler computes minResources (v0.5.0+, no explicit "
-               "schedulingPolicy.minResources, minMember != 0), multiply every inf.Dec-backed request/limit of a "
-               "replica type's containers by the count calPGMinResource used for it (its replicas, or the cut "
-               "minMember-1); needs a Quantity predicate for ParseQuantity's int64 fast path. Better for users: "
-               "render requests/limits in a form that parses on the int64 path (1.5Gi -> 1536Mi) or flag them.",
-        "case": _case("v0.8.0", "volcano", _job([{"name": "l"}],
-                                                [{"name": "w", "resources": {"requests": {"memory": "1.5Gi"}}}], 2)),
-    },
-    {
         "id": "v0.4-scheduler-plugins-sum-by-repeated-addition",
         "matches": lambda case, d: (case["version"] == "v0.4.0" and case["gang"] == "scheduler-plugins"
                                     and d.key == "podgroup.spec.minResources.format"),
@@ -208,6 +186,26 @@ def test_deliberate_difference_is_what_the_data_says(harness, diff):
         [result] = harness.run([dict(diff["case"])])
         assert result.disagreements and all(d.key.startswith(diff["key"]) for d in result.disagreements)
         assert all("'schedulerName': 'scheduler-plugins'" in d.detail for d in result.disagreements)
+
+
+FIXED_BUGS = [
+    # Was a KNOWN_BUG: mpi-operator v0.5.0+ multiplies a decimal quantity (1.5Gi) of the job's own
+    # template in place while it computes minResources, so the Pods and the launcher Job created next
+    # carry replicas x the value. mpi_controller.as_mutated_by_min_resources now models it (explain
+    # shows it; the decimal-quantity-multiplied lint warns about such manifests).
+    _case("v0.8.0", "volcano", _job([{"name": "l"}], [{"name": "w", "resources": {"requests": {"memory": "1.5Gi"}}}], 2)),
+    _case("v0.8.0", "scheduler-plugins", _job([{"name": "l", "resources": {"limits": {"cpu": "0.5Ki"}}}],
+                                              [{"name": "w", "resources": {"requests": {"memory": "2.5Mi"},
+                                                                           "limits": {"memory": "2.5Mi"}}}], 3,
+                                              launcher_pc="low"),
+          priority_classes=[{"name": "low", "value": -10}]),
+]
+
+
+@pytest.mark.parametrize("case", FIXED_BUGS, ids=lambda c: f"{c['gang']}-{c['mpijob']['spec']['mpiReplicaSpecs']['Worker']['replicas']}")
+def test_fixed_bug_stays_fixed(harness, case):
+    [result] = harness.run([dict(case)])
+    assert not result.disagreements, [f"{d.key}: {d.detail}" for d in result.disagreements]
 
 
 @pytest.mark.parametrize("bug", [pytest.param(bug, id=bug["id"], marks=pytest.mark.xfail(

@@ -106,3 +106,28 @@ def test_namespace_defaults_and_input_is_not_modified() -> None:
 def test_worker_count_bound() -> None:
     pods = [o for o in created_objects(job(workers=10_000), max_workers=1) if o["kind"] == "Pod"]
     assert [p["metadata"]["name"] for p in pods] == ["pi-worker-0"]
+
+
+def test_the_operator_multiplies_decimal_quantities_of_its_own_template() -> None:
+    """mpi-operator v0.5.0+ (#634): addResources' Mul on a copy that shares the inf.Dec of a
+    quantity such as 1.5Gi multiplies the job's template; the Pods created next carry it."""
+    spec = {"mpiReplicaSpecs": {
+        "Launcher": {"replicas": 1, "template": {"spec": {"containers": [{"name": "l", "image": "x"}]}}},
+        "Worker": {"replicas": 2, "template": {"spec": {"containers": [{"name": "w", "image": "x", "resources": {
+            "requests": {"memory": "1.5Gi", "cpu": "2"}, "limits": {"memory": "1.5Gi", "ephemeral-storage": "0.5Ki"}}}]}}},
+    }}
+    mpijob = {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob",
+              "metadata": {"name": "pi", "namespace": "ml"}, "spec": spec}
+    objects = list(created_objects(mpijob, "volcano"))
+    group = next(o for o in objects if o["kind"] == "PodGroup")
+    assert group["spec"]["minResources"] == {"cpu": "4", "ephemeral-storage": "1Ki", "memory": "3Gi"}
+    for pod in (o for o in objects if o["kind"] == "Pod"):
+        # requests x2 (int64-backed cpu is not); a limit only when its name has no request
+        assert pod["spec"]["containers"][0]["resources"] == {
+            "requests": {"memory": "3Gi", "cpu": "2"}, "limits": {"memory": "1536Mi", "ephemeral-storage": "1Ki"}}
+    # without a gang, before v0.5.0, or with an explicit minResources nothing is multiplied
+    for gang, version, policy in ((None, "v0.8.0", None), ("volcano", "v0.4.0", None),
+                                  ("volcano", "v0.8.0", {"minResources": {"memory": "3Gi"}})):
+        job = dict(mpijob, spec=dict(spec, runPolicy={"schedulingPolicy": policy} if policy else {}))
+        pod = next(o for o in created_objects(job, gang, version=version) if o["kind"] == "Pod")
+        assert pod["spec"]["containers"][0]["resources"]["requests"]["memory"] == "1536Mi"
