@@ -53,6 +53,11 @@ come in any order, and when minMember cuts the pod count (minAvailable below the
 :func:`podgroup` return one of them, for the order of the replica types in the document
 (stable-sorted by priority), so that mpigen's output is reproducible.
 
+**Operator bug (pods, not the PodGroup).** ``core.CalculatePodSliceSize`` returns
+max(highest pod index + 1, replicas), i.e. 1 when no pod exists yet: a replica type with
+``replicas: 0`` gets pod 0 created in a sync, which the next sync deletes as out of range (and so
+on). minMember and minResources do not count it.
+
 Where the Go operator would panic an :class:`OperatorPanicError` is raised.
 """
 
