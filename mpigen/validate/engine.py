@@ -105,7 +105,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         return [located((), "not-an-object", Severity.INFO,
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
-    stored = prune_nulls(obj)
+    stored = prune_nulls(obj) if doc.has_nulls else obj  # rules and checks never modify it
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)

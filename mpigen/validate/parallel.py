@@ -1,8 +1,9 @@
 """Validate many files on every core: the work is split by file, the results merged in order.
 
 Small runs stay in one process (starting workers costs more than it saves). Workers are forked,
-so they start with everything already imported; each returns its files' diagnostics, and the
-merged report is the same, byte for byte, as a single-process run.
+so they start with everything already imported, and this process takes the first share itself;
+each returns its files' diagnostics, and the merged report is the same, byte for byte, as a
+single-process run.
 """
 
 from __future__ import annotations
@@ -55,16 +56,11 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
 def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
                 workers: int) -> tuple[list[Diagnostic], list[Document]]:
     """One large multi-document file, cut at document markers and checked piece by piece in parallel."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     text, problems = decode(raw, name)
     pieces = split_documents(text, workers) if text is not None else []
     if text is None or len(pieces) < 2:
         return validate_bytes(raw, name, options, keep)
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        done = list(pool.map(_piece, [(name, lines, piece, options, keep) for lines, piece in pieces]))
+    done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece)
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
     index = 0
@@ -84,16 +80,24 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
-                  workers: int) -> list[Any]:
+def _shared(tasks: list[Any], work: Any) -> list[Any]:
+    """``[work(task) for task in tasks]``: the first task in this process, the others in forked
+    workers meanwhile (this process would otherwise sit idle while they run)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=len(tasks) - 1, mp_context=context) as pool:
+        others = [pool.submit(work, task) for task in tasks[1:]]
+        first = work(tasks[0])
+        return [first, *(future.result() for future in others)]
+
+
+def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
+                  workers: int) -> list[Any]:
     # Interleaved chunks balance files of different sizes; order is restored below.
     chunks = [items[i::workers] for i in range(workers)]
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        done = list(pool.map(_chunk, [(chunk, options, keep) for chunk in chunks]))
+    done = _shared([(chunk, options, keep) for chunk in chunks], _chunk)
     results: list[Any] = [None] * len(items)
     for offset, chunk_results in enumerate(done):
         for position, result in enumerate(chunk_results):
