@@ -9,7 +9,9 @@ The legacy line follows the same file at tag **v0.4.0** (see
 ``git diff v0.4.0 v0.8.0 -- pkg/controller/podgroup.go``): there the Volcano
 PodGroup's minResources is only ``schedulingPolicy.minResources``, the
 scheduler-plugins sum loops over replicas instead of multiplying (so a replica
-type with 0 replicas adds no key), and several inputs crash the operator.
+type with 0 replicas adds no key, a lone quantity keeps its text and a zero
+partial sum can change the format: see ``_legacy_sum``), and several inputs
+crash the operator.
 
 PodGroup shapes and JSON tags: volcano.sh/apis ``pkg/apis/scheduling/v1beta1/types.go``
 (v1.7.0 for v0.4.0, v1.14.0 for v0.8.0) and sigs.k8s.io/scheduler-plugins
@@ -170,16 +172,21 @@ def add_resources(min_resources: Mapping[str, Quantity] | None, resources: Mappi
     if min_resources is None:
         return None
     result = dict(min_resources)
+    for name, raw in _merged_requests(resources).items():
+        quantity = _parse(raw).mul(replicas)
+        result[name] = quantity if name not in result else result[name].add(quantity)
+    return result
+
+
+def _merged_requests(resources: Mapping | None) -> dict[str, Any]:
+    """``addResources``' ``merged``: the requests, then the limits of names without a request."""
     if not resources:
-        return result
+        return {}
     merged: dict[str, Any] = dict(resources.get("requests") or {})
     for name, limit in (resources.get("limits") or {}).items():
         if name not in merged:
             merged[name] = limit
-    for name, raw in merged.items():
-        quantity = _parse(raw).mul(replicas)
-        result[name] = quantity if name not in result else result[name].add(quantity)
-    return result
+    return merged
 
 
 def _sort_replicas_order(order: list[dict]) -> list[dict]:
@@ -266,15 +273,80 @@ def _cal_pg_min_resource(min_member: int | None, job: Mapping,
     order = _counted_order(min_member, job, priority_classes, legacy)
     if order is None:
         return None
+    if legacy:
+        return _legacy_sum(order)
     min_resources: dict[str, Quantity] = {}
     for rp in order:
         if rp["replicas"] is None:
             continue
-        if legacy and rp["replicas"] <= 0:
-            continue  # v0.4.0: `for i := 0; i < replicas; i++` adds nothing at all
         for container in rp["containers"]:
             min_resources = add_resources(min_resources, container.get("resources"), rp["replicas"])
     return min_resources
+
+
+def _legacy_sum(order: list[dict]) -> dict[str, Quantity]:
+    """v0.4.0's sum: ``for rp in order { for i < replicas { for c in containers { addResources } } }``.
+
+    Its ``addResources`` stores the first quantity of a name with ``DeepCopy``, which keeps the
+    text it was parsed from (``0356Ki``, ``09m``, ``1e+21`` are written as given when a single
+    container of a single replica requests the name); every later ``Add`` clears that text and
+    keeps the sum's format, except that a zero sum takes the addend's format. So a name requested
+    more than once ends with the format of the addend that follows the LAST zero partial sum (the
+    empty sum before the first addend counts). The addends of one replica type repeat a fixed
+    pattern ``replicas`` times, so the partial sums before its i-th entry are an arithmetic
+    progression ``B + c_i + m*T`` (m = 0..replicas-1; ``B`` the sum before the type, ``c_i`` the
+    pattern's prefix sum, ``T`` its total): each has no zero, a zero for every m (T = 0) or
+    exactly one (m = -(B + c_i) / T). That is O(containers) per name, whatever the replica count,
+    and gives exactly what the loop gives. A replica count of 0 (or less) adds nothing.
+    """
+    blocks: dict[str, list[tuple[int, list[Quantity]]]] = {}
+    for rp in order:
+        if rp["replicas"] is None or rp["replicas"] <= 0:
+            continue
+        pattern: dict[str, list[Quantity]] = {}
+        for container in rp["containers"]:
+            for name, raw in _merged_requests(container.get("resources")).items():
+                pattern.setdefault(name, []).append(_parse(raw))
+        for name, addends in pattern.items():
+            blocks.setdefault(name, []).append((rp["replicas"], addends))
+    return {name: _repeated_sum(name_blocks) for name, name_blocks in blocks.items()}
+
+
+def _repeated_sum(blocks: list[tuple[int, list[Quantity]]]) -> Quantity:
+    """The Quantity Go's loop ends with for one name; ``blocks``: (replicas, addends) per type."""
+    if len(blocks) == 1 and blocks[0][0] == 1 and len(blocks[0][1]) == 1:
+        return blocks[0][1][0]  # DeepCopy: the parsed Quantity, cached text included
+    total = Quantity()
+    last = blocks[0][1][0]  # the addend after the last zero partial sum
+    for replicas, addends in blocks:
+        before, partial = [], total
+        for q in addends:
+            before.append(partial)
+            partial = partial.add(q)
+        step = partial.sub(total)  # T: what one replica adds
+        best: tuple[int, int] | None = None  # the last (m, i) whose partial sum is zero
+        for i, start in enumerate(before):
+            m = _last_zero(start, step, replicas)
+            if m is not None and (best is None or (m, i) > best):
+                best = (m, i)
+        if best is not None:
+            last = addends[best[1]]
+        total = total.add(step.mul(replicas))
+    # `last` holds the format: a nonzero receiver keeps its own. (If `last` is zero, the sum after
+    # it is zero too, so it is the final addend and the sum is 0; the expression keeps its format.)
+    return last.add(total.sub(last))
+
+
+def _last_zero(start: Quantity, step: Quantity, replicas: int) -> int | None:
+    """The largest m in [0, replicas) with start + m*step == 0, or None."""
+    if step.is_zero():
+        return replicas - 1 if start.is_zero() else None
+    if start.is_zero():
+        return 0
+    if start.sign() == step.sign():
+        return None
+    m = -start.as_fraction() / step.as_fraction()  # > 0 here
+    return int(m) if m.denominator == 1 and m < replicas else None
 
 
 def _priority_at(order: list[dict], i: int) -> int:
