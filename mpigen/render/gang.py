@@ -24,6 +24,19 @@ from ..operator.versions import format_version
 Finding = tuple[tuple, str, Severity, str]
 
 
+def _explicit_policy(scheduling: dict[str, Any]) -> dict[str, Any]:
+    """The schedulingPolicy fields the user set; minResources as Kubernetes resource names
+    (``gpu`` is ``aliyun.com/gpu`` under ACK GPU topology, as in the pods)."""
+    from ..expand.defaults import ACK_GPU_RESOURCE, GPU_RESOURCE, resource_list
+
+    explicit = {key: scheduling[key] for key in ("minAvailable", "queue", "priorityClass", "minResources",
+                                                 "scheduleTimeoutSeconds") if key in scheduling}
+    if "minResources" in explicit:
+        gpu = ACK_GPU_RESOURCE if scheduling.get("gpuTopology") else GPU_RESOURCE
+        explicit["minResources"] = resource_list(explicit["minResources"], gpu)
+    return explicit
+
+
 def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes: dict[str, int] | None,
                version: tuple[int, int, int]) -> tuple[dict[str, Any], list[Finding]]:
     """A copy of ``job`` with an explicit schedulingPolicy and decorated pod templates."""
@@ -32,14 +45,7 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
         return job, []
     findings: list[Finding] = []
     scheduler_name = scheduling.get("schedulerName", podgroup.DEFAULT_SCHEDULER_PLUGINS_NAME)
-    explicit: dict[str, Any] = {}
-    for key in ("minAvailable", "queue", "priorityClass", "minResources", "scheduleTimeoutSeconds"):
-        if key in scheduling:
-            explicit[key] = scheduling[key]
-    if "minResources" in explicit:
-        from ..expand.defaults import resource_list
-
-        explicit["minResources"] = resource_list(explicit["minResources"])
+    explicit = _explicit_policy(scheduling)
 
     spec = dict(job["spec"])
     run_policy = dict(spec["runPolicy"])
@@ -125,14 +131,7 @@ def apply_training_gang(job: dict[str, Any], scheduling: dict[str, Any],
 
     gang = scheduling["gang"]
     scheduler_name = scheduling.get("schedulerName", podgroup.DEFAULT_SCHEDULER_PLUGINS_NAME)
-    explicit: dict[str, Any] = {}
-    for key in ("minAvailable", "queue", "priorityClass", "minResources", "scheduleTimeoutSeconds"):
-        if key in scheduling:
-            explicit[key] = scheduling[key]
-    if "minResources" in explicit:
-        from ..expand.defaults import resource_list
-
-        explicit["minResources"] = resource_list(explicit["minResources"])
+    explicit = _explicit_policy(scheduling)
     spec = dict(job["spec"])
     run_policy = dict(spec["runPolicy"], schedulingPolicy=explicit)
     spec["runPolicy"] = run_policy

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..operator.versions import has
-from .pods import container, pod_template
+from .pods import container, job_metadata, job_run_policy, pod_template
 
 SSHD = "/usr/sbin/sshd"
 MPI_STARTERS = frozenset({"mpirun", "mpiexec", "mpiexec.hydra", "horovodrun"})
@@ -84,18 +84,8 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple
     """The MPIJob for an expanded spec, before gang scheduling is applied."""
     mpi = spec["mpi"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
-    meta: dict[str, Any] = {"name": metadata["name"]}
-    if metadata.get("namespace"):
-        meta["namespace"] = metadata["namespace"]
-    if labels:
-        meta["labels"] = labels
-    if metadata.get("annotations"):
-        meta["annotations"] = dict(sorted(metadata["annotations"].items()))
-
-    run_policy: dict[str, Any] = {}
-    for key in ("cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit", "suspend"):
-        if key in spec["runPolicy"]:
-            run_policy[key] = spec["runPolicy"][key]
+    meta = job_metadata(metadata)
+    run_policy = job_run_policy(spec)
 
     gpu_pods = _gpu_pods(spec)
     launcher = pod_template(

@@ -39,6 +39,24 @@ TOPOLOGY_LABEL = "gpu-topology"
 TOPOLOGY_REPLICA_LABEL = "gpu-topology-replica"
 
 
+def job_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The job's metadata: name, namespace, and the spec's labels and annotations, sorted."""
+    meta: dict[str, Any] = {"name": metadata["name"]}
+    if metadata.get("namespace"):
+        meta["namespace"] = metadata["namespace"]
+    if metadata.get("labels"):
+        meta["labels"] = dict(sorted(metadata["labels"].items()))
+    if metadata.get("annotations"):
+        meta["annotations"] = dict(sorted(metadata["annotations"].items()))
+    return meta
+
+
+def job_run_policy(spec: dict[str, Any]) -> dict[str, Any]:
+    """runPolicy without the schedulingPolicy (the gang stage writes that)."""
+    keys = ("cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit", "suspend")
+    return {key: spec["runPolicy"][key] for key in keys if key in spec["runPolicy"]}
+
+
 def volume_name(volume: dict[str, Any]) -> str:
     """A volume's name in the pod: its ``name``, else its claim name (or host folder) made a DNS label."""
     if volume.get("name"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpus
-from .pods import container, pod_template
+from .pods import container, job_metadata, job_run_policy, pod_template
 
 CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
 PORT_NAME = {"pytorch": "pytorchjob-port", "tensorflow": "tfjob-port"}
@@ -55,18 +55,8 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[
     """The PyTorchJob or TFJob for an expanded spec, before gang scheduling is applied."""
     framework = spec["framework"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
-    meta: dict[str, Any] = {"name": metadata["name"]}
-    if metadata.get("namespace"):
-        meta["namespace"] = metadata["namespace"]
-    if labels:
-        meta["labels"] = labels
-    if metadata.get("annotations"):
-        meta["annotations"] = dict(sorted(metadata["annotations"].items()))
-
-    run_policy: dict[str, Any] = {}
-    for key in ("cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit", "suspend"):
-        if key in spec["runPolicy"]:
-            run_policy[key] = spec["runPolicy"][key]
+    meta = job_metadata(metadata)
+    run_policy = job_run_policy(spec)
 
     port = [{"containerPort": spec[framework]["port"], "name": PORT_NAME[framework]}]
     total_gpu_pods = gpu_pods(spec)

@@ -339,3 +339,10 @@ def test_a_users_mpirun_is_kept_as_written(command: str) -> None:
     launcher = main_container(templates(job)["Launcher"])["command"]
     assert launcher[0] != "mpirun" or launcher.count("mpirun") == 1
     assert launcher == __import__("yaml").safe_load(command)
+
+
+def test_explicit_min_resources_name_gpus_as_the_pods_do() -> None:
+    """Under ACK GPU topology the pods request aliyun.com/gpu, and so does an explicit minResources."""
+    job = build(PYTORCH + "  resources: {gpu: 1}\n  scheduling: {gang: volcano, gpuTopology: true, "
+                          "minResources: {gpu: 3, cpu: 2}}\n")[0]
+    assert job["spec"]["runPolicy"]["schedulingPolicy"]["minResources"] == {"aliyun.com/gpu": "3", "cpu": "2"}
