@@ -46,7 +46,17 @@ def arena(argv: tuple[str, ...], flags_table: bool) -> None:
         spec, diagnostics = import_arena(words)
     except ArenaUsageError as exc:
         _usage(f"import arena: {exc}")
-    _report(diagnostics)
     if has_errors(diagnostics):
+        _report(diagnostics)
         raise Fail(EXIT_INVALID)
-    click.echo(dump(spec), nl=False)
+    text = dump(spec)
+    # The spec must build: what the importer could not foresee (a relative --working-dir, a
+    # credential in --sync-source, clashing mounts...) is reported at the printed spec's lines.
+    from .load.yaml_loader import load_text
+    from .pipeline import Options, compile_specs
+
+    built = compile_specs(load_text(text, "<stdout>"), "<stdout>", Options())
+    _report(diagnostics + built.diagnostics)
+    click.echo(text, nl=False)
+    if has_errors(built.diagnostics):
+        raise Fail(EXIT_INVALID)

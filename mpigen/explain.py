@@ -215,7 +215,9 @@ def _training_pod_lines(job: dict[str, Any], rtype: str, pod: dict[str, Any], se
     label = meta["labels"].get("scheduling.x-k8s.io/pod-group")
     if group:
         task = meta["annotations"].get("volcano.sh/task-spec")
-        out.append(f"  PodGroup by annotation scheduling.k8s.io/group-name: {group} (volcano.sh/task-spec: {task})")
+        scheduler = "kube-batch " if spec.get("schedulerName") == "kube-batch" else ""
+        out.append(f"  {scheduler}PodGroup by annotation scheduling.k8s.io/group-name: {group}"
+                   + (f" (volcano.sh/task-spec: {task})" if task else ""))
     if label:
         out.append(f"  PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
     ports = " ".join(f"{p.get('name', '')}={p['port']}" for p in service["spec"].get("ports", [])) or "none"

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.check.schemagen`; a test fails while this file
 import re as _re
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (27080, 1125508408)
+FINGERPRINT = (28134, 3982153216)
 
 
 class _Pattern:
@@ -50,43 +50,45 @@ _C7 = frozenset(['name'])
 _P9 = _Pattern('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')
 _P11 = _Pattern('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')
 _C13 = frozenset([])
-_C17 = frozenset(['annotations', 'labels', 'name', 'namespace'])
-_C22 = frozenset(['mpi', 'pytorch', 'tensorflow'])
-_C25 = frozenset(['Always', 'IfNotPresent', 'Never'])
-_P36 = _Pattern('^[0-9]+$')
-_C43 = frozenset(['cpu', 'gpu', 'memory'])
-_P48 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
-_C58 = frozenset(['Equal', 'Exists'])
-_C61 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
-_C63 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
-_C66 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
-_P71 = _Pattern('^/')
-_C73 = frozenset(['AtStartup', 'WaitForWorkersReady'])
-_C79 = frozenset(['image', 'priorityClassName', 'resources'])
-_C80 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
-_C83 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
-_C91 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
-_C94 = frozenset(['All', 'None', 'Running'])
-_C99 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
-_C105 = frozenset(['secretKeyRef'])
-_C107 = frozenset(['key', 'name'])
-_P111 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
-_C114 = frozenset(['mountPath'])
-_P121 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
-_C122 = frozenset(['claimName', 'hostPath', 'mountPath', 'name', 'readOnly', 'subPath'])
-_C129 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
-_C136 = frozenset(['master', 'port'])
-_C144 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
-_C153 = frozenset(['chief', 'evaluator', 'port', 'ps'])
-_C159 = frozenset(['ClusterIP', 'NodePort'])
-_C160 = frozenset(['image', 'logDir', 'port', 'serviceType'])
-_C170 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
-_C174 = frozenset(['image', 'source'])
-_C175 = frozenset(['git', 'mountPath', 'rsync'])
-_C179 = frozenset(['command', 'framework', 'image', 'workers'])
-_C183 = frozenset(['annotations', 'code', 'command', 'env', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
-_P185 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C186 = frozenset(['annotations', 'code', 'command', 'env', 'environments', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
+_P15 = _Pattern('^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$')
+_P17 = _Pattern('^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$')
+_C21 = frozenset(['annotations', 'labels', 'name', 'namespace'])
+_C26 = frozenset(['mpi', 'pytorch', 'tensorflow'])
+_C29 = frozenset(['Always', 'IfNotPresent', 'Never'])
+_P40 = _Pattern('^[0-9]+$')
+_C47 = frozenset(['cpu', 'gpu', 'memory'])
+_P52 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
+_C62 = frozenset(['Equal', 'Exists'])
+_C65 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
+_C67 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
+_C70 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
+_P75 = _Pattern('^/')
+_C77 = frozenset(['AtStartup', 'WaitForWorkersReady'])
+_C83 = frozenset(['image', 'priorityClassName', 'resources'])
+_C84 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
+_C87 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
+_C95 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
+_C98 = frozenset(['All', 'None', 'Running'])
+_C103 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
+_C109 = frozenset(['secretKeyRef'])
+_C111 = frozenset(['key', 'name'])
+_P115 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
+_C118 = frozenset(['mountPath'])
+_P125 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
+_C126 = frozenset(['claimName', 'hostPath', 'mountPath', 'name', 'readOnly', 'subPath'])
+_C135 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
+_C142 = frozenset(['master', 'port'])
+_C150 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
+_C159 = frozenset(['chief', 'evaluator', 'port', 'ps'])
+_C165 = frozenset(['ClusterIP', 'NodePort'])
+_C166 = frozenset(['image', 'logDir', 'port', 'serviceType'])
+_C176 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
+_C180 = frozenset(['image', 'source'])
+_C181 = frozenset(['git', 'mountPath', 'rsync'])
+_C185 = frozenset(['command', 'framework', 'image', 'workers'])
+_C189 = frozenset(['annotations', 'code', 'command', 'env', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
+_P191 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
+_C192 = frozenset(['annotations', 'code', 'command', 'env', 'environments', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
 
 def _prop2(v):
     if not (type(v) is str and v in _C3):
@@ -119,6 +121,14 @@ def _prop10(v):
 def _extra14(v):
     if not (type(v) is str):
         return False
+    if type(v) is str and (len(v) > 63 or _P15.search(v) is None):
+        return False
+    return True
+
+
+def _names16(v):
+    if type(v) is str and (len(v) > 317 or _P17.search(v) is None):
+        return False
     return True
 
 
@@ -129,22 +139,32 @@ def _prop12(v):
         for k, x in v.items():
             if k not in _C13 and not _extra14(x):
                 return False
+        if not all(map(_names16, v)):
+            return False
     return True
 
 
-def _extra16(v):
+def _extra19(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _prop15(v):
+def _names20(v):
+    if type(v) is str and (len(v) > 317 or _P17.search(v) is None):
+        return False
+    return True
+
+
+def _prop18(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C13 and not _extra16(x):
+            if k not in _C13 and not _extra19(x):
                 return False
+        if not all(map(_names20, v)):
+            return False
     return True
 
 
@@ -160,66 +180,66 @@ def _prop6(v):
             return False
         if 'labels' in v and not _prop12(v['labels']):
             return False
-        if 'annotations' in v and not _prop15(v['annotations']):
+        if 'annotations' in v and not _prop18(v['annotations']):
             return False
-        if not _C17.issuperset(v):
+        if not _C21.issuperset(v):
             return False
     return True
 
 
-def _prop21(v):
-    if not (type(v) is str and v in _C22):
+def _prop25(v):
+    if not (type(v) is str and v in _C26):
         return False
     return True
 
 
-def _prop23(v):
+def _prop27(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop24(v):
-    if not (type(v) is str and v in _C25):
-        return False
-    return True
-
-
-def _item27(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop26(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_item27, v)):
-        return False
-    return True
-
-
-def _item29(v):
-    if not (type(v) is str):
         return False
     return True
 
 
 def _prop28(v):
-    if not (type(v) is list):
+    if not (type(v) is str and v in _C29):
         return False
-    if type(v) is list and (len(v) < 1):
+    return True
+
+
+def _item31(v):
+    if not (type(v) is str):
         return False
-    if type(v) is list and not all(map(_item29, v)):
+    if type(v) is str and (len(v) < 1):
         return False
     return True
 
 
 def _prop30(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item31, v)):
+        return False
+    return True
+
+
+def _item33(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop32(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and (len(v) < 1):
+        return False
+    if type(v) is list and not all(map(_item33, v)):
+        return False
+    return True
+
+
+def _prop34(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -230,7 +250,7 @@ def _prop30(v):
     return True
 
 
-def _any34(v):
+def _any38(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -239,30 +259,10 @@ def _any34(v):
     return True
 
 
-def _any35(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P36.search(v) is None):
-        return False
-    return True
-
-
-def _prop33(v):
-    if not (_any34(v) or _any35(v)):
-        return False
-    return True
-
-
-def _any38(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
 def _any39(v):
-    if not ((type(v) is int or type(v) is float)):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P40.search(v) is None):
         return False
     return True
 
@@ -273,7 +273,7 @@ def _prop37(v):
     return True
 
 
-def _any41(v):
+def _any42(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -281,14 +281,14 @@ def _any41(v):
     return True
 
 
-def _any42(v):
+def _any43(v):
     if not ((type(v) is int or type(v) is float)):
         return False
     return True
 
 
-def _prop40(v):
-    if not (_any41(v) or _any42(v)):
+def _prop41(v):
+    if not (_any42(v) or _any43(v)):
         return False
     return True
 
@@ -307,43 +307,63 @@ def _any46(v):
     return True
 
 
-def _extra44(v):
+def _prop44(v):
     if not (_any45(v) or _any46(v)):
         return False
     return True
 
 
-def _names47(v):
-    if type(v) is str and (_P48.search(v) is None):
+def _any49(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
         return False
     return True
 
 
-def _ref32(v):
+def _any50(v):
+    if not ((type(v) is int or type(v) is float)):
+        return False
+    return True
+
+
+def _extra48(v):
+    if not (_any49(v) or _any50(v)):
+        return False
+    return True
+
+
+def _names51(v):
+    if type(v) is str and (_P52.search(v) is None):
+        return False
+    return True
+
+
+def _ref36(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gpu' in v and not _prop33(v['gpu']):
+        if 'gpu' in v and not _prop37(v['gpu']):
             return False
-        if 'cpu' in v and not _prop37(v['cpu']):
+        if 'cpu' in v and not _prop41(v['cpu']):
             return False
-        if 'memory' in v and not _prop40(v['memory']):
+        if 'memory' in v and not _prop44(v['memory']):
             return False
         for k, x in v.items():
-            if k not in _C43 and not _extra44(x):
+            if k not in _C47 and not _extra48(x):
                 return False
-        if not all(map(_names47, v)):
+        if not all(map(_names51, v)):
             return False
     return True
 
 
-def _prop31(v):
-    if not _ref32(v):
+def _prop35(v):
+    if not _ref36(v):
         return False
     return True
 
 
-def _prop49(v):
+def _prop53(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -354,202 +374,138 @@ def _prop49(v):
     return True
 
 
-def _prop50(v):
+def _prop54(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _prop51(v):
+def _prop55(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _extra53(v):
+def _extra57(v):
     if not (type(v) is str):
         return False
-    return True
-
-
-def _prop52(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C13 and not _extra53(x):
-                return False
     return True
 
 
 def _prop56(v):
-    if not (type(v) is str):
+    if not (type(v) is dict):
         return False
-    return True
-
-
-def _prop57(v):
-    if not (type(v) is str and v in _C58):
-        return False
-    return True
-
-
-def _prop59(v):
-    if not (type(v) is str):
-        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C13 and not _extra57(x):
+                return False
     return True
 
 
 def _prop60(v):
-    if not (type(v) is str and v in _C61):
+    if not (type(v) is str):
         return False
     return True
 
 
-def _prop62(v):
+def _prop61(v):
+    if not (type(v) is str and v in _C62):
+        return False
+    return True
+
+
+def _prop63(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop64(v):
+    if not (type(v) is str and v in _C65):
+        return False
+    return True
+
+
+def _prop66(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     return True
 
 
-def _item55(v):
+def _item59(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'key' in v and not _prop56(v['key']):
+        if 'key' in v and not _prop60(v['key']):
             return False
-        if 'operator' in v and not _prop57(v['operator']):
+        if 'operator' in v and not _prop61(v['operator']):
             return False
-        if 'value' in v and not _prop59(v['value']):
+        if 'value' in v and not _prop63(v['value']):
             return False
-        if 'effect' in v and not _prop60(v['effect']):
+        if 'effect' in v and not _prop64(v['effect']):
             return False
-        if 'tolerationSeconds' in v and not _prop62(v['tolerationSeconds']):
+        if 'tolerationSeconds' in v and not _prop66(v['tolerationSeconds']):
             return False
-        if not _C63.issuperset(v):
+        if not _C67.issuperset(v):
             return False
     return True
 
 
-def _prop54(v):
+def _prop58(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item55, v)):
-        return False
-    return True
-
-
-def _prop65(v):
-    if not (type(v) is str and v in _C66):
-        return False
-    return True
-
-
-def _item68(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop67(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_item68, v)):
+    if type(v) is list and not all(map(_item59, v)):
         return False
     return True
 
 
 def _prop69(v):
-    if not (type(v) is bool):
+    if not (type(v) is str and v in _C70):
         return False
     return True
 
 
-def _prop70(v):
+def _item72(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P71.search(v) is None):
+    return True
+
+
+def _prop71(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item72, v)):
         return False
     return True
 
 
-def _prop72(v):
-    if not (type(v) is str and v in _C73):
+def _prop73(v):
+    if not (type(v) is bool):
         return False
     return True
 
 
 def _prop74(v):
-    if not (type(v) is bool):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P75.search(v) is None):
         return False
     return True
 
 
 def _prop76(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop77(v):
-    if not _ref32(v):
+    if not (type(v) is str and v in _C77):
         return False
     return True
 
 
 def _prop78(v):
-    if not (type(v) is str):
+    if not (type(v) is bool):
         return False
     return True
 
 
-def _prop75(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'image' in v and not _prop76(v['image']):
-            return False
-        if 'resources' in v and not _prop77(v['resources']):
-            return False
-        if 'priorityClassName' in v and not _prop78(v['priorityClassName']):
-            return False
-        if not _C79.issuperset(v):
-            return False
-    return True
-
-
-def _prop64(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'implementation' in v and not _prop65(v['implementation']):
-            return False
-        if 'extraArgs' in v and not _prop67(v['extraArgs']):
-            return False
-        if 'mpirun' in v and not _prop69(v['mpirun']):
-            return False
-        if 'sshAuthMountPath' in v and not _prop70(v['sshAuthMountPath']):
-            return False
-        if 'launcherCreationPolicy' in v and not _prop72(v['launcherCreationPolicy']):
-            return False
-        if 'runLauncherAsWorker' in v and not _prop74(v['runLauncherAsWorker']):
-            return False
-        if 'launcher' in v and not _prop75(v['launcher']):
-            return False
-        if not _C80.issuperset(v):
-            return False
-    return True
-
-
-def _prop82(v):
-    if not (type(v) is str and v in _C83):
-        return False
-    return True
-
-
-def _prop84(v):
+def _prop80(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -557,36 +513,83 @@ def _prop84(v):
     return True
 
 
-def _prop85(v):
+def _prop81(v):
+    if not _ref36(v):
+        return False
+    return True
+
+
+def _prop82(v):
     if not (type(v) is str):
         return False
+    return True
+
+
+def _prop79(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'image' in v and not _prop80(v['image']):
+            return False
+        if 'resources' in v and not _prop81(v['resources']):
+            return False
+        if 'priorityClassName' in v and not _prop82(v['priorityClassName']):
+            return False
+        if not _C83.issuperset(v):
+            return False
+    return True
+
+
+def _prop68(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'implementation' in v and not _prop69(v['implementation']):
+            return False
+        if 'extraArgs' in v and not _prop71(v['extraArgs']):
+            return False
+        if 'mpirun' in v and not _prop73(v['mpirun']):
+            return False
+        if 'sshAuthMountPath' in v and not _prop74(v['sshAuthMountPath']):
+            return False
+        if 'launcherCreationPolicy' in v and not _prop76(v['launcherCreationPolicy']):
+            return False
+        if 'runLauncherAsWorker' in v and not _prop78(v['runLauncherAsWorker']):
+            return False
+        if 'launcher' in v and not _prop79(v['launcher']):
+            return False
+        if not _C84.issuperset(v):
+            return False
     return True
 
 
 def _prop86(v):
-    if not (type(v) is str):
+    if not (type(v) is str and v in _C87):
         return False
-    return True
-
-
-def _prop87(v):
-    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
-        return False
-    if (type(v) is int or type(v) is float):
-        if v < 0:
-            return False
-        if v > 2147483647:
-            return False
     return True
 
 
 def _prop88(v):
-    if not _ref32(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
         return False
     return True
 
 
 def _prop89(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop90(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop91(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -597,44 +600,61 @@ def _prop89(v):
     return True
 
 
-def _prop90(v):
+def _prop92(v):
+    if not _ref36(v):
+        return False
+    return True
+
+
+def _prop93(v):
+    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
+        return False
+    if (type(v) is int or type(v) is float):
+        if v < 0:
+            return False
+        if v > 2147483647:
+            return False
+    return True
+
+
+def _prop94(v):
     if not (type(v) is bool):
         return False
     return True
 
 
-def _prop81(v):
+def _prop85(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gang' in v and not _prop82(v['gang']):
+        if 'gang' in v and not _prop86(v['gang']):
             return False
-        if 'schedulerName' in v and not _prop84(v['schedulerName']):
+        if 'schedulerName' in v and not _prop88(v['schedulerName']):
             return False
-        if 'queue' in v and not _prop85(v['queue']):
+        if 'queue' in v and not _prop89(v['queue']):
             return False
-        if 'priorityClass' in v and not _prop86(v['priorityClass']):
+        if 'priorityClass' in v and not _prop90(v['priorityClass']):
             return False
-        if 'minAvailable' in v and not _prop87(v['minAvailable']):
+        if 'minAvailable' in v and not _prop91(v['minAvailable']):
             return False
-        if 'minResources' in v and not _prop88(v['minResources']):
+        if 'minResources' in v and not _prop92(v['minResources']):
             return False
-        if 'scheduleTimeoutSeconds' in v and not _prop89(v['scheduleTimeoutSeconds']):
+        if 'scheduleTimeoutSeconds' in v and not _prop93(v['scheduleTimeoutSeconds']):
             return False
-        if 'gpuTopology' in v and not _prop90(v['gpuTopology']):
+        if 'gpuTopology' in v and not _prop94(v['gpuTopology']):
             return False
-        if not _C91.issuperset(v):
+        if not _C95.issuperset(v):
             return False
     return True
 
 
-def _prop93(v):
-    if not (type(v) is str and v in _C94):
+def _prop97(v):
+    if not (type(v) is str and v in _C98):
         return False
     return True
 
 
-def _prop95(v):
+def _prop99(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -645,7 +665,7 @@ def _prop95(v):
     return True
 
 
-def _prop96(v):
+def _prop100(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -656,7 +676,7 @@ def _prop96(v):
     return True
 
 
-def _prop97(v):
+def _prop101(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -667,44 +687,44 @@ def _prop97(v):
     return True
 
 
-def _prop98(v):
+def _prop102(v):
     if not (type(v) is bool):
         return False
     return True
 
 
-def _prop92(v):
+def _prop96(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'cleanPodPolicy' in v and not _prop93(v['cleanPodPolicy']):
+        if 'cleanPodPolicy' in v and not _prop97(v['cleanPodPolicy']):
             return False
-        if 'ttlSecondsAfterFinished' in v and not _prop95(v['ttlSecondsAfterFinished']):
+        if 'ttlSecondsAfterFinished' in v and not _prop99(v['ttlSecondsAfterFinished']):
             return False
-        if 'activeDeadlineSeconds' in v and not _prop96(v['activeDeadlineSeconds']):
+        if 'activeDeadlineSeconds' in v and not _prop100(v['activeDeadlineSeconds']):
             return False
-        if 'backoffLimit' in v and not _prop97(v['backoffLimit']):
+        if 'backoffLimit' in v and not _prop101(v['backoffLimit']):
             return False
-        if 'suspend' in v and not _prop98(v['suspend']):
+        if 'suspend' in v and not _prop102(v['suspend']):
             return False
-        if not _C99.issuperset(v):
+        if not _C103.issuperset(v):
             return False
     return True
 
 
-def _any102(v):
+def _any106(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _any103(v):
+def _any107(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     return True
 
 
-def _prop108(v):
+def _prop112(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -712,7 +732,7 @@ def _prop108(v):
     return True
 
 
-def _prop109(v):
+def _prop113(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -720,90 +740,62 @@ def _prop109(v):
     return True
 
 
-def _prop106(v):
+def _prop110(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C107.issubset(v):
+        if not _C111.issubset(v):
             return False
-        if 'name' in v and not _prop108(v['name']):
+        if 'name' in v and not _prop112(v['name']):
             return False
-        if 'key' in v and not _prop109(v['key']):
+        if 'key' in v and not _prop113(v['key']):
             return False
-        if not _C107.issuperset(v):
+        if not _C111.issuperset(v):
             return False
     return True
 
 
-def _any104(v):
+def _any108(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C105.issubset(v):
+        if not _C109.issubset(v):
             return False
-        if 'secretKeyRef' in v and not _prop106(v['secretKeyRef']):
+        if 'secretKeyRef' in v and not _prop110(v['secretKeyRef']):
             return False
-        if not _C105.issuperset(v):
+        if not _C109.issuperset(v):
             return False
     return True
 
 
-def _extra101(v):
-    if not (_any102(v) or _any103(v) or _any104(v)):
+def _extra105(v):
+    if not (_any106(v) or _any107(v) or _any108(v)):
         return False
     return True
 
 
-def _names110(v):
-    if type(v) is str and (_P111.search(v) is None):
+def _names114(v):
+    if type(v) is str and (_P115.search(v) is None):
         return False
     return True
 
 
-def _prop100(v):
+def _prop104(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C13 and not _extra101(x):
+            if k not in _C13 and not _extra105(x):
                 return False
-        if not all(map(_names110, v)):
+        if not all(map(_names114, v)):
             return False
-    return True
-
-
-def _prop115(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop116(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P71.search(v) is None):
-        return False
-    return True
-
-
-def _prop117(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P71.search(v) is None):
-        return False
-    return True
-
-
-def _prop118(v):
-    if not (type(v) is bool):
-        return False
     return True
 
 
 def _prop119(v):
     if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
         return False
     return True
 
@@ -811,38 +803,21 @@ def _prop119(v):
 def _prop120(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (len(v) > 63 or _P121.search(v) is None):
+    if type(v) is str and (_P75.search(v) is None):
         return False
     return True
 
 
-def _item113(v):
-    if not (type(v) is dict):
+def _prop121(v):
+    if not (type(v) is str):
         return False
-    if type(v) is dict:
-        if not _C114.issubset(v):
-            return False
-        if 'claimName' in v and not _prop115(v['claimName']):
-            return False
-        if 'hostPath' in v and not _prop116(v['hostPath']):
-            return False
-        if 'mountPath' in v and not _prop117(v['mountPath']):
-            return False
-        if 'readOnly' in v and not _prop118(v['readOnly']):
-            return False
-        if 'subPath' in v and not _prop119(v['subPath']):
-            return False
-        if 'name' in v and not _prop120(v['name']):
-            return False
-        if not _C122.issuperset(v):
-            return False
+    if type(v) is str and (_P75.search(v) is None):
+        return False
     return True
 
 
-def _prop112(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_item113, v)):
+def _prop122(v):
+    if not (type(v) is bool):
         return False
     return True
 
@@ -850,163 +825,178 @@ def _prop112(v):
 def _prop123(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P71.search(v) is None):
-        return False
-    return True
-
-
-def _extra125(v):
-    if not (type(v) is str):
-        return False
     return True
 
 
 def _prop124(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) > 63 or _P125.search(v) is None):
+        return False
+    return True
+
+
+def _item117(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C118.issubset(v):
+            return False
+        if 'claimName' in v and not _prop119(v['claimName']):
+            return False
+        if 'hostPath' in v and not _prop120(v['hostPath']):
+            return False
+        if 'mountPath' in v and not _prop121(v['mountPath']):
+            return False
+        if 'readOnly' in v and not _prop122(v['readOnly']):
+            return False
+        if 'subPath' in v and not _prop123(v['subPath']):
+            return False
+        if 'name' in v and not _prop124(v['name']):
+            return False
+        if not _C126.issuperset(v):
+            return False
+    return True
+
+
+def _prop116(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item117, v)):
+        return False
+    return True
+
+
+def _prop127(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P75.search(v) is None):
+        return False
+    return True
+
+
+def _extra129(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) > 63 or _P15.search(v) is None):
+        return False
+    return True
+
+
+def _names130(v):
+    if type(v) is str and (len(v) > 317 or _P17.search(v) is None):
+        return False
+    return True
+
+
+def _prop128(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C13 and not _extra125(x):
+            if k not in _C13 and not _extra129(x):
                 return False
+        if not all(map(_names130, v)):
+            return False
     return True
 
 
-def _extra127(v):
+def _extra132(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _prop126(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C13 and not _extra127(x):
-                return False
-    return True
-
-
-def _prop128(v):
-    if not (type(v) is str and v in _C129):
+def _names133(v):
+    if type(v) is str and (len(v) > 317 or _P17.search(v) is None):
         return False
     return True
 
 
 def _prop131(v):
-    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
+    if not (type(v) is dict):
         return False
-    if (type(v) is int or type(v) is float):
-        if v < 1:
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C13 and not _extra132(x):
+                return False
+        if not all(map(_names133, v)):
             return False
-        if v > 65535:
-            return False
-    return True
-
-
-def _prop133(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
     return True
 
 
 def _prop134(v):
-    if not _ref32(v):
+    if not (type(v) is str and v in _C135):
         return False
     return True
 
 
-def _prop135(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop132(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'image' in v and not _prop133(v['image']):
-            return False
-        if 'resources' in v and not _prop134(v['resources']):
-            return False
-        if 'priorityClassName' in v and not _prop135(v['priorityClassName']):
-            return False
-        if not _C79.issuperset(v):
-            return False
-    return True
-
-
-def _prop130(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'port' in v and not _prop131(v['port']):
-            return False
-        if 'master' in v and not _prop132(v['master']):
-            return False
-        if not _C136.issuperset(v):
-            return False
-    return True
-
-
-def _prop138(v):
+def _prop137(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
         if v < 1:
             return False
         if v > 65535:
-            return False
-    return True
-
-
-def _prop140(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop141(v):
-    if not _ref32(v):
-        return False
-    return True
-
-
-def _prop142(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop143(v):
-    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
-        return False
-    if (type(v) is int or type(v) is float):
-        if v < 1:
-            return False
-        if v > 2147483647:
             return False
     return True
 
 
 def _prop139(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _prop140(v):
+    if not _ref36(v):
+        return False
+    return True
+
+
+def _prop141(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop138(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'image' in v and not _prop140(v['image']):
+        if 'image' in v and not _prop139(v['image']):
             return False
-        if 'resources' in v and not _prop141(v['resources']):
+        if 'resources' in v and not _prop140(v['resources']):
             return False
-        if 'priorityClassName' in v and not _prop142(v['priorityClassName']):
+        if 'priorityClassName' in v and not _prop141(v['priorityClassName']):
             return False
-        if 'replicas' in v and not _prop143(v['replicas']):
+        if not _C83.issuperset(v):
             return False
-        if not _C144.issuperset(v):
+    return True
+
+
+def _prop136(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'port' in v and not _prop137(v['port']):
+            return False
+        if 'master' in v and not _prop138(v['master']):
+            return False
+        if not _C142.issuperset(v):
+            return False
+    return True
+
+
+def _prop144(v):
+    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
+        return False
+    if (type(v) is int or type(v) is float):
+        if v < 1:
+            return False
+        if v > 65535:
             return False
     return True
 
@@ -1020,7 +1010,7 @@ def _prop146(v):
 
 
 def _prop147(v):
-    if not _ref32(v):
+    if not _ref36(v):
         return False
     return True
 
@@ -1028,6 +1018,17 @@ def _prop147(v):
 def _prop148(v):
     if not (type(v) is str):
         return False
+    return True
+
+
+def _prop149(v):
+    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
+        return False
+    if (type(v) is int or type(v) is float):
+        if v < 1:
+            return False
+        if v > 2147483647:
+            return False
     return True
 
 
@@ -1041,12 +1042,14 @@ def _prop145(v):
             return False
         if 'priorityClassName' in v and not _prop148(v['priorityClassName']):
             return False
-        if not _C79.issuperset(v):
+        if 'replicas' in v and not _prop149(v['replicas']):
+            return False
+        if not _C150.issuperset(v):
             return False
     return True
 
 
-def _prop150(v):
+def _prop152(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1054,55 +1057,30 @@ def _prop150(v):
     return True
 
 
+def _prop153(v):
+    if not _ref36(v):
+        return False
+    return True
+
+
+def _prop154(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
 def _prop151(v):
-    if not _ref32(v):
-        return False
-    return True
-
-
-def _prop152(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop149(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'image' in v and not _prop150(v['image']):
+        if 'image' in v and not _prop152(v['image']):
             return False
-        if 'resources' in v and not _prop151(v['resources']):
+        if 'resources' in v and not _prop153(v['resources']):
             return False
-        if 'priorityClassName' in v and not _prop152(v['priorityClassName']):
+        if 'priorityClassName' in v and not _prop154(v['priorityClassName']):
             return False
-        if not _C79.issuperset(v):
+        if not _C83.issuperset(v):
             return False
-    return True
-
-
-def _prop137(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'port' in v and not _prop138(v['port']):
-            return False
-        if 'ps' in v and not _prop139(v['ps']):
-            return False
-        if 'chief' in v and not _prop145(v['chief']):
-            return False
-        if 'evaluator' in v and not _prop149(v['evaluator']):
-            return False
-        if not _C153.issuperset(v):
-            return False
-    return True
-
-
-def _prop155(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P71.search(v) is None):
-        return False
     return True
 
 
@@ -1115,6 +1093,66 @@ def _prop156(v):
 
 
 def _prop157(v):
+    if not _ref36(v):
+        return False
+    return True
+
+
+def _prop158(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop155(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'image' in v and not _prop156(v['image']):
+            return False
+        if 'resources' in v and not _prop157(v['resources']):
+            return False
+        if 'priorityClassName' in v and not _prop158(v['priorityClassName']):
+            return False
+        if not _C83.issuperset(v):
+            return False
+    return True
+
+
+def _prop143(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'port' in v and not _prop144(v['port']):
+            return False
+        if 'ps' in v and not _prop145(v['ps']):
+            return False
+        if 'chief' in v and not _prop151(v['chief']):
+            return False
+        if 'evaluator' in v and not _prop155(v['evaluator']):
+            return False
+        if not _C159.issuperset(v):
+            return False
+    return True
+
+
+def _prop161(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P75.search(v) is None):
+        return False
+    return True
+
+
+def _prop162(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _prop163(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -1125,46 +1163,38 @@ def _prop157(v):
     return True
 
 
-def _prop158(v):
-    if not (type(v) is str and v in _C159):
+def _prop164(v):
+    if not (type(v) is str and v in _C165):
         return False
     return True
 
 
-def _prop154(v):
+def _prop160(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'logDir' in v and not _prop155(v['logDir']):
+        if 'logDir' in v and not _prop161(v['logDir']):
             return False
-        if 'image' in v and not _prop156(v['image']):
+        if 'image' in v and not _prop162(v['image']):
             return False
-        if 'port' in v and not _prop157(v['port']):
+        if 'port' in v and not _prop163(v['port']):
             return False
-        if 'serviceType' in v and not _prop158(v['serviceType']):
+        if 'serviceType' in v and not _prop164(v['serviceType']):
             return False
-        if not _C160.issuperset(v):
+        if not _C166.issuperset(v):
             return False
     return True
 
 
-def _prop162(v):
+def _prop168(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P71.search(v) is None):
+    if type(v) is str and (_P75.search(v) is None):
         return False
     return True
 
 
-def _prop164(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop165(v):
+def _prop170(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1172,7 +1202,15 @@ def _prop165(v):
     return True
 
 
-def _prop166(v):
+def _prop171(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _prop172(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -1180,55 +1218,6 @@ def _prop166(v):
             return False
         if v > 2147483647:
             return False
-    return True
-
-
-def _prop167(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
-    return True
-
-
-def _prop168(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop169(v):
-    if not (type(v) is str):
-        return False
-    return True
-
-
-def _prop163(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'repository' in v and not _prop164(v['repository']):
-            return False
-        if 'revision' in v and not _prop165(v['revision']):
-            return False
-        if 'depth' in v and not _prop166(v['depth']):
-            return False
-        if 'secret' in v and not _prop167(v['secret']):
-            return False
-        if 'username' in v and not _prop168(v['username']):
-            return False
-        if 'password' in v and not _prop169(v['password']):
-            return False
-        if not _C170.issuperset(v):
-            return False
-    return True
-
-
-def _prop172(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) < 1):
-        return False
     return True
 
 
@@ -1240,35 +1229,40 @@ def _prop173(v):
     return True
 
 
-def _prop171(v):
+def _prop174(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop175(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _prop169(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'source' in v and not _prop172(v['source']):
+        if 'repository' in v and not _prop170(v['repository']):
             return False
-        if 'image' in v and not _prop173(v['image']):
+        if 'revision' in v and not _prop171(v['revision']):
             return False
-        if not _C174.issuperset(v):
+        if 'depth' in v and not _prop172(v['depth']):
+            return False
+        if 'secret' in v and not _prop173(v['secret']):
+            return False
+        if 'username' in v and not _prop174(v['username']):
+            return False
+        if 'password' in v and not _prop175(v['password']):
+            return False
+        if not _C176.issuperset(v):
             return False
     return True
 
 
-def _prop161(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'mountPath' in v and not _prop162(v['mountPath']):
-            return False
-        if 'git' in v and not _prop163(v['git']):
-            return False
-        if 'rsync' in v and not _prop171(v['rsync']):
-            return False
-        if not _C175.issuperset(v):
-            return False
-    return True
-
-
-def _any177(v):
+def _prop178(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1276,125 +1270,169 @@ def _any177(v):
     return True
 
 
-def _any178(v):
+def _prop179(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _prop177(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'source' in v and not _prop178(v['source']):
+            return False
+        if 'image' in v and not _prop179(v['image']):
+            return False
+        if not _C180.issuperset(v):
+            return False
+    return True
+
+
+def _prop167(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'mountPath' in v and not _prop168(v['mountPath']):
+            return False
+        if 'git' in v and not _prop169(v['git']):
+            return False
+        if 'rsync' in v and not _prop177(v['rsync']):
+            return False
+        if not _C181.issuperset(v):
+            return False
+    return True
+
+
+def _any183(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _any184(v):
     if not ((type(v) is int or type(v) is float)):
         return False
     return True
 
 
-def _prop176(v):
-    if not (_any177(v) or _any178(v)):
+def _prop182(v):
+    if not (_any183(v) or _any184(v)):
         return False
     return True
 
 
-def _ref20(v):
+def _ref24(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'framework' in v and not _prop21(v['framework']):
+        if 'framework' in v and not _prop25(v['framework']):
             return False
-        if 'image' in v and not _prop23(v['image']):
+        if 'image' in v and not _prop27(v['image']):
             return False
-        if 'imagePullPolicy' in v and not _prop24(v['imagePullPolicy']):
+        if 'imagePullPolicy' in v and not _prop28(v['imagePullPolicy']):
             return False
-        if 'imagePullSecrets' in v and not _prop26(v['imagePullSecrets']):
+        if 'imagePullSecrets' in v and not _prop30(v['imagePullSecrets']):
             return False
-        if 'command' in v and not _prop28(v['command']):
+        if 'command' in v and not _prop32(v['command']):
             return False
-        if 'workers' in v and not _prop30(v['workers']):
+        if 'workers' in v and not _prop34(v['workers']):
             return False
-        if 'resources' in v and not _prop31(v['resources']):
+        if 'resources' in v and not _prop35(v['resources']):
             return False
-        if 'slotsPerWorker' in v and not _prop49(v['slotsPerWorker']):
+        if 'slotsPerWorker' in v and not _prop53(v['slotsPerWorker']):
             return False
-        if 'priorityClassName' in v and not _prop50(v['priorityClassName']):
+        if 'priorityClassName' in v and not _prop54(v['priorityClassName']):
             return False
-        if 'serviceAccountName' in v and not _prop51(v['serviceAccountName']):
+        if 'serviceAccountName' in v and not _prop55(v['serviceAccountName']):
             return False
-        if 'nodeSelector' in v and not _prop52(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop56(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _prop54(v['tolerations']):
+        if 'tolerations' in v and not _prop58(v['tolerations']):
             return False
-        if 'mpi' in v and not _prop64(v['mpi']):
+        if 'mpi' in v and not _prop68(v['mpi']):
             return False
-        if 'scheduling' in v and not _prop81(v['scheduling']):
+        if 'scheduling' in v and not _prop85(v['scheduling']):
             return False
-        if 'runPolicy' in v and not _prop92(v['runPolicy']):
+        if 'runPolicy' in v and not _prop96(v['runPolicy']):
             return False
-        if 'env' in v and not _prop100(v['env']):
+        if 'env' in v and not _prop104(v['env']):
             return False
-        if 'volumes' in v and not _prop112(v['volumes']):
+        if 'volumes' in v and not _prop116(v['volumes']):
             return False
-        if 'workingDir' in v and not _prop123(v['workingDir']):
+        if 'workingDir' in v and not _prop127(v['workingDir']):
             return False
-        if 'labels' in v and not _prop124(v['labels']):
+        if 'labels' in v and not _prop128(v['labels']):
             return False
-        if 'annotations' in v and not _prop126(v['annotations']):
+        if 'annotations' in v and not _prop131(v['annotations']):
             return False
-        if 'restartPolicy' in v and not _prop128(v['restartPolicy']):
+        if 'restartPolicy' in v and not _prop134(v['restartPolicy']):
             return False
-        if 'pytorch' in v and not _prop130(v['pytorch']):
+        if 'pytorch' in v and not _prop136(v['pytorch']):
             return False
-        if 'tensorflow' in v and not _prop137(v['tensorflow']):
+        if 'tensorflow' in v and not _prop143(v['tensorflow']):
             return False
-        if 'tensorboard' in v and not _prop154(v['tensorboard']):
+        if 'tensorboard' in v and not _prop160(v['tensorboard']):
             return False
-        if 'code' in v and not _prop161(v['code']):
+        if 'code' in v and not _prop167(v['code']):
             return False
-        if 'shmSize' in v and not _prop176(v['shmSize']):
+        if 'shmSize' in v and not _prop182(v['shmSize']):
             return False
     return True
 
 
-def _ref182(v):
-    if not _ref20(v):
+def _ref188(v):
+    if not _ref24(v):
         return False
     if type(v) is dict:
-        if not _C183.issuperset(v):
+        if not _C189.issuperset(v):
             return False
     return True
 
 
-def _extra181(v):
-    if not _ref182(v):
+def _extra187(v):
+    if not _ref188(v):
         return False
     return True
 
 
-def _names184(v):
-    if type(v) is str and (_P185.search(v) is None):
+def _names190(v):
+    if type(v) is str and (_P191.search(v) is None):
         return False
     return True
 
 
-def _prop180(v):
+def _prop186(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C13 and not _extra181(x):
+            if k not in _C13 and not _extra187(x):
                 return False
-        if not all(map(_names184, v)):
+        if not all(map(_names190, v)):
             return False
     return True
 
 
-def _ref19(v):
-    if not _ref20(v):
+def _ref23(v):
+    if not _ref24(v):
         return False
     if type(v) is dict:
-        if not _C179.issubset(v):
+        if not _C185.issubset(v):
             return False
-        if 'environments' in v and not _prop180(v['environments']):
+        if 'environments' in v and not _prop186(v['environments']):
             return False
-        if not _C186.issuperset(v):
+        if not _C192.issuperset(v):
             return False
     return True
 
 
-def _prop18(v):
-    if not _ref19(v):
+def _prop22(v):
+    if not _ref23(v):
         return False
     return True
 
@@ -1411,7 +1449,7 @@ def is_valid(v):
             return False
         if 'metadata' in v and not _prop6(v['metadata']):
             return False
-        if 'spec' in v and not _prop18(v['spec']):
+        if 'spec' in v and not _prop22(v['spec']):
             return False
         if not _C1.issuperset(v):
             return False

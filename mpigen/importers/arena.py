@@ -410,7 +410,8 @@ class _Builder:
             _error(self.diagnostics, "arena-unsupported", f"--logdir {logdir!r}: mpigen's TensorBoard reads an absolute path on a "
                        "volume", "--logdir")
             return {}
-        in_pvc = any("claimName" in v and logdir.startswith(v["mountPath"]) for v in volumes)
+        in_pvc = any("claimName" in v and (logdir + "/").startswith(v["mountPath"].rstrip("/") + "/")
+                     for v in volumes)  # whole path parts: /database is not under /data
         if not in_pvc:
             volumes.append({"hostPath": f"/arena_logs/{name}", "mountPath": logdir, "name": "training-logs-volume"})
             _warn(self.diagnostics, "arena-differs", f"--logdir {logdir} is on no --data PVC: arena mounts a new hostPath "

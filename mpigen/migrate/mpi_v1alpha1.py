@@ -224,8 +224,12 @@ def _worker(template: dict[str, Any], workers: int, units: int, resource: str,
                                    "`sleep 365d` in the workers; v2beta1 runs sshd when the worker sets no "
                                    "command (kept for the Launcher)"))
     if units > 0:
-        resources = first.setdefault("resources", {})
-        limits = resources.setdefault("limits", {})
+        if not isinstance(first.get("resources"), dict):
+            first["resources"] = {}  # null or not a map: the old operator wrote its own limits
+        resources = first["resources"]
+        if not isinstance(resources.get("limits"), dict):
+            resources["limits"] = {}
+        limits = resources["limits"]
         if limits.get(resource) not in (None, units, str(units)):
             changes.append(lossy(("spec", "template", "spec", "containers", 0, "resources", "limits", resource),
                                  f"the old operator replaced this limit with {units} (the units per worker); "

@@ -84,3 +84,25 @@ def test_flags_table_option_prints_the_docs_table() -> None:
     from mpigen.importers.arena_flags import flags_markdown
 
     assert _mpigen("import", "arena", "--flags-table").stdout == flags_markdown()
+
+
+@pytest.mark.parametrize("flags, code", [
+    (["--label", "a b=c"], "schema"),  # not a Kubernetes label key
+    (["--working-dir", "rel", "--sync-mode", "git", "--sync-source", "https://g.example.com/x.git"], "schema"),
+    (["--sync-mode", "git", "--sync-source", "https://me:tok@g.example.com/x.git"], "plaintext-credential"),
+    (["--data-dir", "/a:/b", "--data-dir", "/c:/b"], "volume-mount-path"),
+])
+def test_an_imported_spec_that_would_not_build_exits_1_with_its_errors(flags: list[str], code: str) -> None:
+    """What the importer cannot foresee is found by building the spec; it is printed, the errors point into it."""
+    done = _mpigen("import", "arena", "--", "arena", "submit", "mpi", "--name", "a", "--image", "i", *flags, "mpirun x")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("apiVersion: mpigen.dev/v1alpha1")
+    assert re.search(rf"^<stdout>:\d+:\d+: error {code} ", done.stderr, re.M), done.stderr
+
+
+def test_logdir_beside_a_data_mount_is_not_inside_it() -> None:
+    done = _mpigen("import", "arena", "--", "arena", "submit", "pytorch", "--name", "a", "--image", "i", "--workers",
+                   "2", "--data", "pvc:/data", "--tensorboard", "--logdir", "/database/logs", "python train.py")
+    assert done.returncode == 0, done.stderr
+    spec = yaml.safe_load(done.stdout)["spec"]
+    assert {"hostPath": "/arena_logs/a", "mountPath": "/database/logs", "name": "training-logs-volume"} in spec["volumes"]

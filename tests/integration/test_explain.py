@@ -174,3 +174,12 @@ def test_a_pytorch_spec(tmp_path) -> None:
     assert code == 0, err
     assert out.startswith("PyTorchJob default/mnist (training-operator v1.9.0, gang scheduler: none)")
     assert "Worker: 2 Pod(s) mnist-worker-0 .. mnist-worker-1" in out
+
+
+def test_explain_names_kube_batch_and_no_volcano_task_spec() -> None:
+    from tests.golden.cases import run
+
+    code, out, err = run(["explain", "specs/kube-batch-tfjob.yaml"])
+    assert code == 0, err
+    assert "kube-batch PodGroup by annotation scheduling.k8s.io/group-name: tf-smoke-gpu" in out
+    assert "task-spec" not in out

@@ -95,3 +95,15 @@ def test_bad_yaml_exits_1_without_a_traceback(tmp_path: Path) -> None:
     code, out, err = run(["migrate", str(bad)])
     assert code == 1
     assert "yaml-syntax" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("resources", ["{limits: null}", "null", "x"])
+def test_v1alpha1_gpus_with_odd_container_resources_migrate(tmp_path: Path, resources: str) -> None:
+    """migrate reads unchecked manifests: a null or non-map resources is replaced, never a crash."""
+    source = tmp_path / "old.yaml"
+    source.write_text("apiVersion: kubeflow.org/v1alpha1\nkind: MPIJob\nmetadata: {name: m}\nspec:\n  gpus: 2\n"
+                      f"  template: {{spec: {{containers: [{{name: c, image: i, resources: {resources}}}]}}}}\n")
+    code, out, err = run(["migrate", str(source)])
+    assert code == 0, err
+    worker = yaml.safe_load(out)["spec"]["mpiReplicaSpecs"]["Worker"]
+    assert worker["template"]["spec"]["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 1}
