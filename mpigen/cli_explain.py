@@ -117,7 +117,8 @@ def _jobs(loaded: Any, name: str, version: tuple[int, int, int], classes: dict[s
         result = compile_specs(loaded, name, Options(version, classes))
         diagnostics += result.diagnostics
         docs = {doc.data["metadata"]["name"]: doc for doc in loaded.documents
-                if is_spec(doc.data) and isinstance(doc.data.get("metadata"), dict)}
+                if is_spec(doc.data) and isinstance(doc.data.get("metadata"), dict)
+                and isinstance(doc.data["metadata"].get("name"), str)}  # else compile_specs reported it
         for compiled in result.jobs:
             if env is not None and env not in compiled.environments:
                 _usage(f"--env {env}: no such environment in {compiled.name}")

@@ -266,7 +266,9 @@ def _times(raw: Any, count: int) -> Any:
     text = pg._json_float_text(raw) if isinstance(raw, float) else raw
     if not isinstance(text, str) or not go_stores_as_decimal(text):
         return raw  # an int64-backed Quantity: the copy is multiplied, the template is not
-    return str(pg._parse(text).mul(count))
+    # The Quantity itself, not its text: Go never parses the product again (which would clamp a
+    # BinarySI value above 2^63-1: 4607Pi x 2 stays 9214Pi). _go_resources writes it out.
+    return pg._parse(text).mul(count)
 
 
 def as_mutated_by_min_resources(job: dict[str, Any], gang: str | None, priority_classes: dict[str, int] | None,

@@ -275,7 +275,9 @@ def _check_build(capsys: pytest.CaptureFixture[str], workdir: Path, raw: bytes, 
     # What build writes, validate accepts: no error from the loader, the schema, the operator's
     # admission rules or the lint rules, told the scheduler-plugins scheduler name the spec gave
     # (validate cannot know how the operator is configured otherwise).
-    names = {template["spec"]["schedulerName"] for d in docs for r in d["spec"]["mpiReplicaSpecs"].values()
+    keys = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+    names = {template["spec"]["schedulerName"] for d in docs if d["kind"] in keys
+             for r in d["spec"][keys[d["kind"]]].values()
              for template in [r["template"]] if "scheduling.x-k8s.io/pod-group" in
              (template.get("metadata", {}).get("labels") or {})}
     options = ValidateOptions(lint=LintOptions(scheduler_name=names.pop()) if len(names) == 1 else LintOptions(),

@@ -131,3 +131,15 @@ def test_the_operator_multiplies_decimal_quantities_of_its_own_template() -> Non
         job = dict(mpijob, spec=dict(spec, runPolicy={"schedulingPolicy": policy} if policy else {}))
         pod = next(o for o in created_objects(job, gang, version=version) if o["kind"] == "Pod")
         assert pod["spec"]["containers"][0]["resources"]["requests"]["memory"] == "1536Mi"
+
+
+def test_a_multiplied_quantity_is_not_parsed_again() -> None:
+    """4607Pi is kept in an inf.Dec; x2 is 9214Pi, above 2^63-1, which only parsing would clamp."""
+    spec = {"mpiReplicaSpecs": {
+        "Launcher": {"replicas": 1, "template": {"spec": {"containers": [{"name": "l", "image": "x"}]}}},
+        "Worker": {"replicas": 2, "template": {"spec": {"containers": [
+            {"name": "w", "image": "x", "resources": {"requests": {"memory": "4607Pi"}}}]}}}}}
+    job = {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "metadata": {"name": "pi", "namespace": "ml"},
+           "spec": spec}
+    pod = next(o for o in created_objects(job, "volcano") if o["kind"] == "Pod")
+    assert pod["spec"]["containers"][0]["resources"]["requests"]["memory"] == "9214Pi"
