@@ -24,6 +24,22 @@ from ..operator.versions import format_version
 Finding = tuple[tuple, str, Severity, str]
 
 
+INT64_MAX = 2**63 - 1
+
+
+def _overflow_findings(min_resources: dict[str, Any]) -> list[Finding]:
+    """A gang sum beyond what a Kubernetes quantity holds: the API server stores a binary-suffixed
+    value above 2^63-1 as 9223372036854775807 (ParseQuantity's cap), so the PodGroup would not say
+    what was computed."""
+    out = []
+    for name, q in sorted(min_resources.items()):
+        if abs(q.as_fraction()) > INT64_MAX:
+            out.append((("spec", "resources"), "quantity-overflow", Severity.WARNING,
+                        f"the gang's minResources {name} is {q}, more than a Kubernetes quantity holds "
+                        f"({INT64_MAX}): the API server may store another value; check the resources"))
+    return out
+
+
 def _explicit_policy(scheduling: dict[str, Any]) -> dict[str, Any]:
     """The schedulingPolicy fields the user set; minResources as Kubernetes resource names
     (``gpu`` is ``aliyun.com/gpu`` under ACK GPU topology, as in the pods)."""
@@ -78,6 +94,7 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
         return job, [(("spec", "scheduling", "gang"), "operator-crash", Severity.ERROR, str(exc))]
     if min_resources is not None:
         resolved["minResources"] = {name: str(q) for name, q in sorted(min_resources.items())}
+        findings.extend(_overflow_findings(min_resources))
     if gang == podgroup.GANG_SCHEDULER_PLUGINS:  # unset: the operator sends 0 (spec_rules warns)
         resolved["scheduleTimeoutSeconds"] = explicit.get("scheduleTimeoutSeconds", 0)
     run_policy["schedulingPolicy"] = resolved
@@ -154,6 +171,7 @@ def apply_training_gang(job: dict[str, Any], scheduling: dict[str, Any],
     chosen = outcomes[0]
     if chosen or gang == podgroup.GANG_VOLCANO:
         resolved["minResources"] = {name: str(q) for name, q in sorted(chosen.items())}
+        findings.extend(_overflow_findings(chosen))
     values = [o for i, o in enumerate(outcomes) if not any(_same_value(o, p) for p in outcomes[:i])]
     if len(values) > 1 and "minResources" not in explicit:
         findings.append((("spec", "scheduling", "minAvailable"), "min-resources-order", Severity.WARNING,

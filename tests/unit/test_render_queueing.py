@@ -258,3 +258,14 @@ def test_min_resources_order_warning_and_the_document_order_value() -> None:
     # The whole job in the gang: every order gives the same value.
     whole = body.replace(", minAvailable: 2", "")
     assert not [d for d in compile_body(whole).diagnostics if d.code == "min-resources-order"]
+
+
+def test_a_gang_sum_beyond_a_quantity_is_a_warning() -> None:
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+
+    text = ("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: big}\nspec:\n  framework: mpi\n"
+            "  image: i\n  command: [x]\n  workers: 2\n  resources: {memory: 4607Pi}\n  scheduling: {gang: volcano}\n")
+    result = compile_specs(load_text(text, "big.yaml"), "big.yaml", Options())
+    assert [d.code for d in result.diagnostics] == ["quantity-overflow"]
+    assert result.jobs  # a warning: the job is still built
