@@ -2,9 +2,10 @@
 
 A property test. Values full of newlines, quotes, ``---``, ``{{ }}``, ``#``, ``$()``, backticks,
 ``;``, ``&&``, YAML indicators, control characters and unicode (astral characters included) are
-put into a spec's ``command``, ``mpi.extraArgs``, ``env`` values, label and annotation values
-(annotation keys too), ``image`` and volume ``mountPath`` / ``subPath``, and into an environment
-that overrides some of them. Then:
+put into a spec's ``command``, ``mpi.extraArgs``, ``env`` values, annotation values, ``image`` and
+volume ``mountPath`` / ``subPath``, and into an environment that overrides some of them (label
+values and label/annotation keys are what the API server accepts, YAML traps such as ``no`` or
+``1.10`` included: mpigen refuses the others). Then:
 
 - ``mpigen build`` succeeds and its output, read back with ``yaml.safe_load`` and with mpigen's
   own loader, holds every value exactly, in the right place: the launcher's command ends with
@@ -84,7 +85,13 @@ HOSTILE_SAFE = HOSTILE.filter(_kustomize_can_carry_text)
 # Names that do not look like credentials: a literal value under those is refused on purpose.
 env_names = st.from_regex(r"[A-Z_][A-Z0-9_]{0,12}", fullmatch=True).filter(
     lambda name: not looks_like_credential(name, "x"))
-label_keys = st.from_regex(r"[a-z]([-a-z0-9.]{0,10}[a-z0-9])?(/[a-z]([-a-z0-9]{0,8}[a-z0-9])?)?", fullmatch=True)
+# Keys and label values the API server accepts (mpigen refuses others): qualified names with an
+# optional DNS-subdomain prefix; label values that YAML would read as something else are the trap here.
+label_keys = st.from_regex(r"([a-z]([-a-z0-9]{0,6}[a-z0-9])?(\.[a-z]([-a-z0-9]{0,4}[a-z0-9])?)?/)?"
+                           r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,10}[A-Za-z0-9])?", fullmatch=True)
+label_values = st.one_of(
+    st.from_regex(r"(([A-Za-z0-9][-A-Za-z0-9_.]{0,20})?[A-Za-z0-9])?", fullmatch=True),
+    st.sampled_from(["no", "on", "yes", "y", "n", "true", "null", "1.10", "0o17", "1e3", "12-30", "0x1F", "08"]))
 
 
 def _key_kustomize_mangles(key: str) -> bool:
@@ -109,10 +116,10 @@ def _key_kustomize_mangles(key: str) -> bool:
 @st.composite
 def cases(draw: Any) -> dict[str, Any]:
     hostile = draw(st.sampled_from([HOSTILE, HOSTILE_SAFE]))
-    annotation_keys = st.one_of(label_keys, hostile)
+    annotation_keys = label_keys
     if hostile is HOSTILE_SAFE:
         annotation_keys = annotation_keys.filter(lambda k: not _key_kustomize_mangles(k))
-    labels = draw(st.dictionaries(label_keys, hostile, min_size=1, max_size=3))
+    labels = draw(st.dictionaries(label_keys, label_values, min_size=1, max_size=3))
     annotations = draw(st.dictionaries(annotation_keys, hostile, min_size=1, max_size=3))
     annotations.pop("mpigen.dev/disable", None)
     mounts = draw(st.lists(hostile, min_size=1, max_size=2, unique_by=lambda s: "/" + s))

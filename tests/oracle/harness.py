@@ -245,8 +245,11 @@ def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, ve
             pod = mpi_controller.worker_pod(job, 0, gang or None, scheduler_name)["spec"]
         else:
             pod = mpi_controller.launcher_template(job, gang or None, scheduler_name)["spec"]
-    else:
+    else:  # the template's quantities, written as Go's String() writes them
         pod = (_template(job, rtype) or {}).get("spec") or {}
+        return [{part: {n: mpi_controller.go_quantity_text(v) for n, v in (c.get("resources") or {}).get(part).items()}
+                 for part in ("requests", "limits") if isinstance((c.get("resources") or {}).get(part), dict)}
+                for c in pod.get("containers") or []]
     return [c.get("resources") or {} for c in pod.get("containers") or []]
 
 
