@@ -110,7 +110,7 @@ def _jobs(loaded: Any, name: str, version: tuple[int, int, int], classes: dict[s
     """The jobs of a spec file (compiled) or of a manifest (as the API server stores them)."""
     from .expand.environments import origin, spec_for
     from .pipeline import Options, compile_specs, is_spec
-    from .validate.engine import MPIJOB_API, checked_mpijob
+    from .validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
 
     jobs: list[_Job] = []
     if any(is_spec(doc.data) for doc in loaded.documents):
@@ -140,7 +140,7 @@ def _jobs(loaded: Any, name: str, version: tuple[int, int, int], classes: dict[s
         if kind == (MPIJOB_API, "MPIJob"):
             job, problems = checked_mpijob(doc, name, version)
         elif kind[0] == TRAINING_API and kind[1] in TRAINING_KINDS:
-            job, problems = _checked_training_job(doc, name)
+            job, problems = checked_training_job(doc, name)
         else:
             continue
         diagnostics += problems
@@ -151,30 +151,6 @@ def _jobs(loaded: Any, name: str, version: tuple[int, int, int], classes: dict[s
                                       f"no mpigen spec and no {MPIJOB_API} MPIJob or {TRAINING_API} PyTorchJob or "
                                       "TFJob in this file"))
     return jobs
-
-
-def _checked_training_job(doc: Any, name: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """A PyTorchJob or TFJob as the API server stores it (nulls dropped), or None with the reasons
-    the API server (schema) or the training-operator's webhook would refuse it."""
-    from .check.schema import schema_diagnostics
-    from .operator.training_controller import webhook_problems
-    from .validate.engine import prune_nulls, schema_for
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(TRAINING_API, stored["kind"])
-    diagnostics = schema_diagnostics(stored, doc, name, schema) if schema else []
-    if not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict):
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(name, line, col, "", "missing-field", Severity.ERROR,
-                                      f"a {stored['kind']} needs metadata and spec"))
-    if diagnostics:
-        return None, diagnostics
-    for path, message in webhook_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(name, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
-                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
-                                      f"created: {message}"))
-    return (None if diagnostics else stored), diagnostics
 
 
 def _cause(job: dict[str, Any], exc: Exception) -> tuple:

@@ -26,7 +26,7 @@ from .operator import podgroup as pg
 from .operator import training_podgroup as tp
 from .operator.mpi_defaults import set_defaults
 from .operator.versions import format_version
-from .validate.engine import MPIJOB_API, checked_mpijob
+from .validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
 
 LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
 TRAINING_API = "kubeflow.org/v1"
@@ -52,30 +52,6 @@ def documents(loaded: LoadResult) -> Iterator[Document]:
                                _strip(doc.plain, prefix))
         else:
             yield doc
-
-
-def _checked_training_job(doc: Document, filename: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """A PyTorchJob/TFJob as the API server stores it (nulls dropped), or None with the reasons the
-    API server (schema) or the training-operator's webhook would refuse it."""
-    from .check.schema import schema_diagnostics
-    from .operator.training_controller import webhook_problems
-    from .validate.engine import prune_nulls, schema_for
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(TRAINING_API, stored["kind"])
-    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
-    if not diagnostics and (not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict)):
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(filename, line, col, "", "missing-field", Severity.ERROR,
-                                      f"a {stored['kind']} needs metadata and spec"))
-    if diagnostics:
-        return None, diagnostics
-    for path, message in webhook_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
-                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
-                                      f"created: {message}"))
-    return (None if diagnostics else stored), diagnostics
 
 
 def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
@@ -119,7 +95,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
         if not isinstance(data, dict):
             continue
         if data.get("kind") in TRAINING_KINDS and data.get("apiVersion") == TRAINING_API:
-            job, problems = _checked_training_job(doc, filename)
+            job, problems = checked_training_job(doc, filename)
             diagnostics += problems
             if job is None:
                 continue

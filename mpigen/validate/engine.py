@@ -178,3 +178,28 @@ def _name_problems(obj: dict[str, Any]) -> list[tuple[Path, str]]:
         return [(("metadata",) if "metadata" in obj else (), "missing required field 'metadata.name': the API "
                  "server refuses an object without a name")]
     return []  # metadata of the wrong type: the schema reports it
+
+
+TRAINING_API = "kubeflow.org/v1"
+
+
+def checked_training_job(doc: Document, filename: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """A PyTorchJob/TFJob as the API server stores it (nulls dropped), or None with the reasons the
+    API server (schema) or the training-operator's webhook would refuse it."""
+    from ..operator.training_controller import webhook_problems
+
+    stored = prune_nulls(doc.data)
+    schema = schema_for(TRAINING_API, stored["kind"])
+    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
+    if not diagnostics and (not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict)):
+        line, col = doc.locate(())
+        diagnostics.append(Diagnostic(filename, line, col, "", "missing-field", Severity.ERROR,
+                                      f"a {stored['kind']} needs metadata and spec"))
+    if diagnostics:
+        return None, diagnostics
+    for path, message in webhook_problems(stored):
+        line, col = doc.locate(path)
+        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
+                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
+                                      f"created: {message}"))
+    return (None if diagnostics else stored), diagnostics
