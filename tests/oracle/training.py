@@ -34,6 +34,14 @@ MAX_PODS = 2
 # O(n^2). Above this many pods the oracle stops at the first Pod (the PodGroup is made before).
 TFJOB_MAX_PODS = 1000
 MAP_ORDER_NOTE = "training.podgroup.spec.minResources:equal-priority-order"
+STORED_NOTE = "training.podgroup.spec.minResources:stored-as-json-beyond-int64"
+
+
+def _stored(resources: dict[str, str]) -> dict[str, str]:
+    """A resource list as read back from JSON storage: each quantity parsed again (capped)."""
+    from mpigen.operator.quantity import Quantity
+
+    return {name: str(Quantity.parse(text)) for name, text in resources.items()}
 
 
 # Above this many pods a PyTorchJob's are not created either (10,000 take the oracle 10-20 s);
@@ -145,10 +153,20 @@ def compare(case: dict, response: dict, exp: Any) -> list:
         if got_spec.get(key) != want_spec.get(key):
             dis(f"podgroup.spec.{key}", f"operator {got_spec.get(key)!r}, mpigen {want_spec.get(key)!r}")
     if (got_min is None) != (want_min is None):
-        dis("podgroup.spec.minResources", f"operator {got_min!r}, mpigen {want_min!r}")
+        # scheduler-plugins omits an empty sum: with equal priorities and a minAvailable cut another
+        # order of the replica types can sum to nothing (or to something where mpigen's is empty)
+        if (got_min or {}) in [v or {} for v in exp.min_resources_variants]:
+            dis(MAP_ORDER_NOTE, f"operator {got_min}, mpigen {want_min}", note=True)
+        else:
+            dis("podgroup.spec.minResources", f"operator {got_min!r}, mpigen {want_min!r}")
     elif got_min is not None and got_min != want_min:
         if got_min in exp.min_resources_variants:
             dis(MAP_ORDER_NOTE, f"operator {got_min}, mpigen {want_min}", note=True)
+        elif got_min in [_stored(v) for v in exp.min_resources_variants]:
+            # The fake client keeps objects as JSON, as the API server does: reading them back parses
+            # every quantity again, and ParseQuantity caps a binary-suffixed value above 2^63-1 at
+            # 9223372036854775807. mpigen shows the computed value and warns (quantity-overflow).
+            dis(STORED_NOTE, f"operator {got_min}, mpigen {want_min}", note=True)
         elif any(_quantity_maps_equal_by_value(got_min, v) for v in exp.min_resources_variants):
             dis("podgroup.spec.minResources.format", f"operator {got_min}, outcomes {exp.min_resources_variants}")
         else:
