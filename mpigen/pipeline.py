@@ -14,7 +14,7 @@ from .check.spec_rules import check_spec
 from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_diagnostics
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
-from .load.yaml_loader import Document, LoadResult
+from .load.document import Document, LoadResult
 from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
 from .render.job import render_objects
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from .diagnostics import Diagnostic, Severity, format_path
-from .load.yaml_loader import Document, LoadResult
+from .load.document import Document, LoadResult
 from .operator import podgroup as pg
 from .operator import training_podgroup as tp
 from .operator.mpi_defaults import set_defaults

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.yaml_loader import Document
+from ..load.document import Document
 
 SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from .yaml_loader import Document
+from .document import Document
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import yaml
 
 from ..diagnostics import Diagnostic, Severity, format_path
+from .document import Document, LoadResult, Path, Position  # noqa: F401 (the loader's result types)
 
 try:  # the C parser is several times faster; both give the same nodes
     _BaseLoader = yaml.CSafeLoader
@@ -70,8 +71,6 @@ MAX_NODES = 250_000
 MAX_DEPTH = 200
 """Nesting depth of mappings and sequences in one document."""
 
-Path = tuple[str | int, ...]
-Position = tuple[int, int]  # 1-based line and column
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{t}" for t in ("str", "int", "float", "bool", "null", "timestamp", "binary")}
@@ -84,74 +83,6 @@ _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 # Booleans of Go's YAML 1.1 reader (gopkg.in/yaml.v2, behind sigs.k8s.io/yaml and kubectl) that
 # PyYAML reads as strings.
 _GO_YAML_BOOLS = {"y": "true", "Y": "true", "n": "false", "N": "false"}
-
-
-class Document:
-    """One YAML document of a file, with where each of its values and keys stands.
-
-    ``plain`` holds the text of every unquoted scalar that YAML read as a boolean, number or
-    null: ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant. A YAML 1.1 reader
-    (PyYAML, and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the
-    original. (A plain class rather than a dataclass: creating dataclasses is a measurable part
-    of a command's start-up.)
-    """
-
-    __slots__ = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
-
-    def __init__(self, data: Any, index: int, line: int, positions: dict[Path, Position] | None = None,
-                 key_positions: dict[Path, Position] | None = None, plain: dict[Path, str] | None = None,
-                 has_nulls: bool = True):
-        self.data = data
-        self.index = index
-        self.line = line
-        self.positions: dict[Path, Position] = {} if positions is None else positions
-        self.key_positions: dict[Path, Position] = {} if key_positions is None else key_positions
-        self.plain: dict[Path, str] = {} if plain is None else plain
-        self.has_nulls = has_nulls
-        """False when no value of ``data`` is null (the loader knows; True when not known)."""
-
-    def _fields(self) -> tuple:
-        return (self.data, self.index, self.line, self.positions, self.key_positions, self.plain, self.has_nulls)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return ("Document(" + ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields()))
-                + ")")
-
-    def locate(self, path: Path, key: bool = False) -> Position:
-        """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
-        path = tuple(path)
-        while True:
-            if key and path in self.key_positions:
-                return self.key_positions[path]
-            if path in self.positions:
-                return self.positions[path]
-            if not path:
-                return (self.line, 1)
-            path = path[:-1]
-
-
-class LoadResult:
-    """The documents of a file and the problems found reading it."""
-
-    __slots__ = ("documents", "diagnostics")
-
-    def __init__(self, documents: list[Document], diagnostics: list[Diagnostic]):
-        self.documents = documents
-        self.diagnostics = diagnostics
-
-    def __eq__(self, other: object) -> bool:
-        return (other.__class__ is self.__class__ and self.documents == other.documents  # type: ignore[attr-defined]
-                and self.diagnostics == other.diagnostics)  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LoadResult(documents={self.documents!r}, diagnostics={self.diagnostics!r})"
 
 
 class _Problem(Exception):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.yaml_loader import Document, LoadResult
+from ..load.document import Document, LoadResult
 from . import mpi_legacy, mpi_v1alpha1, training
 from .common import Change, LegacyFlags
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..check.schema import schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.yaml_loader import Document
+from ..load.document import Document
 
 TEMPLATE = "{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
 _NULL = re.compile(r"^got null, want ")

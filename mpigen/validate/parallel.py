@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..load.yaml_loader import Document
+from ..load.document import Document
 from ..load.yaml_loader import decode, iter_text, split_documents
 from .engine import ValidateOptions, validate_bytes, validate_items
 

@@ -1,0 +1,83 @@
+"""Stage 1, load: the loader's result types - a document's data with the position of every key
+and value, and a file's documents with the problems found reading it.
+
+Kept apart from the YAML reader (:mod:`mpigen.load.yaml_loader`) so that the stages that only
+read positions do not depend on the reader.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import Diagnostic
+
+Path = tuple[str | int, ...]
+Position = tuple[int, int]  # 1-based line and column
+
+
+class Document:
+    """One YAML document of a file, with where each of its values and keys stands.
+
+    ``plain`` holds the text of every unquoted scalar that YAML read as a boolean, number or
+    null: ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant. A YAML 1.1 reader
+    (PyYAML, and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the
+    original. (A plain class rather than a dataclass: creating dataclasses is a measurable part
+    of a command's start-up.)
+    """
+
+    __slots__ = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
+
+    def __init__(self, data: Any, index: int, line: int, positions: dict[Path, Position] | None = None,
+                 key_positions: dict[Path, Position] | None = None, plain: dict[Path, str] | None = None,
+                 has_nulls: bool = True):
+        self.data = data
+        self.index = index
+        self.line = line
+        self.positions: dict[Path, Position] = {} if positions is None else positions
+        self.key_positions: dict[Path, Position] = {} if key_positions is None else key_positions
+        self.plain: dict[Path, str] = {} if plain is None else plain
+        self.has_nulls = has_nulls
+        """False when no value of ``data`` is null (the loader knows; True when not known)."""
+
+    def _fields(self) -> tuple:
+        return (self.data, self.index, self.line, self.positions, self.key_positions, self.plain, self.has_nulls)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return ("Document(" + ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields()))
+                + ")")
+
+    def locate(self, path: Path, key: bool = False) -> Position:
+        """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
+        path = tuple(path)
+        while True:
+            if key and path in self.key_positions:
+                return self.key_positions[path]
+            if path in self.positions:
+                return self.positions[path]
+            if not path:
+                return (self.line, 1)
+            path = path[:-1]
+
+
+class LoadResult:
+    """The documents of a file and the problems found reading it."""
+
+    __slots__ = ("documents", "diagnostics")
+
+    def __init__(self, documents: list[Document], diagnostics: list[Diagnostic]):
+        self.documents = documents
+        self.diagnostics = diagnostics
+
+    def __eq__(self, other: object) -> bool:
+        return (other.__class__ is self.__class__ and self.documents == other.documents  # type: ignore[attr-defined]
+                and self.diagnostics == other.diagnostics)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LoadResult(documents={self.documents!r}, diagnostics={self.diagnostics!r})"
