@@ -8,12 +8,15 @@ wrote the YAML: "unknown field 'wrokers' (did you mean 'workers'?)", "missing re
 from __future__ import annotations
 
 import functools
-import json
-from pathlib import Path
-from typing import Any, Iterable
+import os
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Iterable
 
 SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
 
@@ -24,16 +27,31 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "a string", "
 
 
 def schemas_folder() -> Path:
-    """Where the shipped schemas are (the repository's ``schemas/``, packaged as ``mpigen._schemas``)."""
-    import mpigen._schemas
+    """Where the shipped schemas are: ``mpigen/_schemas`` in an installed wheel (the repository's
+    ``schemas/``, packaged as ``mpigen._schemas``), else ``schemas/`` beside the package (a source
+    checkout, or an editable install that only puts the checkout on ``sys.path``).
 
-    return Path(mpigen._schemas.__file__).parent
+    Found by path rather than by importing ``mpigen._schemas``: that import works only through
+    setuptools' editable finder, whose own imports cost a cold build a fifth of its time.
+    """
+    from pathlib import Path
+
+    return Path(_schemas_dir())
+
+
+def _schemas_dir() -> str:
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    installed = os.path.join(package, "_schemas")
+    return installed if os.path.isdir(installed) else os.path.join(os.path.dirname(package), "schemas")
 
 
 @functools.lru_cache(maxsize=None)
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped with mpigen (the repository's ``schemas/`` folder)."""
-    return json.loads((schemas_folder() / name).read_text("utf-8"))
+    import json
+
+    with open(os.path.join(_schemas_dir(), name), encoding="utf-8") as file:
+        return json.loads(file.read())
 
 
 @functools.lru_cache(maxsize=None)
@@ -51,7 +69,8 @@ def precompiled_for(name: str) -> Any:
         from . import _spec_valid
     except ImportError:  # pragma: no cover - the generated module is part of the package
         return None
-    text = (schemas_folder() / name).read_bytes()
+    with open(os.path.join(_schemas_dir(), name), "rb") as file:
+        text = file.read()
     if _spec_valid.SCHEMA != name or _spec_valid.FINGERPRINT != (len(text), zlib.crc32(text)):
         return None
     return _spec_valid.is_valid
@@ -81,6 +100,8 @@ def validator_for(name: str) -> Any:
 
 
 def describe(value: Any) -> str:
+    import json  # here and below, not at the top: only a failing check needs it
+
     kind = _JSON_TYPES.get(type(value), type(value).__name__)
     if isinstance(value, (dict, list)) or value is None:
         return kind
@@ -102,6 +123,8 @@ def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
 
 
 def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
+    import json
+
     expected = set(expected)
     if "string" in expected and (isinstance(value, (bool, int, float)) or value is None):
         if text is not None and text != json.dumps(value):
@@ -125,6 +148,8 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
     fast = fast_validator_for(schema_name)
     if fast is not None and fast.is_valid(instance):
         return []
+    import json
+
     validator = validator_for(schema_name)
     root = validator.schema
     out: list[Diagnostic] = []

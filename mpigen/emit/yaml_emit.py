@@ -15,9 +15,11 @@ several times faster than a general YAML library's representer, and never an anc
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any, Iterable, Iterator
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator
 
 # Plain scalars that a YAML 1.2 core-schema or 1.1 reader would not read as a string.
 _AMBIGUOUS = re.compile(
@@ -39,6 +41,10 @@ _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _NON_PRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 _QUOTE_ESCAPES = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 _SPACE = re.compile(r"\s")
+# json.dumps(text, ensure_ascii=False) without importing json: its escapes, which YAML shares
+_JSON_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)}
+_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\r"): "\\r",
+                      ord("\t"): "\\t", ord("\b"): "\\b", ord("\f"): "\\f"})
 
 
 def _plain_ok(text: str) -> bool:
@@ -61,7 +67,7 @@ def _plain_ok(text: str) -> bool:
 
 def _quoted(text: str) -> str:
     """A double-quoted YAML scalar: JSON's escapes, which YAML shares, plus YAML's non-printables."""
-    quoted = json.dumps(text, ensure_ascii=False)
+    quoted = '"' + text.translate(_JSON_ESCAPES) + '"'
     return _QUOTE_ESCAPES.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 

@@ -7,9 +7,12 @@ read positions do not depend on the reader.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..diagnostics import Diagnostic
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]  # 1-based line and column

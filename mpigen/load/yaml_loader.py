@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterator
 
 import yaml
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from .document import Document, LoadResult, Path, Position  # noqa: F401 (the loader's result types)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 try:  # the C parser is several times faster; both give the same nodes
     _BaseLoader = yaml.CSafeLoader

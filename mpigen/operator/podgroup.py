@@ -29,10 +29,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from decimal import Decimal
-from typing import Any
 
 from mpigen.operator.quantity import Quantity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any
 
 GANG_VOLCANO = "volcano"
 GANG_SCHEDULER_PLUGINS = "scheduler-plugins"
@@ -102,6 +104,8 @@ def _json_float_text(f: float) -> str:
         raise ValueError(f"not a quantity: {f!r}")
     if f != 0 and (abs(f) < 1e-6 or abs(f) >= 1e21):  # Go's 'e' format, e-07 -> e-7
         return re.sub(r"e-0(\d)$", r"e-\1", repr(f))
+    from decimal import Decimal  # here only: a float in a quantity is rare
+
     return format(Decimal(repr(f)).normalize(), "f")  # Go's 'f' format, shortest digits
 
 

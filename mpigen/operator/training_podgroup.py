@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any
 
 from mpigen.operator.podgroup import (
     DEFAULT_SCHEDULER_PLUGINS_NAME,
@@ -80,6 +79,10 @@ from mpigen.operator.podgroup import (
     _parse,
 )
 from mpigen.operator.quantity import Quantity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "GANG_VOLCANO", "GANG_SCHEDULER_PLUGINS", "REPLICA_SPECS_KEY", "OperatorPanicError",
@@ -192,26 +195,32 @@ def _add_pods(result: dict[str, Quantity], addends: dict[str, list[Quantity]], p
             result[name] = adds[0]  # DeepCopy: keeps the text it was parsed from
             continue
         s0 = result.get(name)
-        start = s0.as_fraction() if s0 is not None else 0
         total = adds[0]
         for q in adds[1:]:
             total = total.add(q)
-        t = total.as_fraction()
+        # Exact values as integers in one unit (10**e for the smallest exponent e among them)
+        *steps, t, start = _in_one_unit([*adds, total, s0 if s0 is not None else Quantity(0)])
         last = None  # (p, j) of the last addition onto a zero sum
         prefix = 0
-        for j, q in enumerate(adds):
+        for j, step in enumerate(steps):
             c = start + prefix
             if t == 0:
                 p = pods - 1 if c == 0 else None
             else:
-                p = -c / t
-                p = int(p) if p.denominator == 1 and 0 <= p < pods else None
+                p, rest = divmod(-c, t)
+                p = p if rest == 0 and 0 <= p < pods else None
             if p is not None and (last is None or (p, j) > last):
                 last = (p, j)
-            prefix += q.as_fraction()
+            prefix += step
         value = (s0 if s0 is not None else Quantity(0)).add(total.mul(pods))
         fmt = adds[last[1]].format if last is not None else s0.format
         result[name] = _with_format(value, fmt)
+
+
+def _in_one_unit(quantities: list[Quantity]) -> list[int]:
+    """The exact values as integers counting 10**e, e the smallest exponent among them."""
+    low = min(q._e for q in quantities)
+    return [q._u * 10 ** (q._e - low) for q in quantities]
 
 
 def _container_addends(containers: list) -> dict[str, list[Quantity]]:

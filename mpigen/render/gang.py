@@ -15,16 +15,21 @@ manifest as from the short spec, whatever the worker count an overlay sets.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..diagnostics import Severity
 from ..operator import podgroup
+from ..operator.quantity import Quantity
 from ..operator.versions import format_version
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any
 
 Finding = tuple[tuple, str, Severity, str]
 
 
 INT64_MAX = 2**63 - 1
+_INT64_MAX = Quantity(INT64_MAX)
 
 
 def _overflow_findings(min_resources: dict[str, Any]) -> list[Finding]:
@@ -33,7 +38,7 @@ def _overflow_findings(min_resources: dict[str, Any]) -> list[Finding]:
     what was computed."""
     out = []
     for name, q in sorted(min_resources.items()):
-        if abs(q.as_fraction()) > INT64_MAX:
+        if (q.neg() if q.sign() < 0 else q) > _INT64_MAX:  # exact, without importing fractions
             out.append((("spec", "resources"), "quantity-overflow", Severity.WARNING,
                         f"the gang's minResources {name} is {q}, more than a Kubernetes quantity holds "
                         f"({INT64_MAX}): the API server may store another value; check the resources"))

@@ -269,3 +269,17 @@ def test_property_no_plain_yaml12_non_string_apart_from_known_bug(value):
     # other gap in the quoting rules still fails this suite
     text = dump(value)
     assert [s for s in _plain_scalars(text) if _CORE_12_NOT_STR.match(s)] == [], text
+
+
+@given(st.text(alphabet=st.characters(codec=None, min_codepoint=0, max_codepoint=0x10FFFF)))
+@example('"\\\n\r\t\b\f\x00\x1f\x7f\u2028\ud800')
+def test_double_quoted_scalars_use_json_escapes(text: str) -> None:
+    """The emitter escapes as ``json.dumps(ensure_ascii=False)`` does (without importing json),
+    then escapes YAML's own non-printables, and the scalar reads back as the same string."""
+    import json
+
+    from mpigen.emit.yaml_emit import _JSON_ESCAPES, _quoted
+
+    assert '"' + text.translate(_JSON_ESCAPES) + '"' == json.dumps(text, ensure_ascii=False)
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):  # lone surrogates cannot be encoded to read back
+        assert yaml.safe_load(_quoted(text)) == text
