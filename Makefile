@@ -17,9 +17,12 @@ tools: $(LOCALBIN)/kubeconform
 $(LOCALBIN)/kubeconform:
 	$(GOFLAGS_LOCAL) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
 
-$(STAMP): pyproject.toml
+# editable_mode=compat: the checkout goes on sys.path through a one-line .pth file, as an installed
+# wheel's folder does. setuptools' default editable finder imports pathlib, urllib and importlib.util
+# at every interpreter start, a sixth of a cold `mpigen build` (see BENCHMARKS.md).
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[test]'
 	touch $(STAMP)
 
 demo: setup
