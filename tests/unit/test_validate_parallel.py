@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from mpigen.load.yaml_loader import split_documents
 from mpigen.validate.engine import ValidateOptions, validate_bytes
@@ -47,3 +50,33 @@ def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
     monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
     both, _ = validate_files(contents, ValidateOptions(), workers=2)
     assert one and one == both
+
+
+def _square_or_fail(task: int) -> int:
+    if task == 13:
+        raise ValueError("thirteen")
+    if task == 99:
+        os._exit(7)  # a worker that dies without an answer
+    return task * task
+
+
+def test_shared_returns_every_result_in_task_order() -> None:
+    from mpigen.validate.parallel import _shared
+
+    assert _shared([1, 2, 3, 4], _square_or_fail) == [1, 4, 9, 16]
+
+
+def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
+    from mpigen.validate.parallel import _shared
+
+    with pytest.raises(ValueError, match="thirteen"):
+        _shared([1, 13, 3], _square_or_fail)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left behind
+
+
+def test_shared_reports_a_child_that_died_without_an_answer() -> None:
+    from mpigen.validate.parallel import _shared
+
+    with pytest.raises(RuntimeError, match="ended without an answer"):
+        _shared([1, 99], _square_or_fail)
