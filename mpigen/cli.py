@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-from . import __version__
+from . import __version__, cli_io
 from .diagnostics import EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, Diagnostic, has_errors, sort_diagnostics
 
 
@@ -33,40 +33,31 @@ def _usage(message: str) -> NoReturn:
 
 def _read(path: str) -> tuple[bytes, str]:
     """The bytes of a file or of stdin (``-``); an unreadable file is a usage/I-O error (exit 2)."""
-    if path == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
     try:
-        return Path(path).read_bytes(), path
-    except IsADirectoryError:
-        _usage(f"{path}: is a folder, not a file")
-    except OSError as exc:
-        _usage(f"{path}: cannot read: {exc.strerror or exc}")
+        return cli_io.read_input(path)
+    except cli_io.Usage as exc:
+        _usage(str(exc))
 
 
 def _load(path: str) -> Any:
-    from .load.yaml_loader import load_bytes
-
-    raw, name = _read(path)
-    return load_bytes(raw, name), name
+    try:
+        return cli_io.load_input(path)
+    except cli_io.Usage as exc:
+        _usage(str(exc))
 
 
 def _version_option(value: str) -> tuple[int, int, int]:
-    from .operator.versions import parse_version
-
     try:
-        return parse_version(value)
-    except ValueError as exc:
-        _usage(f"--operator-version: {exc}")
+        return cli_io.operator_version(value)
+    except cli_io.Usage as exc:
+        _usage(str(exc))
 
 
 def _cluster(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
-    if path is None:
-        return None, []
-    from .load.cluster import priority_classes
-
-    loaded, name = _load(path)
-    classes, diagnostics = priority_classes(loaded.documents, name)
-    return classes, loaded.diagnostics + diagnostics
+    try:
+        return cli_io.cluster_classes(path)
+    except cli_io.Usage as exc:
+        _usage(str(exc))
 
 
 _operator_version = click.option(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from .cli import _cluster, _read, _usage, _version_option
-from .diagnostics import sort_diagnostics
+from .cli import _usage
 
 
 @click.command()
@@ -33,58 +34,19 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bo
     Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
     warnings alone exit 0 unless --strict.
     """
-    from pathlib import Path
-
-    from .config import ConfigError, load_config
-    from .lint.base import LintOptions
-    from .pipeline import Options
-    from .validate import report
-    from .validate.discover import MissingPath, discover
-    from .validate.engine import ValidateOptions
-    from .validate.parallel import validate_files
-
-    try:
-        config = load_config(Path(config_file) if config_file else None)
-    except ConfigError as exc:
-        _usage(str(exc))
-    version = _version_option(operator_version or config.operator_version or "v0.8.0")
-    cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
-    classes, diagnostics = _cluster(cluster_path)
-    options = ValidateOptions(
-        lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
-                         priority_classes=classes, operator_version=version),
-        build=Options(version, classes),
-        disabled=frozenset(disable) | config.disable,
-    )
-    try:
-        files = discover(list(paths))
-    except MissingPath as exc:
-        _usage(f"{exc}: no such file or folder")
-    contents: dict[str, bytes] = {}
-    for path in files:
-        raw, name = _read(path)
-        contents[name] = raw
-    found, documents = validate_files(contents, options, keep_documents=use_kubeconform)
-    diagnostics += found
-    if use_kubeconform:
-        from .validate import kubeconform
-
-        try:
-            found = kubeconform.run(contents, kubeconform.find_binary())
-        except (kubeconform.KubeconformMissing, kubeconform.KubeconformFailed) as exc:
-            _usage(str(exc))
-        ours = {(d.file, d.path) for d in diagnostics if d.code in ("schema", "unknown-field", "missing-field")}
-        diagnostics += [d for d in kubeconform.diagnostics(found, documents) if (d.file, d.path) not in ours]
-    diagnostics = sort_diagnostics(diagnostics)
-    click.echo(report.render(diagnostics, fmt, list(contents), verbose), nl=False)
-    if fmt in ("text", "github"):
-        import sys
-
-        sys.stdout.flush()
-        click.echo(report.summary(diagnostics, len(contents)), err=True)
     from .cli import Fail
+    from .cli_io import Usage
+    from .validate.command import run
 
-    code = report.exit_code(diagnostics, strict)
+    try:
+        text, summary, code = run(list(paths), fmt, strict, use_kubeconform, gang, scheduler_name, cluster_file,
+                                  operator_version, disable, config_file, verbose)
+    except Usage as exc:
+        _usage(str(exc))
+    click.echo(text, nl=False)
+    if summary is not None:
+        sys.stdout.flush()
+        click.echo(summary, err=True)
     if code:
         raise Fail(code)
 

@@ -1,19 +1,24 @@
-"""The ``mpigen`` entry point: ``mpigen build SPEC [--env NAME]`` without loading click.
+"""The ``mpigen`` entry point: ``mpigen build SPEC [--env NAME]`` and ``mpigen validate PATH...``
+without loading click.
 
 Compiling a spec takes about a millisecond; starting the command-line layer took several times
-that. The commonest command, ``mpigen build SPEC`` with or without ``--env NAME``, is therefore
-recognised here by hand and run with the very steps of ``mpigen.cli.build``; every other command
-line, including every one that is malformed, asks for help, or names a folder or an unreadable
-file, goes to the click CLI (:func:`mpigen.cli.main`) untouched, before anything is read or
-printed. Output, messages and exit codes are the same either way (a test runs both on a table
-of command lines and compares them byte for byte).
+that. The commonest commands, ``mpigen build SPEC`` with or without ``--env NAME`` and ``mpigen
+validate PATH...`` without options (the pre-commit hook's), are therefore recognised here by hand
+and run with the very steps of the click commands. Every other command line, including every one
+that is malformed, asks for help, or names a path click would refuse (a folder or unreadable file
+to build, an unreadable path to validate), goes to the click CLI (:func:`mpigen.cli.main`)
+untouched, before anything is read or printed. Output, messages and exit codes are the same
+either way (a test runs both on a table of command lines and compares them byte for byte).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3  # as mpigen.diagnostics
 
@@ -50,6 +55,22 @@ def parse(argv: list[str]) -> tuple[str, str | None] | None:
     return spec, env
 
 
+def parse_validate(argv: list[str]) -> list[str] | None:
+    """The paths of ``validate PATH...`` when nothing else is given; else None.
+
+    Every path must be ``-`` or an existing, readable file or folder that does not start with a
+    dash: click's path check (readable) has nothing to say about those, and the rest is done by
+    the very code click's command runs (:func:`mpigen.validate.command.run`).
+    """
+    if len(argv) < 2 or argv[0] != "validate" or os.environ.get("_MPIGEN_COMPLETE"):
+        return None
+    paths = argv[1:]
+    for path in paths:
+        if path != "-" and (path.startswith("-") or not _readable(path)):
+            return None
+    return paths
+
+
 def _plain_file(path: str) -> bool:
     if path == "-":
         return True
@@ -60,6 +81,13 @@ def _plain_file(path: str) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISREG(mode) and os.access(path, os.R_OK)
+
+
+def _readable(path: str) -> bool:
+    try:
+        return os.path.exists(path) and os.access(path, os.R_OK)
+    except ValueError:  # a NUL in the path
+        return False
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -99,8 +127,7 @@ def _usage(message: str) -> None:
 
 def build(spec: str, env: str | None) -> int:
     """``mpigen.cli.build`` with its defaults (no ``--cluster``, ``-o`` or ``--operator-version``)."""
-    from pathlib import Path
-
+    from .cli_io import Usage, read_input
     from .diagnostics import has_errors, sort_diagnostics
     from .load.yaml_loader import load_bytes
     from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
@@ -108,15 +135,10 @@ def build(spec: str, env: str | None) -> int:
 
     version = parse_version(DEFAULT_OPERATOR_VERSION)
     diagnostics: list[Any] = []
-    if spec == "-":
-        raw, name = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            raw, name = Path(spec).read_bytes(), spec
-        except IsADirectoryError:
-            _usage(f"{spec}: is a folder, not a file")
-        except OSError as exc:
-            _usage(f"{spec}: cannot read: {exc.strerror or exc}")
+    try:
+        raw, name = read_input(spec)
+    except Usage as exc:
+        _usage(str(exc))
     result = compile_specs(load_bytes(raw, name), name, Options(version, None))
     diagnostics += result.diagnostics
     for diagnostic in sort_diagnostics(diagnostics):
@@ -135,17 +157,34 @@ def build(spec: str, env: str | None) -> int:
     return EXIT_OK
 
 
+def validate(paths: list[str]) -> int:
+    """``mpigen.cli_validate.validate`` with its defaults (no option given)."""
+    from .cli_io import Usage
+    from .validate.command import run
+
+    try:
+        text, summary, code = run(paths)
+    except Usage as exc:
+        _usage(str(exc))
+    _echo(text)
+    if summary is not None:
+        sys.stdout.flush()
+        _echo(summary + "\n", err=True)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point (``[project.scripts]``, ``python -m mpigen``): the fast path or the click CLI."""
+    """Entry point (``[project.scripts]``, ``python -m mpigen``): a fast path or the click CLI."""
     args = sys.argv[1:] if argv is None else list(argv)
     parsed = parse(args)
-    if parsed is None:
+    paths = parse_validate(args) if parsed is None else None
+    if parsed is None and paths is None:
         from .cli import main as click_main
 
         return click_main(argv)
     try:
         try:
-            return build(*parsed)
+            return build(*parsed) if parsed is not None else validate(paths or [])
         except (EOFError, KeyboardInterrupt):
             _echo("\n", err=True)  # what click prints before its Abort
             _echo("mpigen: interrupted\n", err=True)
