@@ -135,7 +135,8 @@ class CheckCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".check-", dir=self.path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"salt": self.salt, "specs": self.entries}, handle, sort_keys=True)
+                # dumps, not dump: only a one-shot encoding uses json's C encoder
+                handle.write(json.dumps({"salt": self.salt, "specs": self.entries}, sort_keys=True))
             os.replace(tmp, self.path)
         except OSError:
             pass  # a cache that cannot be written is only slower

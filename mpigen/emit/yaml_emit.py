@@ -65,6 +65,26 @@ def _plain_ok(text: str) -> bool:
     return not _NON_PRINTABLE.search(text) and not _AMBIGUOUS.match(text)
 
 
+def _plain_or_quoted(text: str) -> str:
+    """``text`` plain when it reads back as itself, else double-quoted."""
+    return text if _plain_ok(text) else _quoted(text)
+
+
+_TEXTS: dict[str, str] = {}  # string -> how it is written; keys and values repeat across objects
+_TEXTS_MAX = 16_384
+
+
+def _string(text: str) -> str:
+    """:func:`_plain_or_quoted`, remembered for short strings (a pure function). The streaming
+    writer keeps its own per-stream memory instead, so that a long stream stays bounded."""
+    written = _TEXTS.get(text)
+    if written is None:
+        written = _plain_or_quoted(text)
+        if len(_TEXTS) < _TEXTS_MAX and len(text) <= 128:
+            _TEXTS[text] = written
+    return written
+
+
 def _quoted(text: str) -> str:
     """A double-quoted YAML scalar: JSON's escapes, which YAML shares, plus YAML's non-printables."""
     quoted = '"' + text.translate(_JSON_ESCAPES) + '"'
@@ -101,7 +121,7 @@ def _scalar(value: Any) -> str:
         text = repr(value)
         return text if "." in text or "e" not in text else text.replace("e", ".0e", 1)
     if isinstance(value, str):
-        return value if _plain_ok(value) else _quoted(value)
+        return _string(value)
     raise TypeError(f"cannot write {type(value).__name__} as YAML")
 
 
@@ -128,7 +148,7 @@ def _node(value: Any, indent: str, out: list[str]) -> None:
 def _key(key: Any) -> str:
     if not isinstance(key, str):
         raise TypeError(f"mapping keys must be strings, not {type(key).__name__}")
-    return key if _plain_ok(key) else _quoted(key)
+    return _string(key)
 
 
 def _mapping(value: dict[str, Any], indent: str, out: list[str], first_prefix: str | None = None) -> None:
@@ -216,13 +236,13 @@ class _Stream:
         if text is None:
             if len(self.scalars) >= _CACHE_LIMIT:
                 self.scalars.clear()
-            text = self.scalars[value] = _scalar(value)
+            text = self.scalars[value] = _plain_or_quoted(value)
         return text
 
     def key(self, key: Any) -> str:
         text = self.keys.get(key) if type(key) is str else None
         if text is None:
-            text = _key(key)
+            text = _plain_or_quoted(key) if type(key) is str else _key(key)
             if len(self.keys) >= _CACHE_LIMIT:
                 self.keys.clear()
             self.keys[key] = text
