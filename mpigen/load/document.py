@@ -12,7 +12,7 @@ from ..diagnostics import Diagnostic
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]  # 1-based line and column
@@ -28,19 +28,44 @@ class Document:
     of a command's start-up.)
     """
 
-    __slots__ = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
+    __slots__ = ("data", "index", "line", "_positions", "_key_positions", "plain", "has_nulls", "_locator")
+    _FIELDS = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
 
     def __init__(self, data: Any, index: int, line: int, positions: dict[Path, Position] | None = None,
                  key_positions: dict[Path, Position] | None = None, plain: dict[Path, str] | None = None,
-                 has_nulls: bool = True):
+                 has_nulls: bool = True, locator: Callable[[], tuple[dict, dict]] | None = None):
         self.data = data
         self.index = index
         self.line = line
-        self.positions: dict[Path, Position] = {} if positions is None else positions
-        self.key_positions: dict[Path, Position] = {} if key_positions is None else key_positions
+        self._positions = {} if positions is None and locator is None else positions
+        self._key_positions = {} if key_positions is None and locator is None else key_positions
         self.plain: dict[Path, str] = {} if plain is None else plain
         self.has_nulls = has_nulls
         """False when no value of ``data`` is null (the loader knows; True when not known)."""
+        self._locator = locator
+        """Computes (positions, key_positions) when first asked: most documents never are, and
+        recording every position while reading was a tenth of validating a clean file."""
+
+    def _located(self) -> None:
+        self._positions, self._key_positions = self._locator()  # type: ignore[misc]
+        self._locator = None
+
+    @property
+    def positions(self) -> dict[Path, Position]:
+        """Where each value stands, by JSON path."""
+        if self._positions is None:
+            self._located()
+        return self._positions  # type: ignore[return-value]
+
+    @property
+    def key_positions(self) -> dict[Path, Position]:
+        """Where each mapping key stands, by the JSON path of its value."""
+        if self._key_positions is None:
+            self._located()
+        return self._key_positions  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple:  # pickled (by validation workers) with its positions, not its nodes
+        return Document, self._fields()
 
     def _fields(self) -> tuple:
         return (self.data, self.index, self.line, self.positions, self.key_positions, self.plain, self.has_nulls)
@@ -51,7 +76,7 @@ class Document:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return ("Document(" + ", ".join(f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields()))
+        return ("Document(" + ", ".join(f"{name}={value!r}" for name, value in zip(self._FIELDS, self._fields()))
                 + ")")
 
     def locate(self, path: Path, key: bool = False) -> Position:

@@ -184,7 +184,7 @@ def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
             if node is None:
                 continue
-            builder = _Builder(filename)
+            builder = _Builder(filename, record=False)
             builder.merges = merges
             try:
                 if anchors:  # without anchors there are no aliases: the size is the text's
@@ -198,8 +198,8 @@ def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:
                             node.start_mark)
                 continue
             yield from builder.diagnostics
-            yield Document(data, index, node.start_mark.line + 1, builder.positions, builder.key_positions,
-                           builder.plain, builder.has_nulls)
+            yield Document(data, index, node.start_mark.line + 1, None, None, builder.plain, builder.has_nulls,
+                           _locator(node, filename, merges))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or "invalid YAML"
@@ -283,11 +283,26 @@ def _json_key(value: Any) -> str:
     return str(value)
 
 
-class _Builder:
-    """Turns one composed node graph into plain data, recording positions."""
+def _locator(node: yaml.Node, filename: str, merges: bool) -> Any:
+    """The positions of a document, computed from its nodes when first asked: the same walk
+    again, recording them (it succeeded once, so it raises nothing)."""
 
-    def __init__(self, filename: str):
+    def locate() -> tuple[dict[Path, Position], dict[Path, Position]]:
+        builder = _Builder(filename)
+        builder.merges = merges
+        builder.build(node, ())
+        return builder.positions, builder.key_positions
+
+    return locate
+
+
+class _Builder:
+    """Turns one composed node graph into plain data, recording positions unless told not to
+    (``record=False``: :class:`Document` computes them from the nodes when first asked)."""
+
+    def __init__(self, filename: str, record: bool = True):
         self.filename = filename
+        self.record = record
         self.positions: dict[Path, Position] = {}
         self.key_positions: dict[Path, Position] = {}
         self.plain: dict[Path, str] = {}
@@ -344,7 +359,7 @@ class _Builder:
         if len(path) > MAX_DEPTH:
             raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
                            node.start_mark, path[:MAX_DEPTH])
-        if path not in self.positions:
+        if self.record and path not in self.positions:
             mark = node.start_mark
             self.positions[path] = (mark.line + 1, mark.column + 1)
         cls = node.__class__
@@ -436,7 +451,7 @@ class _Builder:
                                source.start_mark, path)
             merged.update(self._mapping(source, path))
         result: dict[str, Any] = {}  # own keys only until the merged ones are added below
-        key_positions, positions, build = self.key_positions, self.positions, self.build
+        key_positions, positions, build, record = self.key_positions, self.positions, self.build, self.record
         deep = len(path) + 1 > MAX_DEPTH
         for key_node, value_node in own_pairs:
             if key_node.__class__ is _ScalarNode and key_node.tag == _STR_TAG \
@@ -447,7 +462,8 @@ class _Builder:
             child = path + (key,)
             key_mark = key_node.start_mark
             if key in result:
-                first = key_positions[child]
+                first = key_positions[child] if record else self._pos(next(
+                    k for k, _ in own_pairs if k.value == key))  # the first such key (keys are their text)
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-duplicate-key",
                     f"duplicate key {key!r} (first at line {first[0]}); YAML keeps only one of them",
@@ -456,9 +472,10 @@ class _Builder:
             if deep:
                 raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
                                key_mark, path)
-            key_positions[child] = (key_mark.line + 1, key_mark.column + 1)
-            mark = value_node.start_mark
-            positions[child] = (mark.line + 1, mark.column + 1)
+            if record:
+                key_positions[child] = (key_mark.line + 1, key_mark.column + 1)
+                mark = value_node.start_mark
+                positions[child] = (mark.line + 1, mark.column + 1)
             result[key] = build(value_node, child)
         for key, value in merged.items():
             result.setdefault(key, value)

@@ -86,3 +86,40 @@ def test_document_compares_prints_and_pickles_like_the_dataclass_it_was() -> Non
     assert (bare.positions, bare.key_positions, bare.plain, bare.has_nulls) == ({}, {}, {}, True)
     result = load_text("a: 1\n", "f.yaml")
     assert result == load_text("a: 1\n", "f.yaml") and "LoadResult(documents=[Document(" in repr(result)
+
+
+MERGES_AND_DUPLICATES = """\
+base: &b {x: 1, y: [1, 2]}
+m:
+  <<: *b
+  y: 3
+  z: 4
+  z: 5
+list:
+- {a: 1}
+- [b, c]
+"""
+
+
+@pytest.mark.parametrize("text", [MERGES_AND_DUPLICATES, "a: 1\n---\nb:\n  c: [1, {d: 2}]\n", "[1, 2]\n"])
+def test_positions_are_computed_when_first_asked_and_equal_the_eager_walk(text: str) -> None:
+    """The loader reads data without recording positions; a document computes them from its
+    nodes on first use, the same as recording them while reading (the builder's other mode)."""
+    result = load_text(text, "f.yaml")
+    for doc in result.documents:
+        assert doc._locator is not None  # nothing located yet
+    nodes = [n for n in yaml.compose_all(text, Loader=yaml_loader._Loader) if n is not None]
+    for doc, node in zip(result.documents, nodes):
+        eager = yaml_loader._Builder("f.yaml")
+        eager.merges = True
+        assert eager.build(node, ()) == doc.data
+        assert (doc.positions, doc.key_positions) == (eager.positions, eager.key_positions)
+        assert doc._locator is None  # computed once, the nodes let go
+        assert pickle.loads(pickle.dumps(doc)) == doc
+
+
+def test_a_duplicate_key_names_the_line_of_the_first_without_recorded_positions() -> None:
+    result = load_text(MERGES_AND_DUPLICATES, "f.yaml")
+    [duplicate] = [d for d in result.diagnostics if d.code == "yaml-duplicate-key"]
+    assert (duplicate.line, duplicate.path) == (6, "m.z")
+    assert "first at line 5" in duplicate.message
