@@ -21,11 +21,14 @@ yields nothing for what it cannot read (``ctx.get`` helps).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, Callable, Iterable, Iterator
 
 from ..diagnostics import Severity
+from ..record import FrozenRecord
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, Callable, Iterable, Iterator
 
 Path = tuple[str | int, ...]
 
@@ -33,14 +36,22 @@ GANG_VOLCANO = "volcano"
 GANG_SCHEDULER_PLUGINS = "scheduler-plugins"
 
 
-@dataclass(frozen=True)
-class LintOptions:
+class LintOptions(FrozenRecord):
     """What a rule may need to know about the cluster; None means unknown."""
 
-    gang: str | None = None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
-    scheduler_name: str | None = None  # scheduler-plugins scheduler name
-    priority_classes: dict[str, int] | None = None
-    operator_version: tuple[int, int, int] = (0, 8, 0)
+    __slots__ = ("gang", "scheduler_name", "priority_classes", "operator_version")
+    gang: str | None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
+    scheduler_name: str | None  # scheduler-plugins scheduler name
+    priority_classes: dict[str, int] | None
+    operator_version: tuple[int, int, int]
+
+    def __init__(self, gang: str | None = None, scheduler_name: str | None = None,
+                 priority_classes: dict[str, int] | None = None,
+                 operator_version: tuple[int, int, int] = (0, 8, 0)) -> None:
+        object.__setattr__(self, "gang", gang)
+        object.__setattr__(self, "scheduler_name", scheduler_name)
+        object.__setattr__(self, "priority_classes", priority_classes)
+        object.__setattr__(self, "operator_version", operator_version)
 
 
 class _once:  # noqa: N801 - used as a decorator, like functools.cached_property
@@ -59,12 +70,15 @@ class _once:  # noqa: N801 - used as a decorator, like functools.cached_property
         return value
 
 
-@dataclass
 class Context:
-    """One Kubernetes object under lint."""
+    """One Kubernetes object under lint (what rules compute from it is kept in ``__dict__``)."""
 
-    obj: dict[str, Any]
-    options: LintOptions = field(default_factory=LintOptions)
+    def __init__(self, obj: dict[str, Any], options: LintOptions | None = None) -> None:
+        self.obj = obj
+        self.options = LintOptions() if options is None else options
+
+    def __repr__(self) -> str:
+        return f"Context(obj={self.obj!r}, options={self.options!r})"
 
     @_once
     def api_version(self) -> str:
@@ -133,8 +147,8 @@ class Context:
         return None
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(FrozenRecord):
+    __slots__ = ("code", "severity", "kinds", "title", "explanation", "fix", "check")
     code: str
     severity: Severity
     kinds: tuple[str, ...]
@@ -142,6 +156,11 @@ class Rule:
     explanation: str
     fix: str
     check: Callable[[Context], Iterable[tuple[Path, str]]]
+
+    def __init__(self, code: str, severity: Severity, kinds: tuple[str, ...], title: str, explanation: str,
+                 fix: str, check: Callable[[Context], Iterable[tuple[Path, str]]]) -> None:
+        for name, value in zip(self.__slots__, (code, severity, kinds, title, explanation, fix, check)):
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Rule":
