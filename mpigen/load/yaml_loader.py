@@ -30,6 +30,9 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _BaseLoader = yaml.SafeLoader
 
 _ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+_DEFAULT_SCALAR_TAG = _BaseLoader.DEFAULT_SCALAR_TAG
+_DEFAULT_MAPPING_TAG = _BaseLoader.DEFAULT_MAPPING_TAG
+_DEFAULT_SEQUENCE_TAG = _BaseLoader.DEFAULT_SEQUENCE_TAG
 _TAGS: dict[str, str] = {}  # plain scalar text -> its implicit tag, remembered across documents
 _TAGS_MAX = 65_536
 
@@ -46,14 +49,14 @@ class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is _ScalarNode:
             if not implicit[0]:
-                return self.DEFAULT_SCALAR_TAG
+                return _DEFAULT_SCALAR_TAG
             tag = _TAGS.get(value)
             if tag is None:
                 tag = super().resolve(kind, value, implicit)
                 if len(_TAGS) < _TAGS_MAX and len(value) <= 256:
                     _TAGS[value] = tag
             return tag
-        return self.DEFAULT_MAPPING_TAG if kind is _MappingNode else self.DEFAULT_SEQUENCE_TAG
+        return _DEFAULT_MAPPING_TAG if kind is _MappingNode else _DEFAULT_SEQUENCE_TAG
 
     def __init__(self, stream: Any):
         super().__init__(stream)
@@ -369,7 +372,11 @@ class _Builder:
             if node.tag not in _SEQ_TAGS:
                 raise self._bad_tag(node, path)
             build = self.build
-            return [build(child, path + (i,)) for i, child in enumerate(node.value)]
+            if self.record or len(path) >= MAX_DEPTH:
+                return [build(child, path + (i,)) for i, child in enumerate(node.value)]
+            return [child.value if child.__class__ is _ScalarNode and child.tag == _STR_TAG
+                    and (child.style or child.value not in _GO_YAML_BOOLS)  # a string, read as build would
+                    else build(child, path + (i,)) for i, child in enumerate(node.value)]
         if cls is _MappingNode:
             if node.tag not in _MAP_TAGS:
                 raise self._bad_tag(node, path)
@@ -459,6 +466,13 @@ class _Builder:
                 key = key_node.value  # the common case of _key: a plain or quoted string
             else:
                 key = self._key(key_node, path)
+            if not record and key not in result and value_node.__class__ is _ScalarNode \
+                    and value_node.tag == _STR_TAG and (value_node.style or value_node.value not in _GO_YAML_BOOLS):
+                if deep:
+                    raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                                   key_node.start_mark, path)
+                result[key] = value_node.value  # a string, read as build would read it
+                continue
             child = path + (key,)
             key_mark = key_node.start_mark
             if key in result:
