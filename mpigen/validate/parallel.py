@@ -1,9 +1,9 @@
 """Validate many files on every core: the work is split by file, the results merged in order.
 
 Small runs stay in one process (starting workers costs more than it saves). Workers are forked
-(a bare ``os.fork``: see :func:`_shared`), so they start with everything already imported, and
-this process takes the first share itself; each returns its files' diagnostics, and the merged
-report is the same, byte for byte, as a single-process run.
+(a bare ``os.fork``: see :func:`_shared`), so they start with everything already imported; they
+and this process take chunks of files from one queue until it is empty; each returns its files'
+diagnostics, and the merged report is the same, byte for byte, as a single-process run.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
     pieces = split_documents(text, workers) if text is not None else []
     if text is None or len(pieces) < 2:
         return validate_bytes(raw, name, options, keep)
-    done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece)
+    done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece, workers)
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
     index = 0
@@ -80,35 +80,64 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _shared(tasks: list[Any], work: Any) -> list[Any]:
-    """``[work(task) for task in tasks]``: the first task in this process, each other one in a
-    child forked for it meanwhile (this process would otherwise sit idle while they run).
+def _shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[Any]:
+    """``[work(task) for task in tasks]``, computed by this process and ``processes - 1`` children
+    forked for it (one per task beyond the first when not given), all at once.
 
-    A bare ``os.fork`` and a pipe per child rather than :mod:`multiprocessing`, whose import alone
-    cost a run of ``mpigen validate`` about as much as checking a hundred files. A child sends back
-    its result, or the exception it raised, pickled, and leaves with ``os._exit`` (no exit handler,
-    no flush of output it inherited). A child that dies without an answer is an internal error.
+    The tasks are handed out one at a time, as make's jobserver hands out tokens: their numbers
+    are bytes in a pipe, and each process reads one, does that task and reads the next, so a
+    process that runs slower (a busy core) takes fewer. A bare ``os.fork`` and a pipe per child
+    rather than :mod:`multiprocessing`, whose import alone cost a run of ``mpigen validate`` about
+    as much as checking a hundred files. A child sends back its results, or the exception it
+    raised, pickled, and leaves with ``os._exit`` (no exit handler, no flush of output it
+    inherited). A child that dies without an answer is an internal error.
     """
+    import gc
     import pickle
 
+    if len(tasks) > MAX_TASKS:
+        raise ValueError(f"at most {MAX_TASKS} tasks, not {len(tasks)}")
+    processes = len(tasks) if processes is None else max(1, min(processes, len(tasks)))
+    # Everything alive now (the imported modules above all) is left out of later collections:
+    # they no longer walk it, and the children do not write to its pages (copy on write).
+    gc.freeze()
+    queue, fill = os.pipe()
+    os.write(fill, bytes(range(len(tasks))))  # fewer bytes than a pipe holds
+    os.close(fill)
     children: list[tuple[int, int]] = []
     try:
-        for task in tasks[1:]:
+        for _ in range(processes - 1):
             read_end, write_end = os.pipe()
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the child; its work is covered through the parent
                 os.close(read_end)
-                _answer(write_end, work, task, pickle)
+                _answer(write_end, _drain, (queue, tasks, work), pickle)
             os.close(write_end)
             children.append((pid, read_end))
-        results = [work(tasks[0])]
+        results = _drain((queue, tasks, work))
     finally:
+        os.close(queue)
         answers = [_collect(pid, read_end, pickle) for pid, read_end in children]
     for ok, value in answers:
         if not ok:
             raise value
-        results.append(value)
-    return results
+        results.update(value)
+    return [results[number] for number in range(len(tasks))]
+
+
+MAX_TASKS = 255
+"""Task numbers are single bytes in the queue pipe (a read of one byte is atomic)."""
+
+
+def _drain(args: tuple[int, list[Any], Any]) -> dict[int, Any]:
+    """Take task numbers from the queue until it is empty; the results by number."""
+    queue, tasks, work = args
+    done: dict[int, Any] = {}
+    while True:
+        token = os.read(queue, 1)
+        if not token:
+            return done
+        done[token[0]] = work(tasks[token[0]])
 
 
 def _answer(write_end: int, work: Any, task: Any, pickle: Any) -> None:  # pragma: no cover - in a child
@@ -138,11 +167,16 @@ def _collect(pid: int, read_end: int, pickle: Any) -> tuple[bool, Any]:
 
 def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
                   workers: int) -> list[Any]:
-    # Interleaved chunks balance files of different sizes; order is restored below.
-    chunks = [items[i::workers] for i in range(workers)]
-    done = _shared([(chunk, options, keep) for chunk in chunks], _chunk)
+    # Many small interleaved chunks, taken by whichever process is free: files of different sizes
+    # and cores of different speeds even out. Order is restored below.
+    count = min(len(items), workers * CHUNKS_PER_WORKER, MAX_TASKS)
+    chunks = [items[i::count] for i in range(count)]
+    done = _shared([(chunk, options, keep) for chunk in chunks], _chunk, workers)
     results: list[Any] = [None] * len(items)
     for offset, chunk_results in enumerate(done):
         for position, result in enumerate(chunk_results):
-            results[offset + position * workers] = result
+            results[offset + position * count] = result
     return results
+
+
+CHUNKS_PER_WORKER = 16

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -55,8 +56,6 @@ def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
 def _square_or_fail(task: int) -> int:
     if task == 13:
         raise ValueError("thirteen")
-    if task == 99:
-        os._exit(7)  # a worker that dies without an answer
     return task * task
 
 
@@ -64,19 +63,47 @@ def test_shared_returns_every_result_in_task_order() -> None:
     from mpigen.validate.parallel import _shared
 
     assert _shared([1, 2, 3, 4], _square_or_fail) == [1, 4, 9, 16]
+    assert _shared(list(range(20, 220)), _square_or_fail, 2) == [n * n for n in range(20, 220)]
+    assert _shared([5], _square_or_fail, 2) == [25]
 
 
 def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
     from mpigen.validate.parallel import _shared
 
     with pytest.raises(ValueError, match="thirteen"):
-        _shared([1, 13, 3], _square_or_fail)
+        _shared([1, 13, 3, 13, 5], _square_or_fail, 3)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child left behind
+
+
+PARENT = os.getpid()
+
+
+def _die_in_a_child(task: int) -> int:
+    if os.getpid() != PARENT:
+        os._exit(7)  # a worker that dies without an answer
+    time.sleep(0.3)  # meanwhile the child takes the other task
+    return task
 
 
 def test_shared_reports_a_child_that_died_without_an_answer() -> None:
     from mpigen.validate.parallel import _shared
 
     with pytest.raises(RuntimeError, match="ended without an answer"):
-        _shared([1, 99], _square_or_fail)
+        _shared([1, 2], _die_in_a_child, 2)
+
+
+def test_tasks_go_to_whichever_process_is_free() -> None:
+    """A process that is slow gets fewer tasks: here this one sleeps on each, the child does not."""
+    from mpigen.validate.parallel import _shared
+
+    where = _shared(list(range(40)), _pid_after_a_pause_in_the_parent, 2)
+    assert where.count(PARENT) < 10 and len(set(where)) == 2
+
+
+def _pid_after_a_pause_in_the_parent(task: int) -> int:
+    if os.getpid() == PARENT:
+        time.sleep(0.05)
+    else:
+        time.sleep(0.001)
+    return os.getpid()
