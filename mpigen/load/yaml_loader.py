@@ -150,13 +150,12 @@ def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
     """
     if parts < 2 or text.startswith("%") or "\n%" in text:
         return [(0, text)]
-    starts = [m.start() + 1 for m in re.finditer(r"\n---(?=[ \t\r\n]|$)", text)]
     target = len(text) / parts
-    cuts, next_cut = [], target
-    for start in starts:
-        if start >= next_cut:
-            cuts.append(start)
-            next_cut = start + target
+    cuts: list[int] = []
+    start = _marker_from(text, target)
+    while start is not None:  # the first marker at or after each target (str.find, not a regex scan)
+        cuts.append(start)
+        start = _marker_from(text, start + target)
     pieces, line, previous = [], 0, 0
     for cut in cuts + [len(text)]:
         piece = text[previous:cut]
@@ -164,6 +163,20 @@ def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
         line += piece.count("\n")
         previous = cut
     return [p for p in pieces if p[1]]
+
+
+def _marker_from(text: str, position: float) -> int | None:
+    """Where the first line ``---`` (alone, or followed by a space, tab or line break) that
+    starts at or after ``position`` starts; None when there is none."""
+    at = max(0, math.ceil(position) - 1)  # the newline before it
+    while True:
+        at = text.find("\n---", at)
+        if at < 0:
+            return None
+        after = at + 4
+        if after == len(text) or text[after] in " \t\r\n":
+            return at + 1
+        at += 1
 
 
 def iter_text(text: str, filename: str) -> Iterator[Document | Diagnostic]:

@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mpigen.load.yaml_loader import split_documents
 from mpigen.validate.engine import ValidateOptions, validate_bytes
@@ -25,6 +27,37 @@ def test_split_documents_cuts_only_at_markers_and_keeps_every_line() -> None:
     for lines, piece in pieces:
         assert text.splitlines()[lines] == piece.splitlines()[0]
     assert split_documents("%YAML 1.1\n---\na: 1\n---\nb: 2\n", 2) == [(0, "%YAML 1.1\n---\na: 1\n---\nb: 2\n")]
+
+
+def _split_with_a_regex(text: str, parts: int) -> list[tuple[int, str]]:
+    """split_documents as it was first written (a regex over the whole text): the reference."""
+    import re
+
+    if parts < 2 or text.startswith("%") or "\n%" in text:
+        return [(0, text)]
+    starts = [m.start() + 1 for m in re.finditer(r"\n---(?=[ \t\r\n]|$)", text)]
+    target = len(text) / parts
+    cuts, next_cut = [], target
+    for start in starts:
+        if start >= next_cut:
+            cuts.append(start)
+            next_cut = start + target
+    pieces, line, previous = [], 0, 0
+    for cut in cuts + [len(text)]:
+        piece = text[previous:cut]
+        pieces.append((line, piece))
+        line += piece.count("\n")
+        previous = cut
+    return [p for p in pieces if p[1]]
+
+
+@given(st.lists(st.sampled_from(["---", "--- x", "---x", "----", "a: 1", " ---", "- a", "", "--- |", "%", "\t",
+                                 "---\t", "b: ---", "# ---"]), max_size=40).map("\n".join),
+       st.booleans(), st.integers(min_value=0, max_value=12))
+@settings(max_examples=400, deadline=None)
+def test_split_documents_cuts_where_the_regex_did(text: str, newline: bool, parts: int) -> None:
+    text += "\n" if newline else ""
+    assert split_documents(text, parts) == _split_with_a_regex(text, parts)
 
 
 def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) -> None:
