@@ -13,7 +13,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..load.document import Document
-from ..load.yaml_loader import decode, iter_text, split_documents
+from ..load.yaml_loader import nesting_beyond_parser, decode, iter_text, split_documents
 from .engine import ValidateOptions, validate_bytes, validate_items
 
 PARALLEL_FROM_BYTES = 2 * 1024 * 1024  # below this much YAML, one process is faster
@@ -24,13 +24,15 @@ def _chunk(args: tuple[list[tuple[str, bytes]], ValidateOptions, bool]) -> list[
     return [validate_bytes(raw, name, options, keep) for name, raw in files]
 
 
-def _piece(args: tuple[str, int, str, ValidateOptions, bool]) -> tuple[list[Diagnostic], list[Document]]:
-    """One piece of a large file: its diagnostics and documents placed at their lines in the file."""
+def _piece(args: tuple[str, int, str, ValidateOptions, bool]
+           ) -> tuple[list[Diagnostic], list[Document], tuple[int, bool]]:
+    """One piece of a large file: its diagnostics and documents placed at their lines in the file,
+    and (documents read, whether an error stopped the stream)."""
     name, lines, text, options, keep = args
     kept: list[Document] | None = [] if keep else None
-    # Leading newlines put every mark at its line in the whole file (messages quote lines too).
-    found = validate_items(iter_text("\n" * lines + text, name), name, options, kept)
-    return found, kept or []
+    ending: list[tuple[int, bool]] = []
+    found = validate_items(iter_text(text, name, lines, checked=True, ending=ending), name, options, kept)
+    return found, kept or [], ending[0]
 
 
 def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_documents: bool = False,
@@ -57,19 +59,23 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
                 workers: int) -> tuple[list[Diagnostic], list[Document]]:
     """One large multi-document file, cut at document markers and checked piece by piece in parallel."""
     text, problems = decode(raw, name)
-    pieces = split_documents(text, workers * PIECES_PER_WORKER) if text is not None else []
+    # The nesting check reads the whole file (as a one-piece read does) before it is cut.
+    pieces = split_documents(text, workers * PIECES_PER_WORKER) \
+        if text is not None and nesting_beyond_parser(text) is None else []
     if text is None or len(pieces) < 2:
         return validate_bytes(raw, name, options, keep)
     done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece, workers)
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
-    index = 0
-    for found, docs in done:
+    before = 0
+    for found, docs, (count, stopped) in done:
         diagnostics += found
         for doc in docs:  # document numbers restart in each piece
-            doc.index = index
-            index += 1
+            doc.index += before
         documents += docs
+        before += count
+        if stopped:  # a one-piece read stops at this error too: nothing after it counts
+            break
     return diagnostics, documents
 
 
@@ -180,7 +186,5 @@ def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep
 
 
 CHUNKS_PER_WORKER = 16
-PIECES_PER_WORKER = 4
-"""A large file is cut into this many pieces per worker. Each piece is parsed behind as many
-newlines as precede it in the file (so that lines come out right), about 40 ms of CPU per
-million lines, so a few pieces each, not many: enough for a busy core to take fewer."""
+PIECES_PER_WORKER = 8
+"""A large file is cut into this many pieces per worker: enough for a busy core to take fewer."""

@@ -76,6 +76,49 @@ def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) 
     assert all(lines[d.line - 1].startswith("apiVersion: kubeflow.org/v2beta1") for d in mpijobs)
 
 
+HAZARDS = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: hazards}
+data:
+  a: y
+  a: again
+  on: 1
+  t: !!binary aGk=
+  list: [n, "y", 1.10]
+  base: &b {x: 1}
+  merged: {<<: *b, z: 2}
+---
+tagged: !custom value
+"""
+
+
+BROKEN = "---\nbroken: [unclosed\n"
+DEEP = "---\nx:\n" + " " * 10_000 + "y: 1\n"
+
+
+@pytest.mark.parametrize("where, extra", [(None, ""), (44, BROKEN), (20, BROKEN), (30, DEEP)],
+                         ids=["clean", "syntax error last", "syntax error in the middle", "deep indent"])
+def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: int | None, extra: str) -> None:
+    """Pieces are read with the count of lines before them: every diagnostic, document line and
+    position equals a one-piece read's, with warnings and errors in every piece; an error that
+    stops a one-piece read stops the pieces' report there too, and document numbers run on."""
+    from mpigen.validate import parallel as module
+
+    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    text = "".join((HAZARDS if i % 3 == 0 else (BAD if i % 7 == 3 else GOOD)) + (extra if i == where else "")
+                   for i in range(45))
+    raw = text.encode()
+    sequential, whole = validate_bytes(raw, "big.yaml", ValidateOptions(), keep_documents=True)
+    parallel, by_file = validate_files({"big.yaml": raw}, ValidateOptions(), keep_documents=True, workers=2)
+    assert len(split_documents(text, 2 * module.PIECES_PER_WORKER)) > 8
+    if extra != DEEP:
+        assert {d.code for d in sequential} >= {"yaml-duplicate-key", "yaml-bool", "yaml-key", "yaml-tag"}
+    assert sorted(parallel) == sorted(sequential)
+    assert by_file["big.yaml"] == whole  # data, line, positions, key positions, plain texts
+
+
 def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
     from mpigen.validate import parallel as module
 
