@@ -114,10 +114,12 @@ def test_unreadable_file_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     path = tmp_path / "spec.yaml"
     path.write_text("a: 1\n")
 
-    def denied(self):  # tests may run as root, who reads every file: simulate the refusal
-        raise PermissionError(13, "Permission denied", str(self))
+    def denied(name, *args, **kwargs):  # tests may run as root, who reads every file: simulate the refusal
+        raise PermissionError(13, "Permission denied", str(name))
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    from mpigen import cli_io
+
+    monkeypatch.setattr(cli_io, "open", denied, raising=False)  # the module reads inputs with open()
     assert cli_module.main(["build", str(path)]) == 2
     assert "cannot read: Permission denied" in capsys.readouterr().err
 
