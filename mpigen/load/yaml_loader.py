@@ -192,12 +192,16 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
     """
     if len(text) > MAX_BYTES:
         yield _diag(filename, "file-too-large", f"file has {len(text)} characters; mpigen reads at most {MAX_BYTES}")
+        if ending is not None:
+            ending.append((0, True))
         return
     too_deep = None if checked else nesting_beyond_parser(text)
     if too_deep is not None:
         line, col = too_deep
         yield Diagnostic(filename, line + offset, col, "", "yaml-too-deep", Severity.ERROR,
                          f"YAML nesting is deeper than {MAX_DEPTH} levels")
+        if ending is not None:
+            ending.append((0, True))
         return
     anchors = "&" in text
     merges = "<<" in text
