@@ -46,6 +46,12 @@ class Document:
         """Computes (positions, key_positions) when first asked: most documents never are, and
         recording every position while reading was a tenth of validating a clean file."""
 
+    def settle(self) -> None:
+        """Compute the positions now, letting the nodes they come from go: for a document kept
+        for long, whose nodes would otherwise take more memory than its data."""
+        if self._locator is not None:
+            self._located()
+
     def _located(self) -> None:
         self._positions, self._key_positions = self._locator()  # type: ignore[misc]
         self._locator = None

@@ -148,7 +148,7 @@ def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
     directives (``%YAML``, ``%TAG``) is not cut: they would not carry over. Read a piece with
     ``iter_text(piece, filename, lines)`` and every line number comes out as in the whole file.
     """
-    if parts < 2 or text.startswith("%") or "\n%" in text:
+    if parts < 2 or text.startswith("%") or "\n%" in text or not _breaks_are_newlines(text):
         return [(0, text)]
     target = len(text) / parts
     cuts: list[int] = []
@@ -163,6 +163,15 @@ def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
         line += piece.count("\n")
         previous = cut
     return [p for p in pieces if p[1]]
+
+
+def _breaks_are_newlines(text: str) -> bool:
+    """Whether YAML's line breaks in ``text`` are its newlines: no lone CR and, in non-ASCII text
+    (``isascii`` is free), no NEL, LINE or PARAGRAPH SEPARATOR, all of which libyaml counts as
+    a line. Only then does counting newlines give each piece the line libyaml would."""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return False
+    return text.isascii() or not any(c in text for c in "\x85\u2028\u2029")
 
 
 def _marker_from(text: str, position: float) -> int | None:
@@ -318,12 +327,18 @@ def _json_key(value: Any) -> str:
 
 def _locator(node: yaml.Node, filename: str, merges: bool, offset: int) -> Any:
     """The positions of a document, computed from its nodes when first asked: the same walk
-    again, recording them (it succeeded once, so it raises nothing)."""
+    again, recording them. It succeeded once, so it finds no problem; but it runs deeper in the
+    stack than the first, and a document nested (through merge keys) to just below the
+    interpreter's limit may overflow it: then no position is known and every path is placed at
+    the document's start, rather than the run failing."""
 
     def locate() -> tuple[dict[Path, Position], dict[Path, Position]]:
         builder = _Builder(filename, offset=offset)
         builder.merges = merges
-        builder.build(node, ())
+        try:
+            builder.build(node, ())
+        except RecursionError:
+            return {}, {}
         return builder.positions, builder.key_positions
 
     return locate

@@ -79,7 +79,8 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             diagnostics.append(item)
             continue
         doc, data = item, item.data
-        if keep is not None:
+        if keep is not None:  # kept (to place kubeconform's findings): positions now, nodes let go
+            doc.settle()
             keep.append(doc)
         if data is None:
             continue

@@ -60,11 +60,15 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
     """One large multi-document file, cut at document markers and checked piece by piece in parallel."""
     text, problems = decode(raw, name)
     # The nesting check reads the whole file (as a one-piece read does) before it is cut.
-    pieces = split_documents(text, workers * PIECES_PER_WORKER) \
+    pieces = split_documents(text, min(workers * PIECES_PER_WORKER, MAX_TASKS)) \
         if text is not None and nesting_beyond_parser(text) is None else []
     if text is None or len(pieces) < 2:
         return validate_bytes(raw, name, options, keep)
     done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece, workers)
+    if any(stopped for _, _, (_, stopped) in done[:-1]):
+        # An error stopped a piece before its end of the file: what a one-piece read says there
+        # can differ (an unclosed quote runs on into the next document's marker), so it decides.
+        return validate_bytes(raw, name, options, keep)
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
     before = 0
@@ -74,8 +78,6 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
             doc.index += before
         documents += docs
         before += count
-        if stopped:  # a one-piece read stops at this error too: nothing after it counts
-            break
     return diagnostics, documents
 
 
@@ -104,8 +106,8 @@ def _shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[A
     if len(tasks) > MAX_TASKS:
         raise ValueError(f"at most {MAX_TASKS} tasks, not {len(tasks)}")
     processes = len(tasks) if processes is None else max(1, min(processes, len(tasks)))
-    # Everything alive now (the imported modules above all) is left out of later collections:
-    # they no longer walk it, and the children do not write to its pages (copy on write).
+    # Everything alive now (the imported modules above all) is left out of collections while the
+    # work runs: they do not walk it, and the children do not write to its pages (copy on write).
     gc.freeze()
     queue, fill = os.pipe()
     os.write(fill, bytes(range(len(tasks))))  # fewer bytes than a pipe holds
@@ -114,7 +116,12 @@ def _shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[A
     try:
         for _ in range(processes - 1):
             read_end, write_end = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_end)
+                os.close(write_end)
+                raise
             if pid == 0:  # pragma: no cover - the child; its work is covered through the parent
                 os.close(read_end)
                 _answer(write_end, _drain, (queue, tasks, work), pickle)
@@ -124,6 +131,7 @@ def _shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[A
     finally:
         os.close(queue)
         answers = [_collect(pid, read_end, pickle) for pid, read_end in children]
+        gc.unfreeze()
     for ok, value in answers:
         if not ok:
             raise value
@@ -150,25 +158,55 @@ def _answer(write_end: int, work: Any, task: Any, pickle: Any) -> None:  # pragm
     try:
         try:
             payload = pickle.dumps((True, work(task)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:  # sent to the parent, which raises it
+        except BaseException as exc:  # sent to the parent, which raises it (with this traceback)
+            import traceback
+
+            trace = traceback.format_exc()
             try:
-                payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps((False, (exc, trace)), protocol=pickle.HIGHEST_PROTOCOL)
             except Exception:
-                payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+                payload = pickle.dumps((False, (RuntimeError(f"{type(exc).__name__}: {exc}"), trace)))
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(payload)
     finally:
         os._exit(0)
 
 
+class _WorkerTraceback(Exception):
+    """Where an exception raised in a worker came from (its ``__cause__``, shown under
+    MPIGEN_DEBUG=1 as the traceback of the worker)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"in a validation worker:\n{self.text}"
+
+
 def _collect(pid: int, read_end: int, pickle: Any) -> tuple[bool, Any]:
-    with os.fdopen(read_end, "rb") as pipe:
-        payload = pipe.read()
-    _, status = os.waitpid(pid, 0)
+    """A child's answer: (True, results) or (False, the exception to raise); the child is always
+    reaped and its pipe closed."""
+    payload = b""
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            payload = pipe.read()
+    except OSError:
+        pass  # reported below as no answer
+    finally:
+        _, status = os.waitpid(pid, 0)
     if not payload:
         return False, RuntimeError(f"a validation worker (pid {pid}) ended without an answer "
                                    f"(wait status {status})")
-    return pickle.loads(payload)
+    try:
+        ok, value = pickle.loads(payload)
+    except Exception as exc:  # an answer that cannot be read back is a bug, reported as such
+        return False, RuntimeError(f"a validation worker's answer could not be read: {type(exc).__name__}: {exc}")
+    if not ok:
+        exc, trace = value
+        exc.__cause__ = _WorkerTraceback(trace)
+        return False, exc
+    return True, value
 
 
 def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,

@@ -123,3 +123,19 @@ def test_a_duplicate_key_names_the_line_of_the_first_without_recorded_positions(
     [duplicate] = [d for d in result.diagnostics if d.code == "yaml-duplicate-key"]
     assert (duplicate.line, duplicate.path) == (6, "m.z")
     assert "first at line 5" in duplicate.message
+
+
+def test_a_document_too_deep_to_locate_places_everything_at_its_start(monkeypatch) -> None:
+    """The second walk runs deeper in the stack than the first: if it overflows, no position is
+    known, and locate() falls back to the document's line instead of failing."""
+    original = yaml_loader._Builder.build
+
+    def build(self, node, path):
+        if self.record:
+            raise RecursionError("maximum recursion depth exceeded")
+        return original(self, node, path)
+
+    monkeypatch.setattr(yaml_loader._Builder, "build", build)
+    doc = load_text("---\na:\n  b: 1\n", "f.yaml").documents[0]
+    assert (doc.positions, doc.key_positions) == ({}, {})
+    assert doc.locate(("a", "b")) == (2, 1)

@@ -96,8 +96,12 @@ BROKEN = "---\nbroken: [unclosed\n"
 DEEP = "---\nx:\n" + " " * 10_000 + "y: 1\n"
 
 
-@pytest.mark.parametrize("where, extra", [(None, ""), (44, BROKEN), (20, BROKEN), (30, DEEP)],
-                         ids=["clean", "syntax error last", "syntax error in the middle", "deep indent"])
+OPEN_QUOTE = "---\nq: 'never closed\n"  # a one-piece read runs on into the next marker
+
+
+@pytest.mark.parametrize("where, extra", [(None, ""), (44, BROKEN), (20, BROKEN), (30, DEEP), (20, OPEN_QUOTE)],
+                         ids=["clean", "syntax error last", "syntax error in the middle", "deep indent",
+                              "open quote in the middle"])
 def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: int | None, extra: str) -> None:
     """Pieces are read with the count of lines before them: every diagnostic, document line and
     position equals a one-piece read's, with warnings and errors in every piece; an error that
@@ -181,3 +185,45 @@ def _pid_after_a_pause_in_the_parent(task: int) -> int:
     else:
         time.sleep(0.001)
     return os.getpid()
+
+
+def _fail_in_a_child(task: int) -> int:
+    if os.getpid() != PARENT:
+        raise ValueError("raised in a child")
+    time.sleep(0.3)  # meanwhile the child takes the other task
+    return task
+
+
+def test_a_childs_exception_carries_the_childs_traceback() -> None:
+    import gc
+
+    from mpigen.validate.parallel import _shared
+
+    with pytest.raises(ValueError, match="raised in a child") as caught:
+        _shared([1, 2], _fail_in_a_child, 2)
+    assert "in a validation worker" in str(caught.value.__cause__)
+    assert "_fail_in_a_child" in str(caught.value.__cause__)
+    assert gc.get_freeze_count() == 0  # frozen for the fork only
+
+
+def test_more_pieces_than_task_numbers_on_a_machine_with_many_cores(monkeypatch) -> None:
+    from mpigen.validate import parallel as module
+
+    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    text = "".join(f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(3000))
+    found, by_file = validate_files({"many.yaml": text.encode()}, ValidateOptions(), keep_documents=True, workers=40)
+    assert found == [] and len(by_file["many.yaml"]) == 3000
+
+
+@pytest.mark.parametrize("odd", ["\u2028", "\x85", "\u2029", "\r"])
+def test_a_file_with_other_line_breaks_is_not_cut(odd: str) -> None:
+    """libyaml counts these as lines too; a piece's line offset counts newlines only."""
+    text = f"a: 'x{odd}y'\n" + "".join(f"---\nb{i}: 1\n" for i in range(20))
+    assert split_documents(text, 4) == [(0, text)]
+    crlf = "".join(f"---\r\nb{i}: 1\r\n" for i in range(20))
+    assert len(split_documents(crlf, 4)) == 4  # CRLF is one break, as libyaml counts it
+
+
+def test_kept_documents_let_their_nodes_go() -> None:
+    _, kept = validate_bytes(GOOD.encode(), "f.yaml", ValidateOptions(), keep_documents=True)
+    assert kept and all(doc._locator is None and doc.positions for doc in kept)
