@@ -32,7 +32,7 @@ def schemas_folder() -> Path:
     checkout, or an editable install that only puts the checkout on ``sys.path``).
 
     Found by path rather than by importing ``mpigen._schemas``: that import works only through
-    setuptools' editable finder, whose own imports cost a cold build a fifth of its time.
+    setuptools' editable finder, whose own imports cost a cold build an eighth of its time.
     """
     from pathlib import Path
 

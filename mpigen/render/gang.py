@@ -15,7 +15,6 @@ manifest as from the short spec, whatever the worker count an overlay sets.
 
 from __future__ import annotations
 
-
 from ..diagnostics import Severity
 from ..operator import podgroup
 from ..operator.quantity import Quantity
