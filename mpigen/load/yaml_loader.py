@@ -13,12 +13,12 @@ boolean), except that timestamps stay strings, as they do when Kubernetes conver
 from __future__ import annotations
 
 import math
-import re
 
 import yaml
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from .document import Document, LoadResult, Path, Position  # noqa: F401 (the loader's result types)
+from .scan import nesting_beyond_parser
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
 if TYPE_CHECKING:
@@ -140,54 +140,6 @@ def load_text(text: str, filename: str) -> LoadResult:
     return LoadResult(documents, diagnostics)
 
 
-def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
-    """``text`` cut at document markers into about ``parts`` pieces: (lines before it, piece).
-
-    A line that starts with ``---`` always begins a new document (YAML allows it nowhere else at
-    column 0), so each piece parses as the same documents did in the whole. A file with
-    directives (``%YAML``, ``%TAG``) is not cut: they would not carry over. Read a piece with
-    ``iter_text(piece, filename, lines)`` and every line number comes out as in the whole file.
-    """
-    if parts < 2 or text.startswith("%") or "\n%" in text or not _breaks_are_newlines(text):
-        return [(0, text)]
-    target = len(text) / parts
-    cuts: list[int] = []
-    start = _marker_from(text, target)
-    while start is not None:  # the first marker at or after each target (str.find, not a regex scan)
-        cuts.append(start)
-        start = _marker_from(text, start + target)
-    pieces, line, previous = [], 0, 0
-    for cut in cuts + [len(text)]:
-        piece = text[previous:cut]
-        pieces.append((line, piece))
-        line += piece.count("\n")
-        previous = cut
-    return [p for p in pieces if p[1]]
-
-
-def _breaks_are_newlines(text: str) -> bool:
-    """Whether YAML's line breaks in ``text`` are its newlines: no lone CR and, in non-ASCII text
-    (``isascii`` is free), no NEL, LINE or PARAGRAPH SEPARATOR, all of which libyaml counts as
-    a line. Only then does counting newlines give each piece the line libyaml would."""
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return False
-    return text.isascii() or not any(c in text for c in "\x85\u2028\u2029")
-
-
-def _marker_from(text: str, position: float) -> int | None:
-    """Where the first line ``---`` (alone, or followed by a space, tab or line break) that
-    starts at or after ``position`` starts; None when there is none."""
-    at = max(0, math.ceil(position) - 1)  # the newline before it
-    while True:
-        at = text.find("\n---", at)
-        if at < 0:
-            return None
-        after = at + 4
-        if after == len(text) or text[after] in " \t\r\n":
-            return at + 1
-        at += 1
-
-
 def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
               ending: list[tuple[int, bool]] | None = None) -> Iterator[Document | Diagnostic]:
     """The documents of ``text`` one at a time, with the diagnostics of each before it.
@@ -254,41 +206,6 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
         yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels")
     if ending is not None:
         ending.append((count, stopped))
-
-
-_PARSER_DEPTH = 5_000
-"""Nesting at which the scan below refuses a file before the C composer sees it: PyYAML's
-composer recurses once per level and crashes the interpreter somewhere past 20,000 levels."""
-
-
-def nesting_beyond_parser(text: str) -> Position | None:
-    """Where flow brackets or indentation nest past :data:`_PARSER_DEPTH`, if they do.
-
-    Conservative and cheap: a file with fewer brackets than the limit is not scanned at all, and
-    brackets inside quotes are skipped (a false alarm needs thousands of unmatched brackets).
-    """
-    deep_indent = _DEEP_FIRST_LINE.match(text) or _DEEP_LINE.search(text)
-    if deep_indent:  # (a newline and the run: four times faster than ^ in MULTILINE mode)
-        start = deep_indent.start() + (text[deep_indent.start()] == "\n")
-        return (text.count("\n", 0, start) + 1, 1)
-    if text.count("[") + text.count("{") < _PARSER_DEPTH:
-        return None
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > _PARSER_DEPTH:
-                pos = match.start()
-                return (text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1)
-        elif token in "]}":
-            depth = max(0, depth - 1)
-    return None
-
-
-_DEEP_FIRST_LINE = re.compile(rf"[ \t]{{{_PARSER_DEPTH * 2}}}")
-_DEEP_LINE = re.compile(rf"\n[ \t]{{{_PARSER_DEPTH * 2}}}")
-_BRACKETS = re.compile(r"""[\[\]{}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
 
 
 _CONSTRUCTED: dict[tuple[str, str], Any] = {}  # (tag, text) -> value: numbers, booleans, null

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..load.document import Document
-from ..load.yaml_loader import decode, iter_text, nesting_beyond_parser, split_documents
+from ..load.scan import nesting_beyond_parser, split_documents
+from ..load.yaml_loader import decode, iter_text
 from .engine import ValidateOptions, validate_bytes, validate_items
 
 PARALLEL_FROM_BYTES = 2 * 1024 * 1024  # below this much YAML, one process is faster

@@ -7,55 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from mpigen.load.yaml_loader import split_documents
+from mpigen.load.scan import split_documents
 from mpigen.validate.engine import ValidateOptions, validate_bytes
 from mpigen.validate.parallel import validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = (ROOT / "golden/horovod-volcano/base.yaml").read_text()
 BAD = (ROOT / "tests/cases/validate/mixed.yaml").read_text()
-
-
-def test_split_documents_cuts_only_at_markers_and_keeps_every_line() -> None:
-    text = "a: 1\n---\nb: |\n  --- not a marker\n---\nc: 3\n---\nd: 4\n"
-    pieces = split_documents(text, 2)
-    assert "".join(piece for _, piece in pieces) == text
-    assert len(pieces) == 2
-    for lines, piece in pieces:
-        assert text.splitlines()[lines] == piece.splitlines()[0]
-    assert split_documents("%YAML 1.1\n---\na: 1\n---\nb: 2\n", 2) == [(0, "%YAML 1.1\n---\na: 1\n---\nb: 2\n")]
-
-
-def _cuts_with_a_regex(text: str, parts: int) -> list[int]:
-    """Where split_documents cut as it was first written (a regex over the whole text)."""
-    import re
-
-    if parts < 2 or text.startswith("%") or "\n%" in text:
-        return []
-    starts = [m.start() + 1 for m in re.finditer(r"\n---(?=[ \t\r\n]|$)", text)]
-    target = len(text) / parts
-    cuts, next_cut = [], target
-    for start in starts:
-        if start >= next_cut:
-            cuts.append(start)
-            next_cut = start + target
-    return cuts
-
-
-@given(st.lists(st.sampled_from(["---", "--- x", "---x", "----", "a: 1", " ---", "- a", "", "--- |", "%", "\t",
-                                 "---\t", "b: ---", "# ---"]), max_size=40).map("\n".join),
-       st.booleans(), st.integers(min_value=0, max_value=12))
-@settings(max_examples=400, deadline=None)
-def test_split_documents_cuts_where_the_regex_did(text: str, newline: bool, parts: int) -> None:
-    text += "\n" if newline else ""
-    pieces = split_documents(text, parts)
-    assert "".join(piece for _, piece in pieces) == text
-    offsets = [sum(len(p) for _, p in pieces[:i]) for i in range(len(pieces))]
-    assert [lines for lines, _ in pieces] == [text.count("\n", 0, at) for at in offsets]
-    assert offsets[1:] == _cuts_with_a_regex(text, parts)
 
 
 def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) -> None:
@@ -213,15 +172,6 @@ def test_more_pieces_than_task_numbers_on_a_machine_with_many_cores(monkeypatch)
     text = "".join(f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(3000))
     found, by_file = validate_files({"many.yaml": text.encode()}, ValidateOptions(), keep_documents=True, workers=40)
     assert found == [] and len(by_file["many.yaml"]) == 3000
-
-
-@pytest.mark.parametrize("odd", ["\u2028", "\x85", "\u2029", "\r"])
-def test_a_file_with_other_line_breaks_is_not_cut(odd: str) -> None:
-    """libyaml counts these as lines too; a piece's line offset counts newlines only."""
-    text = f"a: 'x{odd}y'\n" + "".join(f"---\nb{i}: 1\n" for i in range(20))
-    assert split_documents(text, 4) == [(0, text)]
-    crlf = "".join(f"---\r\nb{i}: 1\r\n" for i in range(20))
-    assert len(split_documents(crlf, 4)) == 4  # CRLF is one break, as libyaml counts it
 
 
 def test_kept_documents_let_their_nodes_go() -> None:
