@@ -135,12 +135,14 @@ def test_tasks_go_to_whichever_process_is_free() -> None:
     from mpigen.validate.parallel import _shared
 
     where = _shared(list(range(40)), _pid_after_a_pause_in_the_parent, 2)
-    assert where.count(PARENT) < 10 and len(set(where)) == 2
+    # The child takes a task a millisecond, this process one per 0.1 s: to fail, the child would
+    # have to stand still for two seconds (a busy CI machine does not make this test flaky).
+    assert where.count(PARENT) < 20 and len(set(where)) == 2
 
 
 def _pid_after_a_pause_in_the_parent(task: int) -> int:
     if os.getpid() == PARENT:
-        time.sleep(0.05)
+        time.sleep(0.1)
     else:
         time.sleep(0.001)
     return os.getpid()
