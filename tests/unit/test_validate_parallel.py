@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -116,15 +117,29 @@ def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
 PARENT = os.getpid()
 
 
+MARKER = Path("took-a-task")  # a child touches it; each test points it into its tmp_path
+
+
+def _until_a_child_took_one() -> None:
+    """In this process: wait (up to 10 s) until the child has taken the other task, so that the
+    test does not depend on how soon the machine runs the child."""
+    deadline = time.monotonic() + 10
+    while not MARKER.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def _die_in_a_child(task: int) -> int:
     if os.getpid() != PARENT:
+        MARKER.touch()
         os._exit(7)  # a worker that dies without an answer
-    time.sleep(0.3)  # meanwhile the child takes the other task
+    _until_a_child_took_one()
     return task
 
 
-def test_shared_reports_a_child_that_died_without_an_answer() -> None:
+def test_shared_reports_a_child_that_died_without_an_answer(tmp_path: Path, monkeypatch) -> None:
     from mpigen.validate.parallel import _shared
+
+    monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
     with pytest.raises(RuntimeError, match="ended without an answer"):
         _shared([1, 2], _die_in_a_child, 2)
@@ -150,15 +165,18 @@ def _pid_after_a_pause_in_the_parent(task: int) -> int:
 
 def _fail_in_a_child(task: int) -> int:
     if os.getpid() != PARENT:
+        MARKER.touch()
         raise ValueError("raised in a child")
-    time.sleep(0.3)  # meanwhile the child takes the other task
+    _until_a_child_took_one()
     return task
 
 
-def test_a_childs_exception_carries_the_childs_traceback() -> None:
+def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeypatch) -> None:
     import gc
 
     from mpigen.validate.parallel import _shared
+
+    monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
     with pytest.raises(ValueError, match="raised in a child") as caught:
         _shared([1, 2], _fail_in_a_child, 2)
