@@ -55,6 +55,7 @@ class _Compiler:
         self.functions: dict[str, str] = {}  # ref -> function name
         self.bodies: list[str] = []
         self.constants: dict[str, str] = {}  # source -> name
+        self.same_body: dict[str, str] = {}  # function body -> the name it was written under
         self.counter = 0
 
     def name(self, prefix: str) -> str:
@@ -79,14 +80,26 @@ class _Compiler:
 
     def ref_function(self, ref: str) -> str:
         if ref not in self.functions:
-            name = self.functions[ref] = self.name("ref")
-            self.function(name, self.resolve(ref))
+            name = self.functions[ref] = self.name("ref")  # named first: a $ref may recur into itself
+            self.bodies.append(f"def {name}(v):\n{self.body(self.resolve(ref))}")
         return self.functions[ref]
 
-    def function(self, name: str, schema: Any) -> None:
+    def function(self, prefix: str, schema: Any) -> str:
+        """The name of a function checking ``schema``: one already written with the same body
+        (schemas repeat the same small pieces, e.g. quantities, many times), or a new one; for a
+        schema that is only a ``$ref``, the referenced schema's own function."""
+        if isinstance(schema, dict) and "$ref" in schema and not set(schema) - ANNOTATIONS - {"$ref"}:
+            return self.ref_function(schema["$ref"])
+        body = self.body(schema)
+        if body not in self.same_body:
+            name = self.same_body[body] = self.name(prefix)
+            self.bodies.append(f"def {name}(v):\n{body}")
+        return self.same_body[body]
+
+    def body(self, schema: Any) -> str:
         lines: list[str] = []
         self.emit(schema, "v", lines, "    ")
-        self.bodies.append(f"def {name}(v):\n" + "\n".join(lines + ["    return True"]) + "\n")
+        return "\n".join(lines + ["    return True"]) + "\n"
 
     def evaluated(self, schema: dict[str, Any]) -> set[str]:
         """Property names that ``properties`` of this schema and its in-place $ref/allOf chain evaluate."""
@@ -140,10 +153,7 @@ class _Compiler:
         for sub in schema.get("allOf", []):
             self.emit(sub, v, out, ind)
         if "anyOf" in schema:
-            names = []
-            for sub in schema["anyOf"]:
-                names.append(self.name("any"))
-                self.function(names[-1], sub)
+            names = [self.function("any", sub) for sub in schema["anyOf"]]
             out.append(f"{ind}if not ({' or '.join(f'{n}({v})' for n in names)}):\n{ind}    return False")
 
     def emit_number(self, schema: dict[str, Any], v: str, out: list[str], ind: str) -> None:
@@ -159,11 +169,7 @@ class _Compiler:
             out.append(f"{ind}    if {v} {op} {bound!r}:\n{ind}        return False")
 
     def emit_string(self, schema: dict[str, Any], v: str, out: list[str], ind: str) -> None:
-        checks = []
-        if "minLength" in schema:
-            checks.append(f"len({v}) < {int(schema['minLength'])}")
-        if "maxLength" in schema:
-            checks.append(f"len({v}) > {int(schema['maxLength'])}")
+        checks = _length_checks(schema, v, "minLength", "maxLength")
         if "pattern" in schema:
             regex = self.constant(f"_Pattern({schema['pattern']!r})", "P")
             checks.append(f"{regex}.search({v}) is None")
@@ -171,18 +177,13 @@ class _Compiler:
             out.append(f"{ind}if type({v}) is str and ({' or '.join(checks)}):\n{ind}    return False")
 
     def emit_array(self, schema: dict[str, Any], v: str, out: list[str], ind: str) -> None:
-        checks = []
-        if "minItems" in schema:
-            checks.append(f"len({v}) < {int(schema['minItems'])}")
-        if "maxItems" in schema:
-            checks.append(f"len({v}) > {int(schema['maxItems'])}")
+        checks = _length_checks(schema, v, "minItems", "maxItems")
         if checks:
             out.append(f"{ind}if type({v}) is list and ({' or '.join(checks)}):\n{ind}    return False")
         if "items" in schema:
             if not isinstance(schema["items"], (dict, bool)):
                 raise Unsupported("items as a list")
-            item = self.name("item")
-            self.function(item, schema["items"])
+            item = self.function("item", schema["items"])
             out.append(f"{ind}if type({v}) is list and not all(map({item}, {v})):\n{ind}    return False")
 
     def emit_object(self, schema: dict[str, Any], v: str, out: list[str], ind: str) -> None:
@@ -198,21 +199,18 @@ class _Compiler:
         for key, sub in properties.items():
             if sub is True or sub == {}:
                 continue
-            check = self.name("prop")
-            self.function(check, sub)
+            check = self.function("prop", sub)
             out.append(f"{inner}if {key!r} in {v} and not {check}({v}[{key!r}]):\n{inner}    return False")
         extra = schema.get("additionalProperties", True)
         known = self.constant(f"frozenset({sorted(properties)!r})") if extra not in (True, {}) else ""
         if extra is False:
             out.append(f"{inner}if not {known}.issuperset({v}):\n{inner}    return False")
         elif extra is not True and extra != {}:
-            check = self.name("extra")
-            self.function(check, extra)
+            check = self.function("extra", extra)
             out.append(f"{inner}for k, x in {v}.items():\n{inner}    if k not in {known} and not {check}(x):\n"
                        f"{inner}        return False")
         if "propertyNames" in schema:
-            check = self.name("names")
-            self.function(check, schema["propertyNames"])
+            check = self.function("names", schema["propertyNames"])
             out.append(f"{inner}if not all(map({check}, {v})):\n{inner}    return False")
         if "unevaluatedProperties" in schema:
             if schema["unevaluatedProperties"] is not False:
@@ -223,48 +221,21 @@ class _Compiler:
             out.append(f"{inner}if not {allowed}.issuperset({v}):\n{inner}    return False")
 
 
-_HELPERS = '''
-class _Pattern:
-    """A regular expression compiled when first used (most specs use few of them)."""
-
-    __slots__ = ("source", "compiled")
-
-    def __init__(self, source):
-        self.source, self.compiled = source, None
-
-    def search(self, text):
-        if self.compiled is None:
-            self.compiled = _re.compile(self.source)
-        return self.compiled.search(text)
-
-
-def _unbool(x):
-    if x is True:
-        return ("bool", True)
-    if x is False:
-        return ("bool", False)
-    return x
-
-
-def _equal(a, b):
-    """JSON equality as python-jsonschema's enum and const compare (true is not 1)."""
-    if a is b:
-        return True
-    if type(a) is str or type(b) is str:
-        return a == b
-    if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    if type(a) is dict and type(b) is dict:
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    return _unbool(a) == _unbool(b)
-'''
+def _length_checks(schema: dict[str, Any], v: str, least: str, most: str) -> list[str]:
+    """The conditions under which ``len(v)`` breaks the schema's ``least``/``most`` keywords."""
+    checks = []
+    if least in schema:
+        checks.append(f"len({v}) < {int(schema[least])}")
+    if most in schema:
+        checks.append(f"len({v}) > {int(schema[most])}")
+    return checks
 
 
 def generate(schema_text: bytes, schema_name: str) -> str:
     """The Python source of ``is_valid(instance)`` for the schema in ``schema_text``."""
     schema = json.loads(schema_text)
     compiler = _Compiler(schema)
-    compiler.function("is_valid", schema)
+    compiler.bodies.append(f"def is_valid(v):\n{compiler.body(schema)}")
     size, crc = fingerprint(schema_text)
     return "\n".join([
         f'"""Generated from schemas/{schema_name} by mpigen/check/schemagen.py: do not edit.',
@@ -272,12 +243,11 @@ def generate(schema_text: bytes, schema_name: str) -> str:
         "Regenerate with `python -m mpigen.check.schemagen`; a test fails while this file is stale.",
         '"""',
         "# fmt: off",
-        "import re as _re",
+        "from mpigen.check.schema_runtime import Pattern as _Pattern, equal as _equal",
         "",
         f"SCHEMA = {schema_name!r}",
         f"FINGERPRINT = ({size}, {crc})",
         "",
-        _HELPERS,
         *(f"{name} = {source}" for source, name in compiler.constants.items()),
         *("\n" + body for body in compiler.bodies),
     ]).rstrip("\n") + "\n"
