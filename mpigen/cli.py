@@ -114,12 +114,10 @@ def build(spec: str, env: str | None, cluster_file: str | None, operator_version
     _report(diagnostics)
     if has_errors(diagnostics):
         raise Fail(EXIT_INVALID)
-    if env is not None:
-        missing = [job.name for job in result.jobs if env not in job.environments]
-        if missing:
-            known = sorted({e for job in result.jobs for e in job.environments})
-            _usage(f"--env {env}: no such environment in {', '.join(missing)} "
-                   f"(environments: {', '.join(known) or 'none'})")
+    try:
+        cli_io.require_environment(result.jobs, env)
+    except cli_io.Usage as exc:
+        _usage(str(exc))
     if output:
         from .emit.writer import WriteError, write_tree
         from .render.kustomize import kustomize_files

@@ -13,6 +13,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the fa
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
     from .load.document import LoadResult
+    from .pipeline import CompiledJob
 
 
 class Usage(Exception):
@@ -57,3 +58,14 @@ def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagn
     loaded, name = load_input(path)
     classes, diagnostics = priority_classes(loaded.documents, name)
     return classes, loaded.diagnostics + diagnostics
+
+
+def require_environment(jobs: list[CompiledJob], env: str | None) -> None:
+    """:class:`Usage` when ``--env`` names an environment that one of the compiled jobs lacks."""
+    if env is None:
+        return
+    missing = [job.name for job in jobs if env not in job.environments]
+    if missing:
+        known = sorted({e for job in jobs for e in job.environments})
+        raise Usage(f"--env {env}: no such environment in {', '.join(missing)} "
+                    f"(environments: {', '.join(known) or 'none'})")

@@ -127,7 +127,7 @@ def _usage(message: str) -> None:
 
 def build(spec: str, env: str | None) -> int:
     """``mpigen.cli.build`` with its defaults (no ``--cluster``, ``-o`` or ``--operator-version``)."""
-    from .cli_io import Usage, read_input
+    from .cli_io import Usage, read_input, require_environment
     from .diagnostics import has_errors, sort_diagnostics
     from .load.yaml_loader import load_bytes
     from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
@@ -145,12 +145,10 @@ def build(spec: str, env: str | None) -> int:
         _echo(diagnostic.format() + "\n", err=True)
     if has_errors(diagnostics):
         return EXIT_INVALID
-    if env is not None:
-        missing = [job.name for job in result.jobs if env not in job.environments]
-        if missing:
-            known = sorted({e for job in result.jobs for e in job.environments})
-            _usage(f"--env {env}: no such environment in {', '.join(missing)} "
-                   f"(environments: {', '.join(known) or 'none'})")
+    try:
+        require_environment(result.jobs, env)
+    except Usage as exc:
+        _usage(str(exc))
     from .emit.yaml_emit import dump_all
 
     _echo(dump_all([obj for job in result.jobs for obj in job.objects(env)]))

@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
-import yaml
 
 from mpigen.operator.podgroup import OperatorPanicError
 from mpigen.operator.training_defaults import (
@@ -16,19 +14,11 @@ from mpigen.operator.training_defaults import (
     set_defaults,
     set_elastic_policy,
 )
+from tests.upstream_training import cases as _cases
 
-CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "upstream_training"
 # Cases per Go test function at v1.9.0.
 UPSTREAM_COUNTS = {"TestSetDefaultTFJob": 5, "TestSetTypeNames": 1, "TestSetElasticPolicy": 5,
                    "TestSetDefaultNprocPerNode": 2}
-
-
-def _cases(go_test: str) -> list:
-    for path in sorted(CASE_DIR.glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text())
-        if doc["go_test"] == go_test:
-            return [pytest.param(c, id=c["name"]) for c in doc["cases"]]
-    raise AssertionError(f"no case file for {go_test}")
 
 
 def test_every_upstream_defaults_case_is_ported() -> None:

@@ -10,24 +10,13 @@ Part 2 holds mpigen's cases, one per rule of the module docstring.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-import yaml
 
 from mpigen.operator import training_podgroup as tp
 from mpigen.operator.quantity import Quantity
 from mpigen.operator.training_defaults import set_defaults
-
-CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "upstream_training"
-
-
-def _cases(go_test: str) -> list:
-    for path in sorted(CASE_DIR.glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text())
-        if doc["go_test"] == go_test:
-            return [pytest.param(c, id=c["name"]) for c in doc["cases"]]
-    raise AssertionError(f"no case file for {go_test}")
+from tests.upstream_training import cases as _cases
 
 
 @pytest.mark.parametrize("case", _cases("TestIsCustomSchedulerSet"))
