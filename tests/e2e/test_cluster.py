@@ -1,0 +1,47 @@
+"""The local cluster is what `make cluster` promises (the names are fixed: checks outside the
+repository rely on them)."""
+
+from __future__ import annotations
+
+from cluster import local
+from cluster.procs import listening_addresses
+from tests.e2e.conftest import Kube
+
+LOOPBACK = {"127.0.0.1", "::1"}
+
+
+def test_every_process_listens_on_loopback_only(kube: Kube) -> None:
+    state = local.load_state()
+    wide = {}
+    for proc in local.processes(state):
+        assert proc.alive(), f"{proc.name} is not running (log: {proc.log})"
+        outside = {f"{a}:{p}" for a, p in listening_addresses(proc.pid) if a not in LOOPBACK}
+        if outside:
+            wide[proc.name] = sorted(outside)
+    assert not wide, f"listening beyond loopback: {wide}"
+
+
+def test_nodes(kube: Kube) -> None:
+    nodes = {n["metadata"]["name"]: n for n in kube.get("nodes")["items"]}
+    assert sorted(nodes) == ["node-0", "node-1", "node-2", "node-3"]
+    for node in nodes.values():
+        assert node["status"]["allocatable"] == {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}
+        ready = [c for c in node["status"]["conditions"] if c["type"] == "Ready"]
+        assert ready and ready[0]["status"] == "True"
+
+
+def test_namespaces_and_the_default_queue(kube: Kube) -> None:
+    assert {"volcano": "volcano", "scheduler-plugins": "scheduler-plugins", "none": "default"}.items() <= \
+        kube.namespaces.items()
+    for name in ("volcano", "scheduler-plugins", "default"):
+        kube.kubectl("get", "namespace", name)
+    queue = kube.get("queue", "default")
+    assert queue["status"]["state"] == "Open"
+
+
+def test_a_second_make_cluster_reuses_the_running_one(kube: Kube) -> None:
+    before = local.load_state()
+    messages: list[str] = []
+    after = local.up(messages.append)
+    assert messages == ["reusing the running cluster"]
+    assert after["processes"] == before["processes"]
