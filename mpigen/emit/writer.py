@@ -191,7 +191,7 @@ def _staging_entries(out: Path, job: str | None) -> list[tuple[Path, bool]]:
 
 def stale_staging(out: Path) -> list[tuple[Path, bool]]:
     """Staging folders that builds into ``out`` left when they were killed (or that a build is
-    using right now): (folder, whether it is inside ``out``, where readers of ``out`` see it)."""
+    using right now): (folder, whether it is inside ``out``, where the readers of ``out`` see it)."""
     return _staging_entries(out, None) if out.is_dir() else []
 
 

@@ -29,7 +29,7 @@ one per file and 10,000 in one file, in one process after a first file): 0.12 ms
 reader); a file costs nothing beyond its documents. A 1 kB manifest is about 0.29 ms."""
 SECONDS_PER_PROCESS = 0.004
 """What a worker costs: the fork, its exit, its answer pickled and read back (about 1.5 ms of
-the parent's CPU and 2 ms of the child's, measured alike); it imports nothing, see above."""
+the parent's CPU and 2 ms of the child's, measured alike); it imports nothing (see the module)."""
 MIN_WORK_PER_PROCESS = 6 * SECONDS_PER_PROCESS
 """A process is added for each share of this much estimated work: a worker saves at least six
 times what it costs (100 small manifests stay in one process; 200 get two)."""
