@@ -200,7 +200,6 @@ def test_kept_documents_let_their_nodes_go() -> None:
     assert kept and all(doc._locator is None and doc.positions for doc in kept)
 
 
-
 @pytest.mark.parametrize("files, cores, want", [
     ([GOOD] * 10, 2, 1),  # a few files: starting a worker would cost more than it saves
     ([GOOD] * 1000, 2, 2),  # a thousand: every core
