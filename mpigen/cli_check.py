@@ -144,6 +144,11 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     if cluster_file is None and config.cluster:
         cluster_file = _display(config.root / config.cluster, config.root)
     classes, diagnostics = cli._cluster(cluster_file)
+    from .emit.writer import clean_all_stale, stale_staging_diagnostics
+
+    if fix:
+        clean_all_stale(root)
+    diagnostics += stale_staging_diagnostics(root, shown)
 
     from .check_cache import CheckCache
 

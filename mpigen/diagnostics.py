@@ -96,6 +96,37 @@ def format_path(path: Iterable[str | int]) -> str:
     return out
 
 
+GENERIC_CODE = "schema"
+"""The schema's own code: a value of the wrong type, out of range, or not matching a pattern."""
+SCHEMA_CODES = frozenset({GENERIC_CODE, "unknown-field", "missing-field"})
+
+
+def one_per_problem(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once: a generic ``schema`` error is dropped where an error of another check
+    stands at the same file and JSON path (``quantity`` for ``gpu: two``, ``hostname`` for
+    ``name: Bad_Name``). That check knows what the field means and says what is wrong in those
+    terms; the schema says only that a type or a pattern did not match. A warning at the same
+    place does not replace an error, and the schema's other codes (an unknown or a missing field)
+    are problems of their own. Order is kept."""
+    diagnostics = list(diagnostics)
+    specific = {(d.file, d.path) for d in diagnostics
+                if d.severity is Severity.ERROR and d.code not in SCHEMA_CODES}
+    if not specific:
+        return diagnostics
+    return [d for d in diagnostics if d.code != GENERIC_CODE or (d.file, d.path) not in specific]
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to a misspelt ``word`` (case aside: ``openmpi`` gives ``OpenMPI``), or None."""
+    import difflib  # only when there is an error to explain
+
+    by_folded: dict[str, str] = {}
+    for choice in choices:
+        by_folded.setdefault(choice.casefold(), choice)
+    close = difflib.get_close_matches(word.casefold(), list(by_folded), n=1)
+    return by_folded[close[0]] if close else None
+
+
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Stable, readable order: by file, then position, then code; duplicates removed."""
     unique = set(diagnostics)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .check.schema import SPEC_SCHEMA, schema_diagnostics
 from .check.spec_rules import check_spec
-from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_diagnostics
+from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_problem, sort_diagnostics
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
@@ -135,6 +135,7 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
         for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
                                                         options.priority_classes, schema_ok):
             diagnostics.append(located(path, env, code, severity, message))
+    diagnostics = one_per_problem(diagnostics)
     if has_errors(diagnostics):
         return None, diagnostics
 

@@ -26,6 +26,8 @@ _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://
 
 def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     framework = spec.get("framework", "mpi")
+    if framework not in FRAMEWORK_FIELDS:
+        return  # the schema reports the unknown framework; which fields belong is unknown
     for other, fields in FRAMEWORK_FIELDS.items():
         for name in fields:
             if other != framework and name in spec:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 
-from ..diagnostics import Diagnostic, Severity, format_path
+from ..diagnostics import Diagnostic, Severity, did_you_mean, format_path
 from ..load.document import Document
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
@@ -188,8 +188,10 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
             emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, document.plain.get(prefix + path))}")
         elif kind == "enum":
-            choices = ", ".join(str(c) for c in error.validator_value)
-            emit(path, f"{describe(value)} is not allowed; choose one of: {choices}")
+            choices = [str(c) for c in error.validator_value]
+            close = did_you_mean(value, choices) if isinstance(value, str) else None
+            hint = f" (did you mean {close}?)" if close else ""
+            emit(path, f"{describe(value)} is not allowed{hint}; choose one of: {', '.join(choices)}")
         elif kind == "const":
             emit(path, f"must be {error.validator_value!r}, got {describe(value)}")
         elif kind in ("minimum", "exclusiveMinimum"):

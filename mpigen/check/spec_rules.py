@@ -66,8 +66,9 @@ def _quantities(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
             try:
                 quantity = Quantity.parse(quantity_text(value))
             except QuantityError as exc:
+                example = "a whole number of GPUs, e.g. 1 or 8" if name == "gpu" else "e.g. 500m, 4, 16Gi"
                 yield (("spec",) + path + (name,), "quantity", Severity.ERROR,
-                       f"{value!r} is not a Kubernetes quantity ({exc}); write e.g. 500m, 4, 16Gi")
+                       f"{value!r} is not a Kubernetes quantity ({exc}); write {example}")
                 continue
             if quantity.sign() < 0:
                 yield (("spec",) + path + (name,), "quantity", Severity.ERROR, f"{value!r} must not be negative")
@@ -107,16 +108,19 @@ def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     else:  # training-operator names pods and services <job>-<replica type>-<index>
         hosts = [f"{name}-{role}-{count - 1}" for role, count in pod_counts(spec).items() if count > 0]
     for host in hosts:
-        problems = []
-        if len(host) > 63:
-            problems.append(f"it is {len(host)} characters long (at most 63)")
         if not _DNS1035.match(host):
-            problems.append("it must consist of lowercase letters, digits and '-', start with a letter "
-                            "and end with a letter or digit")
-        if problems:
+            # The name's characters: the same problem in every environment, so one message for all
+            # (the first pod's hostname, not the last worker's, whose number an environment changes).
+            first = re.sub(r"-[0-9]+$", "-0", host)
             yield (("metadata", "name"), "hostname", Severity.ERROR,
-                   f"pod hostname {host!r} is not a valid DNS-1035 label: {'; '.join(problems)}; "
-                   "the operator rejects the job (choose a shorter name)")
+                   f"pod hostname {first!r} is not a valid DNS-1035 label: it must consist of lowercase letters, "
+                   "digits and '-', start with a letter and end with a letter or digit; the operator rejects the "
+                   "job (rename the job)")
+            return
+        if len(host) > 63:
+            yield (("metadata", "name"), "hostname", Severity.ERROR,
+                   f"pod hostname {host!r} is not a valid DNS-1035 label: it is {len(host)} characters long "
+                   "(at most 63); the operator rejects the job (choose a shorter name)")
             return
 
 

@@ -1,12 +1,31 @@
 """Stage 6, emit to disk: write a job's tree atomically, touching only what mpigen owns.
 
-``write_tree(out, job, files)`` builds the new ``out/<job>/`` in a staging folder next to it and
-swaps the two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere two renames
-with a window in which the folder is briefly absent). A build that fails or is killed before
-the swap leaves the old tree as it was; after the swap the new tree is complete. Before the
-swap every file and folder of the new tree is flushed to disk (``fsync``), and after it the
-folder holding both, so that a power loss cannot leave the swap recorded but the new tree's
-content lost, nor lose the swap once ``write_tree`` has returned.
+``write_tree(out, job, files)`` builds the new ``out/<job>/`` in a staging folder and swaps the
+two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere two renames with a
+window in which the folder is briefly absent). A build that fails or is killed before the swap
+leaves the old tree as it was; after the swap the new tree is complete. Before the swap every
+file and folder of the new tree is flushed to disk (``fsync``), and after it the folders holding
+both, so that a power loss cannot leave the swap recorded but the new tree's content lost, nor
+lose the swap once ``write_tree`` has returned.
+
+**Where the staging folder is.** Tools read every manifest below a folder: ``kubectl apply -R -f
+DIR``, kubeconform, a GitOps agent. They do not skip hidden folders, and they take files by
+their suffix (``.yaml``, ``.yml``, ``.json``). So the new tree is staged *beside* ``DIR``, in
+its parent, as ``.<DIR>.<job>.mpigen-staging-XXXXXXXX``, where no reader of ``DIR`` looks, and
+every file is written there under a name no manifest reader takes (``<name>.mpigen-staged``)
+and renamed to its own name only once all are written and flushed, just before the swap. A
+build killed at any moment thus leaves nothing that a reader of ``DIR`` would take for a
+manifest but the old tree or the new one; a reader of the parent (the repository's root, say)
+sees manifests in the staging folder only between those renames and the swap, and the old tree
+there while it is deleted after the swap. The next build of the job removes what a killed one
+left (:func:`clean_stale`), and ``mpigen check`` reports it (:func:`stale_staging`).
+
+The staging folder stays inside ``DIR`` (``DIR/.<job>.mpigen-staging-XXXXXXXX``, the same
+suffixed names) when the parent is another file system (``DIR`` is a mount point: a rename
+cannot cross it) or cannot be written. The two-rename fallback parks the old tree beside the
+staging folder (``.<DIR>.<job>.mpigen-staging-old-XXXXXXXX/<job>``): between its two renames a
+reader of ``DIR`` finds no tree of the job at all, the window that only an atomic exchange
+closes.
 
 mpigen records the files it wrote in ``<job>/.mpigen-owned``. Any other file found in the old
 tree (a README, an extra patch the user keeps there) is carried into the new tree as a hard
@@ -25,8 +44,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..diagnostics import Diagnostic, Severity
+
 OWNED_LIST = ".mpigen-owned"
 _STAGING = ".mpigen-staging-"
+STAGED = ".mpigen-staged"
+"""The suffix of every file while it is staged: no manifest reader takes a file named so."""
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -86,6 +109,13 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _fsync_dirs(out: Path, staging_parent: Path) -> None:
+    """After a swap: the folder holding the tree, and the staging folder's when that is another."""
+    _fsync_dir(out)
+    if os.path.realpath(staging_parent) != os.path.realpath(out):
+        _fsync_dir(staging_parent)
+
+
 def _fsync_tree(tree: Path) -> None:
     """Flush every folder of ``tree``, innermost first (the files are flushed as they are written)."""
     for root, _dirs, _files in os.walk(tree, topdown=False):
@@ -125,19 +155,102 @@ def _clashes(foreign: list[str], files: dict[str, str]) -> list[str]:
     return sorted(out)
 
 
+def _beside(out: Path) -> tuple[Path, str] | None:
+    """The folder beside ``out`` (its parent, through symlinks) and the prefix of the staging
+    folders there; None when ``out`` is the root or a mount point (a rename cannot leave it)."""
+    real = Path(os.path.realpath(out))
+    parent = real.parent
+    try:
+        if parent == real or os.stat(parent).st_dev != os.stat(real).st_dev:
+            return None
+    except OSError:
+        return None
+    return parent, f".{real.name}."
+
+
+def _staging_entries(out: Path, job: str | None) -> list[tuple[Path, bool]]:
+    """Staging folders of ``job`` (of every job when None): (folder, whether it is inside ``out``)."""
+    places = [(out, ".", True)]
+    beside = _beside(out)
+    if beside is not None:
+        places.append((beside[0], beside[1], False))
+    found = []
+    for folder, prefix, inside in places:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if not name.startswith(prefix) or _STAGING not in name or not entry.is_dir(follow_symlinks=False):
+                continue
+            if job is None or name.startswith(f"{prefix}{job}{_STAGING}"):
+                found.append((Path(entry.path), inside))
+    return found
+
+
+def stale_staging(out: Path) -> list[tuple[Path, bool]]:
+    """Staging folders that builds into ``out`` left when they were killed (or that a build is
+    using right now): (folder, whether it is inside ``out``, where the readers of ``out`` see it)."""
+    return _staging_entries(out, None) if out.is_dir() else []
+
+
+def stale_staging_diagnostics(out: Path, shown: str) -> list[Diagnostic]:
+    """``mpigen check``'s report of :func:`stale_staging`, ``shown`` being how ``out`` is shown.
+
+    Inside ``out`` a staging folder is an error: a recursive reader of ``out`` (``kubectl apply
+    -R -f``) takes its files for manifests, beside the tree's own. Beside ``out`` it is a
+    warning: the trees in ``out`` are whole and no reader of ``out`` sees it; it is litter that
+    readers of the parent folder may see. Both are removed by the job's next build and by
+    ``mpigen check --fix`` (:func:`clean_all_stale`).
+    """
+    left = "left by an mpigen build that was stopped before it finished (or one running now)"
+    fix = "mpigen check --fix or mpigen build -o removes it"
+    found = []
+    for folder, inside in stale_staging(out):
+        if inside:
+            found.append(Diagnostic(f"{shown.rstrip('/')}/{folder.name}", None, None, "", "stale-staging",
+                                    Severity.ERROR, f"a staging folder {left}: readers of {shown} (kubectl "
+                                    f"apply -R -f {shown}) take its files for manifests; {fix}"))
+        else:
+            found.append(Diagnostic(os.path.normpath(os.path.join(shown, os.pardir, folder.name)), None, None, "",
+                                    "stale-staging", Severity.WARNING, f"a staging folder beside {shown}, "
+                                    f"{left}; the trees in {shown} are whole; {fix}"))
+    return found
+
+
+def clean_all_stale(out: Path) -> None:
+    """:func:`clean_stale` for every job that left a staging folder in or beside ``out``."""
+    beside = _beside(out)
+    for folder, inside in stale_staging(out):
+        prefix = "." if inside or beside is None else beside[1]
+        clean_stale(out, folder.name[len(prefix):folder.name.index(_STAGING)])
+
+
 def clean_stale(out: Path, job: str) -> None:
     """Tidy up after a build that was killed: staging folders go, and an old tree parked by the
     two-rename fallback goes back in place if the new one never arrived."""
     if not out.is_dir():
         return
     target = out / job
-    for entry in sorted(out.iterdir()):
-        if not entry.is_dir() or not entry.name.startswith(f".{job}{_STAGING}"):
-            continue
+    for entry, inside in _staging_entries(out, job):
         parked = entry / job
-        if entry.name.startswith(f".{job}{_STAGING}old-") and parked.is_dir() and not target.exists():
+        if f"{_STAGING}old-" in entry.name and parked.is_dir() and not target.exists():
             os.rename(parked, target)
         shutil.rmtree(entry, ignore_errors=True)
+
+
+def _make_staging(out: Path, job: str, kind: str = "") -> Path:
+    """A new staging folder (``kind`` "old-": where the fallback parks the old tree): beside
+    ``out`` where it can be, else inside it (see the module)."""
+    beside = _beside(out)
+    if beside is not None:
+        try:
+            return Path(tempfile.mkdtemp(prefix=f"{beside[1]}{job}{_STAGING}{kind}", dir=beside[0]))
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+    return Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}{kind}", dir=out))
 
 
 def _check_paths(files: dict[str, str]) -> None:
@@ -166,24 +279,31 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
     if clashes:
         raise WriteError(f"{target}: mpigen would overwrite {', '.join(clashes)}, or a file of yours in its "
                          "way, which it did not write; move them away or delete them first")
-    staging = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}", dir=out))
+    staging = _make_staging(out, job)
+    staged: list[str] = []  # every file, by its name in the tree; written as <name>.mpigen-staged
     try:
         for rel, content in files.items():
-            _write(staging / rel, content)
-        _write(staging / OWNED_LIST, json.dumps({"generator": "mpigen", "files": sorted(files)}, indent=2) + "\n")
+            _write(staging / (rel + STAGED), content)
+            staged.append(rel)
+        _write(staging / (OWNED_LIST + STAGED),
+               json.dumps({"generator": "mpigen", "files": sorted(files)}, indent=2) + "\n")
+        staged.append(OWNED_LIST)
         for rel in folders:
             (staging / rel).mkdir(parents=True, exist_ok=True)
         for rel in foreign:
-            src, dst = target / rel, staging / rel
+            src, dst = target / rel, staging / (rel + STAGED)
             dst.parent.mkdir(parents=True, exist_ok=True)
             if src.is_symlink():
                 os.symlink(os.readlink(src), dst)  # a symlink is recreated (same target)
             else:
                 os.link(src, dst)  # same inode: content and timestamps untouched
+            staged.append(rel)
+        for rel in staged:  # every file is written and flushed: now they take their names
+            os.rename(staging / (rel + STAGED), staging / rel)
         _fsync_tree(staging)
         if target.is_dir():
             if not _exchange(staging, target):
-                parked = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}old-", dir=out))
+                parked = _make_staging(out, job, "old-")
                 os.rename(target, parked / job)
                 try:
                     os.rename(staging, target)
@@ -191,15 +311,15 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
                     os.rename(parked / job, target)  # put the old tree back
                     shutil.rmtree(parked, ignore_errors=True)
                     raise
-                _fsync_dir(out)
+                _fsync_dirs(out, staging.parent)
                 shutil.rmtree(parked, ignore_errors=True)
             else:
-                _fsync_dir(out)
+                _fsync_dirs(out, staging.parent)
         else:
             os.rename(staging, target)
             staging = None  # type: ignore[assignment]
             _fsync_dir(out)
     finally:
-        if staging is not None and staging.exists():
+        if staging is not None and staging.exists():  # the old tree after a swap, or what a failure left
             shutil.rmtree(staging, ignore_errors=True)
     return sorted(files)

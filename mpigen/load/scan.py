@@ -47,8 +47,10 @@ _DEEP_LINE = re.compile(rf"\n[ \t]{{{_PARSER_DEPTH * 2}}}")
 _BRACKETS = re.compile(r"""[\[\]{}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
 
 
-def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
-    """``text`` cut at document markers into about ``parts`` pieces: (lines before it, piece).
+def split_documents(text: str, parts: int, first: int = 0) -> list[tuple[int, str]]:
+    """``text`` cut at document markers into about ``parts`` pieces: (lines before it, piece);
+    with ``first``, a piece of its own before them ends at the first marker from that offset
+    (``first=1``: the first document alone).
 
     A line that starts with ``---`` always begins a new document (YAML allows it nowhere else at
     column 0), so each piece parses as the same documents did in the whole. A file with
@@ -59,7 +61,11 @@ def split_documents(text: str, parts: int) -> list[tuple[int, str]]:
         return [(0, text)]
     target = len(text) / parts
     cuts: list[int] = []
-    start = _marker_from(text, target)
+    start = _marker_from(text, first) if first else None
+    if start is not None:
+        cuts.append(start)
+        target = (len(text) - start) / parts
+    start = _marker_from(text, (start or 0) + target)
     while start is not None:  # the first marker at or after each target (str.find, not a regex scan)
         cuts.append(start)
         start = _marker_from(text, start + target)

@@ -1,8 +1,12 @@
 """Validate many files on every core: the work is split by file, the results merged in order.
 
-Small runs stay in one process (starting workers costs more than it saves). Workers are forked
-(a bare ``os.fork``: see :func:`_shared`), so they start with everything already imported; they
-and this process take chunks of files from one queue until it is empty; each returns its files'
+How many processes a run gets is decided from what its work costs (:func:`processes_for`): an
+estimate of its CPU time from its documents and bytes, against what a worker costs to start. A
+few files stay in one process; a thousand small ones, or one large file, get every core. Workers
+are forked (a bare ``os.fork``: see :func:`_shared`) after this process has checked the first
+file (or the first document of a large one), so they start with everything that imported and
+compiled (jsonschema-rs, the schemas, the lint rules) rather than each doing it again; they and
+this process take chunks of files from one queue until it is empty; each returns its files'
 diagnostics, and the merged report is the same, byte for byte, as a single-process run.
 """
 
@@ -17,7 +21,18 @@ from ..load.scan import nesting_beyond_parser, split_documents
 from ..load.yaml_loader import decode, iter_text
 from .engine import ValidateOptions, validate_bytes, validate_items
 
-PARALLEL_FROM_BYTES = 2 * 1024 * 1024  # below this much YAML, one process is faster
+SECONDS_PER_DOCUMENT = 120e-6
+SECONDS_PER_BYTE = 170e-9
+"""What checking costs, measured on the 2-core development machine (bench/generate.py's MPIJobs,
+one per file and 10,000 in one file, in one process after a first file): 0.12 ms a document
+(building it, the schema, the operator's rules, the lint rules) and 0.17 us a byte (the YAML
+reader); a file costs nothing beyond its documents. A 1 kB manifest is about 0.29 ms."""
+SECONDS_PER_PROCESS = 0.004
+"""What a worker costs: the fork, its exit, its answer pickled and read back (about 1.5 ms of
+the parent's CPU and 2 ms of the child's, measured alike); it imports nothing (see the module)."""
+MIN_WORK_PER_PROCESS = 6 * SECONDS_PER_PROCESS
+"""A process is added for each share of this much estimated work: a worker saves at least six
+times what it costs (100 small manifests stay in one process; 200 get two)."""
 
 
 def _chunk(args: tuple[list[tuple[str, bytes]], ValidateOptions, bool]) -> list[tuple[list[Diagnostic], list[Document]]]:
@@ -40,12 +55,11 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
                    workers: int | None = None) -> tuple[list[Diagnostic], dict[str, list[Document]]]:
     """Diagnostics of every file (in file order) and, when asked, each file's documents."""
     items = list(contents.items())
-    workers = workers or _cores()
-    total = sum(len(raw) for _, raw in items)
-    if workers > 1 and len(items) == 1 and total >= PARALLEL_FROM_BYTES:
-        results = [_large_file(*items[0], options, keep_documents, workers)]
-    elif workers > 1 and len(items) > 1 and total >= PARALLEL_FROM_BYTES:
-        results = _in_processes(items, options, keep_documents, workers)
+    processes = processes_for(items, workers or _cores())
+    if processes > 1 and len(items) == 1:
+        results = [_large_file(*items[0], options, keep_documents, processes)]
+    elif processes > 1:
+        results = _in_processes(items, options, keep_documents, processes)
     else:
         results = _chunk((items, options, keep_documents))
     diagnostics: list[Diagnostic] = []
@@ -56,16 +70,31 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
     return diagnostics, documents
 
 
+def processes_for(items: list[tuple[str, bytes]], cores: int) -> int:
+    """How many processes (this one and the workers, at most ``cores``) the files are worth: one
+    per :data:`MIN_WORK_PER_PROCESS` of their estimated CPU time. Documents are counted (by
+    their ``---`` markers) only when the bytes alone do not already fill every core."""
+    if cores < 2:
+        return 1
+    estimate = sum(len(raw) for _, raw in items) * SECONDS_PER_BYTE + len(items) * SECONDS_PER_DOCUMENT
+    if estimate < cores * MIN_WORK_PER_PROCESS:  # close to the line: the documents beyond each file's first
+        estimate += sum(raw.count(b"\n---") for _, raw in items) * SECONDS_PER_DOCUMENT
+    return max(1, min(cores, int(estimate / MIN_WORK_PER_PROCESS)))
+
+
 def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
                 workers: int) -> tuple[list[Diagnostic], list[Document]]:
     """One large multi-document file, cut at document markers and checked piece by piece in parallel."""
     text, problems = decode(raw, name)
     # The nesting check reads the whole file (as a one-piece read does) before it is cut.
-    pieces = split_documents(text, min(workers * PIECES_PER_WORKER, MAX_TASKS)) \
+    # The first piece is the first document, read here before the workers start (see the module).
+    pieces = split_documents(text, min(workers * PIECES_PER_WORKER, MAX_TASKS), first=1) \
         if text is not None and nesting_beyond_parser(text) is None else []
-    if text is None or len(pieces) < 2:
+    if text is None or len(pieces) < 3:
         return validate_bytes(raw, name, options, keep)
-    done = _shared([(name, lines, piece, options, keep) for lines, piece in pieces], _piece, workers)
+    tasks = [(name, lines, piece, options, keep) for lines, piece in pieces]
+    first = _piece(tasks[0])
+    done = [first] + _shared(tasks[1:], _piece, workers)
     if any(stopped for _, _, (_, stopped) in done[:-1]):
         # An error stopped a piece before its end of the file: what a one-piece read says there
         # can differ (an unclosed quote runs on into the next document's marker), so it decides.
@@ -212,16 +241,19 @@ def _collect(pid: int, read_end: int, pickle: Any) -> tuple[bool, Any]:
 
 def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
                   workers: int) -> list[Any]:
-    # Many small interleaved chunks, taken by whichever process is free: files of different sizes
-    # and cores of different speeds even out. Order is restored below.
-    count = min(len(items), workers * CHUNKS_PER_WORKER, MAX_TASKS)
-    chunks = [items[i::count] for i in range(count)]
+    # The first file is checked here before the workers start (see the module). Then many small
+    # interleaved chunks, taken by whichever process is free: files of different sizes and cores
+    # of different speeds even out. Order is restored below.
+    first = _chunk((items[:1], options, keep))
+    rest = items[1:]
+    count = min(len(rest), workers * CHUNKS_PER_WORKER, MAX_TASKS)
+    chunks = [rest[i::count] for i in range(count)]
     done = _shared([(chunk, options, keep) for chunk in chunks], _chunk, workers)
-    results: list[Any] = [None] * len(items)
+    results: list[Any] = [None] * len(rest)
     for offset, chunk_results in enumerate(done):
         for position, result in enumerate(chunk_results):
             results[offset + position * count] = result
-    return results
+    return first + results
 
 
 CHUNKS_PER_WORKER = 16

@@ -350,3 +350,30 @@ def test_fix_writes_the_first_trees_into_a_new_folder(tmp_path, monkeypatch) -> 
     assert main(["check", "spec.yaml", "-o", "deploy", "--fix"]) == 0
     assert (tmp_path / "deploy" / "pi-intel" / "base" / "mpijob.yaml").is_file()
     assert main(["check", "spec.yaml", "-o", "deploy"]) == 0
+
+
+def test_a_stale_staging_folder_is_reported_and_fix_removes_it(project: Path) -> None:
+    """A build killed mid-write leaves its staging folder beside DIR (a warning: the trees are
+    whole) or, where it could not be put there, inside DIR (an error: kubectl apply -R -f DIR
+    would read it); --fix removes both, as the job's next build does."""
+    beside = project / ".deploy.alpha.mpigen-staging-abc12345"
+    (beside / "base").mkdir(parents=True)
+    (beside / "base" / "mpijob.yaml.mpigen-staged").write_text("half written")
+    args = ["check", "specs/alpha.yaml", "specs/beta.yaml", "-o", "deploy"]
+    code, out, err = run(args, project)
+    assert code == 0, err
+    assert out == "all 2 trees in step\n"
+    assert err.startswith(".deploy.alpha.mpigen-staging-abc12345: warning stale-staging a staging folder beside deploy")
+
+    inside = project / "deploy" / ".beta.mpigen-staging-xyz12345"
+    (inside / "base").mkdir(parents=True)
+    (inside / "base" / "mpijob.yaml").write_text("kind: MPIJob\n")
+    code, out, err = run(args, project)
+    assert code == 1
+    assert "deploy/.beta.mpigen-staging-xyz12345: error stale-staging" in err
+    assert "kubectl apply -R -f deploy" in err
+
+    code, out, err = run(args + ["--fix"], project)
+    assert code == 0, err
+    assert not beside.exists() and not inside.exists()
+    assert run(args, project)[:3] == (0, "all 2 trees in step\n", "")

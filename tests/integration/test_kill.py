@@ -8,7 +8,11 @@ in a subprocess and SIGKILLs it after a seeded random delay, then checks:
 - the tree is exactly the old tree or exactly the new one (every file's bytes and every folder);
 - the files of the user's in the tree (a README at the top, a note inside ``base/``, a folder of
   their own) are the same inodes with the same content and timestamps;
-- a complete build then succeeds, the tree is exactly that spec's, and no staging folder remains.
+- what a recursive reader of the output folder takes for manifests (every ``*.yaml``, ``*.yml``
+  and ``*.json`` below it, hidden folders included, as ``kubectl apply -R -f DIR`` reads them) is
+  exactly the old tree's or the new tree's: no staging folder inside it holds such a file;
+- a complete build then succeeds, the tree is exactly that spec's, and no staging folder remains,
+  neither inside the output folder nor beside it.
 
 The specs have many environments so that writing takes long enough to be hit: the delays are
 drawn mostly inside the write window measured beforehand (from the staging folder's appearance
@@ -21,7 +25,8 @@ the delay is measured from the start of the build itself rather than from interp
 (and the next round's process warms up while this round is checked). Every fifth round forces
 the writer's fallback for systems without ``renameat2(RENAME_EXCHANGE)`` (two renames): there a
 kill between the renames may leave the tree absent with the old tree parked beside it, which the
-next build must put back; that state is accepted, and counted, only for those rounds.
+next build must put back; that state is accepted, and counted, only for those rounds (the old
+tree is parked beside the output folder: a reader of the output folder then finds no manifest).
 
 Rounds: ``MPIGEN_KILL_ROUNDS`` (default 15; ``make fuzz`` runs 100). Seed: ``MPIGEN_KILL_SEED``.
 """
@@ -88,7 +93,25 @@ def snapshot(tree: Path) -> dict[str, object]:
 
 
 def staging_folders(out: Path) -> list[str]:
-    return sorted(p.name for p in out.iterdir() if p.name.startswith(STAGING))
+    """The job's staging folders inside ``out`` (by name) and beside it (``../name``)."""
+    inside = [p.name for p in out.iterdir() if p.name.startswith(STAGING)] if out.is_dir() else []
+    beside = [f"../{p.name}" for p in out.parent.iterdir() if p.name.startswith(f".{out.name}{STAGING}")]
+    return sorted(inside + beside)
+
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def reader_view(folder: Path) -> dict[str, bytes]:
+    """What ``kubectl apply -R -f folder`` reads: every file below it with a manifest suffix,
+    hidden folders included (relative path -> bytes)."""
+    out = {}
+    for dirpath, _dirnames, filenames in os.walk(folder):
+        for name in filenames:
+            if name.endswith(MANIFEST_SUFFIXES):
+                path = Path(dirpath) / name
+                out[path.relative_to(folder).as_posix()] = path.read_bytes()
+    return out
 
 
 FOREIGN = {"README.md": b"# my notes\nkeep me\n", "base/NOTES.txt": b"hand written\x00\xff\n",
@@ -191,6 +214,10 @@ def test_kill_at_random_points_leaves_old_or_new_tree(tmp_path: Path, capsys, re
     def with_foreign(key: str) -> dict[str, object]:
         return {**expected[key], **{rel: content for rel, content in FOREIGN.items()}, **foreign_dirs}
 
+    def seen_by_readers(key: str) -> dict[str, object]:
+        return {f"{JOB}/{rel}": content for rel, content in with_foreign(key).items()
+                if rel.endswith(MANIFEST_SUFFIXES)}
+
     assert snapshot(tree) == with_foreign("a")
     windows = {}
     for key, other in (("b", "a"), ("a", "b")):  # each spec built over the other's tree
@@ -228,19 +255,25 @@ def test_kill_at_random_points_leaves_old_or_new_tree(tmp_path: Path, capsys, re
 
             staged = staging_folders(out)
             state = snapshot(tree) if tree.exists() else None
+            view = reader_view(out)
             if state == with_foreign(current):
                 landed = "mid-write" if staged else "before the write"
             elif state == with_foreign(target):
                 landed = "after the swap, cleaning up" if staged else ("completed" if code == 0 else "after the write")
             elif state is None and fallback:
-                parked = [out / name / JOB for name in staged if name.startswith(f"{STAGING}old-")]
-                assert parked and snapshot(parked[0]) == with_foreign(current), \
+                parked = [name for name in staged if f"{STAGING}old-" in name]
+                assert parked and snapshot(out / parked[0] / JOB) == with_foreign(current), \
                     f"round {round_}: tree absent and the old tree is not parked intact: {staged}"
+                assert view == {}, f"round {round_}: a reader of the output folder sees manifests of no tree"
                 landed = "between the fallback's renames"
             else:
                 diff = sorted(set(state or {}) ^ set(with_foreign(current))) if state else "absent"
                 pytest.fail(f"round {round_} (delay {delay:.4f}s, exit {code}, fallback {fallback}): the tree is "
                             f"neither the old nor the new one; staging {staged}; differs from the old in {diff}")
+            if state is not None:
+                assert view in (seen_by_readers(current), seen_by_readers(target)), (
+                    f"round {round_} ({landed}): a reader of the output folder sees manifests of neither tree, "
+                    f"e.g. {sorted(set(view) ^ set(seen_by_readers(current)))[:3]}")
             outcomes[landed] += 1
             if state is not None:
                 assert _foreign_state(tree) == foreign, f"round {round_}: a file of the user's was touched"
@@ -249,6 +282,7 @@ def test_kill_at_random_points_leaves_old_or_new_tree(tmp_path: Path, capsys, re
             assert main(["build", str(specs[target]), "-o", str(out)]) == 0, capsys.readouterr().err
             assert snapshot(tree) == with_foreign(target), f"round {round_}: wrong tree after a complete build"
             assert staging_folders(out) == [], f"round {round_}: stale staging folders remain"
+            assert reader_view(out) == seen_by_readers(target)
             assert sorted(p.name for p in out.iterdir()) == [JOB]
             assert _foreign_state(tree) == foreign, f"round {round_}: a file of the user's was touched"
             current = target
@@ -304,7 +338,8 @@ def test_the_swap_is_flushed_to_disk_in_order(tmp_path: Path, monkeypatch: pytes
     before = {path for kind, path in events[:swap] if kind == "fsync"}
     staged = {path for kind, path in events[:swap] if kind == "fsync" and STAGING in path}
     tree = {str(p.relative_to(out / JOB)) for p in (out / JOB).rglob("*")} | {"."}
-    flushed = {os.path.relpath(p, os.path.commonpath(sorted(staged, key=len)[:1] * 2)) for p in staged}
+    flushed = {os.path.relpath(p, os.path.commonpath(sorted(staged, key=len)[:1] * 2)).removesuffix(writer.STAGED)
+               for p in staged}  # a file is flushed as it is written, under its staged name
     assert tree - {"README.md"} <= flushed, (tree, flushed)  # the user's file is an old inode, already on disk
     assert ("fsync", os.path.realpath(out)) in events[swap + 1:], events[swap:]
     assert before  # nothing flushed before the swap would pass the check above vacuously

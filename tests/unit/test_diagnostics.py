@@ -11,8 +11,8 @@ import textwrap
 import pytest
 
 from mpigen.diagnostics import (
-    EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, Diagnostic, Severity, format_path, has_errors,
-    sort_diagnostics,
+    EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, Diagnostic, Severity, did_you_mean, format_path, has_errors,
+    one_per_problem, sort_diagnostics,
 )
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -151,6 +151,46 @@ def test_sort_missing_column_counts_as_zero():
 
 def test_sort_empty():
     assert sort_diagnostics([]) == []
+
+
+# --------------------------------------------------------------------------------------------
+# one problem, one diagnostic
+# --------------------------------------------------------------------------------------------
+
+def test_a_specific_error_at_the_same_place_replaces_the_schema_error():
+    schema = D(path="spec.resources.gpu", code="schema", message="expected an integer")
+    specific = D(path="spec.resources.gpu", code="quantity", message="'two' is not a quantity")
+    other_place = D(path="spec.resources.cpu", code="schema", message="expected a string")
+    assert one_per_problem([schema, specific, other_place]) == [specific, other_place]
+
+
+@pytest.mark.parametrize("other", [
+    D(path="spec.x", code="quantity", severity=W),  # a warning does not say what the error says
+    D(path="spec.x", code="unknown-field"),  # the schema's own codes are problems of their own
+    D(path="spec.x", code="missing-field"),
+    D(path="spec.y", code="quantity"),  # another field
+    D(file="g.yaml", path="spec.x", code="quantity"),  # another file
+])
+def test_the_schema_error_stays_beside(other):
+    schema = D(path="spec.x", code="schema")
+    assert one_per_problem([schema, other]) == [schema, other]
+
+
+def test_two_schema_errors_at_one_place_both_stay():
+    first, second = D(path="spec", code="schema", message="a"), D(path="spec", code="schema", message="b")
+    assert one_per_problem([first, second]) == [first, second]
+
+
+@pytest.mark.parametrize("word, choices, want", [
+    ("volcan", ["volcano", "scheduler-plugins", "kube-batch", "kueue", "none"], "volcano"),
+    ("openmpi", ["OpenMPI", "Intel", "MPICH"], "OpenMPI"),  # case aside, the choice as written
+    ("pytorh", ["mpi", "pytorch", "tensorflow"], "pytorch"),
+    ("Volcano", ["volcano", "none"], "volcano"),
+    ("slurm", ["volcano", "scheduler-plugins", "kube-batch", "kueue", "none"], None),
+    ("x", [], None),
+])
+def test_did_you_mean(word, choices, want):
+    assert did_you_mean(word, choices) == want
 
 
 _SEED_SCRIPT = textwrap.dedent(

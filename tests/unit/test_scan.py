@@ -55,3 +55,15 @@ def test_a_file_with_other_line_breaks_is_not_cut(odd: str) -> None:
     assert split_documents(text, 4) == [(0, text)]
     crlf = "".join(f"---\r\nb{i}: 1\r\n" for i in range(20))
     assert len(split_documents(crlf, 4)) == 4  # CRLF is one break, as libyaml counts it
+
+
+@pytest.mark.parametrize("start", ["", "---\n"])
+def test_split_documents_can_give_the_first_document_a_piece_of_its_own(start: str) -> None:
+    docs = [f"a: {i}\nb: [{i}]\n" for i in range(40)]
+    text = start + "---\n".join(docs)
+    pieces = split_documents(text, 4, first=1)
+    assert pieces[0] == (0, start + docs[0])
+    assert 4 <= len(pieces) - 1 <= 5
+    assert "".join(piece for _, piece in pieces) == text
+    assert all(line == text[:text.index(piece)].count("\n") for line, piece in pieces[1:])
+    assert all(piece.startswith("---\n") for _, piece in pieces[1:])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ BAD = (ROOT / "tests/cases/validate/mixed.yaml").read_text()
 def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) -> None:
     from mpigen.validate import parallel as module
 
-    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join((BAD if i % 7 == 3 else GOOD) for i in range(60))
     raw = text.encode()
     sequential, _ = validate_bytes(raw, "big.yaml", ValidateOptions(), keep_documents=False)
@@ -68,7 +69,7 @@ def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: in
     stops a one-piece read stops the pieces' report there too, and document numbers run on."""
     from mpigen.validate import parallel as module
 
-    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join((HAZARDS if i % 3 == 0 else (BAD if i % 7 == 3 else GOOD)) + (extra if i == where else "")
                    for i in range(45))
     raw = text.encode()
@@ -86,7 +87,7 @@ def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
 
     contents = {f"f{i:03d}.yaml": (BAD if i % 5 == 0 else GOOD).encode() for i in range(40)}
     one, _ = validate_files(contents, ValidateOptions(), workers=1)
-    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     both, _ = validate_files(contents, ValidateOptions(), workers=2)
     assert one and one == both
 
@@ -188,7 +189,7 @@ def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeyp
 def test_more_pieces_than_task_numbers_on_a_machine_with_many_cores(monkeypatch) -> None:
     from mpigen.validate import parallel as module
 
-    monkeypatch.setattr(module, "PARALLEL_FROM_BYTES", 0)
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join(f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(3000))
     found, by_file = validate_files({"many.yaml": text.encode()}, ValidateOptions(), keep_documents=True, workers=40)
     assert found == [] and len(by_file["many.yaml"]) == 3000
@@ -197,3 +198,78 @@ def test_more_pieces_than_task_numbers_on_a_machine_with_many_cores(monkeypatch)
 def test_kept_documents_let_their_nodes_go() -> None:
     _, kept = validate_bytes(GOOD.encode(), "f.yaml", ValidateOptions(), keep_documents=True)
     assert kept and all(doc._locator is None and doc.positions for doc in kept)
+
+
+@pytest.mark.parametrize("files, cores, want", [
+    ([GOOD] * 10, 2, 1),  # a few files: starting a worker would cost more than it saves
+    ([GOOD] * 1000, 2, 2),  # a thousand: every core
+    ([GOOD] * 1000, 8, 8),
+    ([GOOD] * 1000, 1, 1),
+    ([GOOD * 10_000], 2, 2),  # one large file
+    ([GOOD * 10_000], 64, 64),
+    (["a: 1\n" * 20_000], 2, 1),  # 100 kB, one document
+    (["---\na: 1\n" * 1_000], 2, 2),  # 10 kB, a thousand documents: they are counted
+    ([], 2, 1),
+])
+def test_processes_follow_the_estimated_cost_of_the_work(files: list[str], cores: int, want: int) -> None:
+    from mpigen.validate.parallel import processes_for
+
+    assert processes_for([(f"f{i}.yaml", text.encode()) for i, text in enumerate(files)], cores) == want
+
+
+def test_a_thousand_small_files_go_to_both_cores_and_ten_do_not(tmp_path: Path, monkeypatch) -> None:
+    """Through validate_files: the processes it forks, counted."""
+    from bench.generate import small_mpijob
+    from mpigen.validate import parallel as module
+
+    forks = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(module.os, "fork", fork)
+    rng = random.Random(0)
+    small = {f"job-{i}.yaml": small_mpijob(i, rng).encode() for i in range(1000)}
+    assert 900 < sum(map(len, small.values())) / len(small) < 1000
+    for count, want in ((10, 0), (1000, 1)):
+        found, _ = validate_files(dict(list(small.items())[:count]), ValidateOptions(), workers=2)
+        assert found == [] and len(forks) == want, (count, forks)
+        forks.clear()
+
+
+def _chunk_and_what_was_ready(args):
+    """The worker's task, noting whether the schema validator was compiled before it started."""
+    from mpigen.check.schema import fast_validator_for
+    from mpigen.validate import parallel as module
+
+    ready = fast_validator_for.cache_info().currsize
+    with open(MARKER, "a") as notes:
+        notes.write(f"{os.getpid()} {ready}\n")
+    lines = MARKER.read_text().splitlines()
+    if len(lines) > 1 and os.getpid() == PARENT:  # after its first file: until a worker has started
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and all(line.split()[0] == str(PARENT) for line in lines):
+            time.sleep(0.01)
+            lines = MARKER.read_text().splitlines()
+    return module._chunk_inner(args)
+
+
+def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: Path, monkeypatch) -> None:
+    from mpigen.check.schema import fast_validator_for
+    from mpigen.validate import parallel as module
+
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)
+    monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "notes")
+    monkeypatch.setattr(module, "_chunk_inner", module._chunk, raising=False)
+    monkeypatch.setattr(module, "_chunk", _chunk_and_what_was_ready)
+    fast_validator_for.cache_clear()  # as in a new process
+    contents = {f"f{i:03d}.yaml": GOOD.encode() for i in range(40)}
+    found, _ = validate_files(contents, ValidateOptions(), workers=2)
+    notes = [line.split() for line in (tmp_path / "notes").read_text().splitlines()]
+    firsts = {}
+    for pid, ready in notes:
+        firsts.setdefault(pid, int(ready))
+    assert str(os.getpid()) in firsts and len(firsts) == 2, notes  # a worker took chunks too
+    assert all(firsts[pid] >= 1 for pid in firsts if pid != str(os.getpid())), notes

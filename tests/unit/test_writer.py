@@ -288,3 +288,126 @@ def test_missing_owned_list_makes_every_old_file_foreign(tmp_path):
     (tmp_path / "job" / OWNED_LIST).unlink()
     with pytest.raises(WriteError):
         write_tree(tmp_path, "job", FILES)
+
+
+# --------------------------------------------------------------------------------------------
+# Where the new tree is staged: beside the output folder, under names no manifest reader takes
+# --------------------------------------------------------------------------------------------
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def test_staging_is_beside_the_output_folder_under_names_no_reader_takes(tmp_path, monkeypatch):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    (out / "job" / "mine.yaml").write_text("kind: Mine\n")  # the user's: carried as a link
+    seen = []
+    real_write = writer._write
+
+    def watching(path, content):
+        real_write(path, content)
+        staging = [p for p in tmp_path.iterdir() if p.name.startswith(".deploy.job.mpigen-staging-")]
+        inside = [name for _root, _dirs, names in os.walk(out) for name in names if ".mpigen-stag" in name]
+        manifests = [p.name for p in staging[0].rglob("*") if p.name.endswith(MANIFEST_SUFFIXES)]
+        seen.append((len(staging), inside, manifests))
+
+    monkeypatch.setattr(writer, "_write", watching)
+    write_tree(out, "job", {k: v + "# v2\n" for k, v in FILES.items()})
+    assert len(seen) == len(FILES) + 1  # every file, then the owned list
+    assert all(found == (1, [], []) for found in seen), seen
+    assert sorted(os.listdir(tmp_path)) == ["deploy"]
+    assert (out / "job" / "mine.yaml").read_text() == "kind: Mine\n"
+    assert not [p for p in out.rglob("*") if p.name.endswith(writer.STAGED)]
+
+
+def test_staging_stays_inside_when_the_parent_cannot_take_it(tmp_path, monkeypatch):
+    out = tmp_path / "deploy"
+    out.mkdir()
+    real_mkdtemp = writer.tempfile.mkdtemp
+    used = []
+
+    def mkdtemp(prefix, dir):
+        if Path(dir) == tmp_path:
+            raise PermissionError(13, "Permission denied", str(dir))
+        used.append(Path(dir))
+        return real_mkdtemp(prefix=prefix, dir=dir)
+
+    monkeypatch.setattr(writer.tempfile, "mkdtemp", mkdtemp)
+    write_tree(out, "job", FILES)
+    assert used == [out]
+    assert files_under(out / "job")["base/mpijob.yaml"] == FILES["base/mpijob.yaml"]
+    assert sorted(os.listdir(out)) == ["job"]
+
+
+def test_staging_stays_inside_a_mount_point(tmp_path, monkeypatch):
+    out = tmp_path / "deploy"
+    out.mkdir()
+    real_stat = writer.os.stat
+
+    class Other:  # the parent on another device, as above a mount point
+        st_dev = -1
+
+    monkeypatch.setattr(writer.os, "stat", lambda p, *a, **k: Other() if Path(p) == tmp_path else real_stat(p, *a, **k))
+    assert writer._beside(out) is None
+    assert writer._make_staging(out, "job").parent == out
+
+
+def _stale(folder: Path, files=("base/mpijob.yaml",)) -> Path:
+    for rel in files:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text("half written")
+    return folder
+
+
+def test_stale_staging_inside_and_beside_is_found_reported_and_removed(tmp_path):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    write_tree(out, "other", FILES)
+    inside = _stale(out / ".job.mpigen-staging-abc12345")
+    beside = _stale(tmp_path / ".deploy.other.mpigen-staging-xyz12345")
+    not_ours = [_stale(tmp_path / ".elsewhere.job.mpigen-staging-keep0000"), _stale(tmp_path / "deploy-notes")]
+    assert writer.stale_staging(out) == [(inside, True), (beside, False)]
+    diagnostics = writer.stale_staging_diagnostics(out, "deploy")
+    assert [(d.file, d.code, d.severity.value) for d in diagnostics] == [
+        ("deploy/.job.mpigen-staging-abc12345", "stale-staging", "error"),
+        (".deploy.other.mpigen-staging-xyz12345", "stale-staging", "warning")]
+    assert "kubectl apply -R -f deploy" in diagnostics[0].message
+    assert "the trees in deploy are whole" in diagnostics[1].message
+
+    write_tree(out, "other", FILES)  # a build removes its own job's
+    assert writer.stale_staging(out) == [(inside, True)]
+    _stale(beside)
+    writer.clean_all_stale(out)  # check --fix: every job's
+    assert writer.stale_staging(out) == [] and writer.stale_staging_diagnostics(out, "deploy") == []
+    assert all(folder.exists() for folder in not_ours)
+    assert sorted(os.listdir(out)) == ["job", "other"]
+
+
+@pytest.mark.parametrize("where", ["deploy/.job", ".deploy.job"])  # inside DIR, and beside it
+def test_clean_all_stale_puts_a_parked_old_tree_back(tmp_path, where):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    parked = tmp_path / f"{where}.mpigen-staging-old-abc12345"
+    parked.mkdir()
+    os.rename(out / "job", parked / "job")  # killed between the fallback's two renames
+    writer.clean_all_stale(out)
+    assert files_under(out / "job")["base/mpijob.yaml"] == FILES["base/mpijob.yaml"]
+    assert sorted(os.listdir(out)) == ["job"] and sorted(os.listdir(tmp_path)) == ["deploy"]
+
+
+def test_the_fallback_parks_the_old_tree_beside_the_output_folder(tmp_path, monkeypatch):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    real_rename = os.rename
+    parked = []
+
+    def rename(src, dst):
+        if Path(dst).name == "job" and Path(dst).parent.name.startswith(".deploy.job.mpigen-staging-old-"):
+            parked.append(Path(dst).parent)
+        return real_rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename)
+    write_tree(out, "job", {"base/mpijob.yaml": "v2\n"})
+    assert [p.parent for p in parked] == [tmp_path]
+    assert sorted(os.listdir(tmp_path)) == ["deploy"]
