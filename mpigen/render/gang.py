@@ -173,11 +173,14 @@ def apply_training_gang(job: dict[str, Any], scheduling: dict[str, Any],
     except tp.OperatorPanicError as exc:
         return job, [(("spec", "scheduling", "gang"), "operator-crash", Severity.ERROR, str(exc))]
     chosen = outcomes[0]
-    if chosen or gang == podgroup.GANG_VOLCANO:
+    values = [o for i, o in enumerate(outcomes) if not any(_same_value(o, p) for p in outcomes[:i])]
+    random_order = len(values) > 1 and "minResources" not in explicit
+    # scheduler-plugins leaves an empty sum out of the PodGroup, but when another order gives a
+    # non-empty one the empty value must still be written, or the operator draws one itself.
+    if chosen or gang == podgroup.GANG_VOLCANO or random_order:
         resolved["minResources"] = {name: str(q) for name, q in sorted(chosen.items())}
         findings.extend(_overflow_findings(chosen))
-    values = [o for i, o in enumerate(outcomes) if not any(_same_value(o, p) for p in outcomes[:i])]
-    if len(values) > 1 and "minResources" not in explicit:
+    if random_order:
         findings.append((("spec", "scheduling", "minAvailable"), "min-resources-order", Severity.WARNING,
                          "replica types with equal PriorityClass values and a gang smaller than the job: "
                          "training-operator sums their pods in Go's random map order, so its minResources "

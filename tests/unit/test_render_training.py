@@ -226,3 +226,16 @@ def test_every_object_validates_against_its_schema(objects: list[dict[str, Any]]
 @pytest.mark.parametrize("objects", [o for _, o in OBJECTS], ids=[n for n, _ in OBJECTS])
 def test_every_object_passes_mpigen_validate(objects: list[dict[str, Any]]) -> None:
     assert engine_errors(objects) == []
+
+
+def test_scheduler_plugins_pins_an_empty_sum_that_another_order_would_fill() -> None:
+    """Found by tests/random_specs.py (seed 14888): PS first and without resources, a gang of one
+    pod. The spec's order sums nothing, the other gives the evaluator's cpu; scheduler-plugins'
+    operator would draw one. mpigen writes the empty one explicitly (it crashed with KeyError)."""
+    body = (TENSORFLOW + "  workers: 1\n"
+            "  tensorflow: {ps: {replicas: 1}, evaluator: {resources: {cpu: '1'}}}\n"
+            "  scheduling: {gang: scheduler-plugins, minAvailable: 1, scheduleTimeoutSeconds: 60}\n")
+    result = compile_specs(load_text(HEAD + body, "demo.yaml"), "demo.yaml", Options())
+    assert [d.code for d in result.diagnostics] == ["min-resources-order"]
+    (job,) = result.jobs
+    assert job.base[0]["spec"]["runPolicy"]["schedulingPolicy"]["minResources"] == {}
