@@ -36,7 +36,7 @@ def code_hash() -> str:
     """What identifies this mpigen: its version, and the size and mtime of every source file and
     schema (an upgrade or an edit changes them)."""
     from . import __version__
-    from .check.schema import schemas_folder
+    from .spec.schema import schemas_folder
 
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(__version__.encode())

@@ -6,8 +6,8 @@ these and prints.
 
 from __future__ import annotations
 
-from .check.schema import SPEC_SCHEMA, schema_diagnostics
-from .check.spec_rules import check_spec
+from .spec.schema import SPEC_SCHEMA, schema_diagnostics
+from .spec.spec_rules import check_spec
 from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_diagnostics
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for

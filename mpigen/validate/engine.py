@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 
-from ..check.schema import schema_diagnostics, schemas_folder
+from ..spec.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from ..check.schema import schemas_folder
+from ..spec.schema import schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document
 

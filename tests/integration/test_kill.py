@@ -52,7 +52,7 @@ FALLBACK_EVERY = 5
 WORKER = r"""
 import sys
 from mpigen.cli import main
-import mpigen.check.schema as schema, mpigen.emit.writer as writer
+import mpigen.spec.schema as schema, mpigen.emit.writer as writer
 import mpigen.pipeline, mpigen.render.kustomize, mpigen.load.yaml_loader  # noqa: F401  (warm imports)
 schema.fast_validator_for(schema.SPEC_SCHEMA)
 schema.validator_for(schema.SPEC_SCHEMA)

@@ -1,4 +1,4 @@
-"""mpigen.check.feature_rules (and the spec_rules it extends): the checks of frameworks, Kueue and
+"""mpigen.spec.feature_rules (and the spec_rules it extends): the checks of frameworks, Kueue and
 kube-batch, GPU topology, volumes, TensorBoard and code sync.
 
 Warnings are cases in ``tests/cases/specs/warnings/`` (the spec builds; every diagnostic,
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mpigen.check import feature_rules as fr
-from mpigen.check.spec_rules import check_spec
+from mpigen.spec import feature_rules as fr
+from mpigen.spec.spec_rules import check_spec
 from mpigen.diagnostics import Severity
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import Options, compile_specs

@@ -1,7 +1,7 @@
 """Stage 2b, check: rules of the features beyond MPI - frameworks, Kueue and kube-batch, ACK GPU
 topology, TensorBoard, code sync and volumes.
 
-Same contract as :mod:`mpigen.check.spec_rules`: each rule reads one environment's effective
+Same contract as :mod:`mpigen.spec.spec_rules`: each rule reads one environment's effective
 spec and yields ``(path, code, severity, message)``.
 """
 

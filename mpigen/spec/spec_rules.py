@@ -147,7 +147,7 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                        f"{key} has no effect without a gang scheduler (set scheduling.gang)")
         return
     if gang == "kueue":
-        return  # Kueue's own rules: mpigen.check.feature_rules
+        return  # Kueue's own rules: mpigen.spec.feature_rules
     if gang == "scheduler-plugins":
         for key in ("queue", "priorityClass"):
             if key in scheduling:

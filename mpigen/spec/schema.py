@@ -56,7 +56,7 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def precompiled_for(name: str) -> Any:
-    """The generated ``is_valid`` of a schema (see :mod:`mpigen.check.schemagen`), or None.
+    """The generated ``is_valid`` of a schema (see :mod:`mpigen.spec.schemagen`), or None.
 
     None when there is none for this schema or when it was generated from other content than
     the schema file holds now (stale: the libraries decide until it is regenerated).
