@@ -1,6 +1,6 @@
 """``mpigen check [SPEC...] [-o DIR] [--fix]``: are the kustomize trees in DIR in step with the specs?
 
-Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see ``check_cmd.py``).
+Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see :mod:`mpigen.drift.compare`).
 Defaults come from the configuration file (``.mpigen.yaml`` or ``[tool.mpigen]``): the ``specs``
 globs when no SPEC is given, ``output``, ``cluster`` and ``operatorVersion``; relative paths there
 are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 invalid spec or
@@ -131,7 +131,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
     configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
     from . import cli
-    from .check_cmd import check_jobs, orphan_trees
+    from .drift.compare import check_jobs, orphan_trees
     from .config import ConfigError, load_config
 
     try:
@@ -145,7 +145,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         cluster_file = _display(config.root / config.cluster, config.root)
     classes, diagnostics = cli._cluster(cluster_file)
 
-    from .check_cache import CheckCache
+    from .drift.cache import CheckCache
 
     cluster_bytes = b"" if cluster_file is None else cli._read(cluster_file)[0]
     cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}")
