@@ -1,6 +1,6 @@
 """``mpigen check``: does each kustomize tree on disk still say what its spec compiles to?
 
-Pure logic, no printing: the CLI (``cli_check.py``) formats what this returns. For every job, the
+Pure logic, no printing: :mod:`mpigen.commands.check` prints what this returns. For every job, the
 files :func:`mpigen.render.kustomize.kustomize_files` would write are compared with
 ``<root>/<job>/``:
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mpigen.drift import cache as drift_cache
-from mpigen.cli import main
+from mpigen.main import main
 
 SPEC = """apiVersion: mpigen.dev/v1alpha1
 kind: TrainingJob

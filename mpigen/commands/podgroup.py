@@ -20,17 +20,35 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .diagnostics import Diagnostic, Severity, format_path
-from .load.document import Document, LoadResult
-from .operator import podgroup as pg
-from .operator import training_podgroup as tp
-from .operator.mpi_defaults import set_defaults
-from .operator.versions import format_version
-from .validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+import click
+
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
+from ..emit.yaml_emit import dump, dump_all
+from ..load.document import Document, LoadResult
+from ..operator import podgroup as pg
+from ..operator import training_podgroup as tp
+from ..operator.mpi_defaults import set_defaults
+from ..operator.training_defaults import set_defaults as set_training_defaults
+from ..operator.versions import format_version
+from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
 
 LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
 TRAINING_API = "kubeflow.org/v1"
 TRAINING_KINDS = tuple(tp.REPLICA_SPECS_KEY)
+
+
+def run(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
+    version = io.operator_version(operator_version)
+    classes, diagnostics = io.cluster_classes(cluster_file)
+    loaded, name = io.load_input(manifest)
+    groups, found = podgroups(loaded, name, gang, scheduler_name, classes, version)
+    diagnostics += found
+    io.report(diagnostics)
+    if has_errors(diagnostics):
+        return EXIT_INVALID
+    click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
+    return EXIT_OK
 
 
 def _strip(mapping: dict, prefix: tuple) -> dict:
@@ -57,8 +75,6 @@ def documents(loaded: LoadResult) -> Iterator[Document]:
 def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
                        priority_classes: dict[str, int]) -> tuple[dict[str, Any] | None, str | None, str | None]:
     """(PodGroup, not-created reason, nondeterminism warning) for a checked PyTorchJob/TFJob."""
-    from .operator.training_defaults import set_defaults as set_training_defaults
-
     defaulted = set_training_defaults(job)
     reason = tp.skipped_reason(defaulted)
     if reason:

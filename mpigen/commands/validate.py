@@ -1,0 +1,63 @@
+"""``mpigen validate PATH...``: the report on stdout, the summary line on stderr, the exit code."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import io
+from ..diagnostics import Diagnostic, sort_diagnostics
+from ..lint.base import LintOptions
+from ..load.document import Document
+from ..pipeline import Options
+from ..validate import report
+from ..validate.discover import MissingPath, discover
+from ..validate.engine import ValidateOptions
+from ..validate.parallel import validate_files
+
+
+def run(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bool, gang: str | None,
+        scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+        disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+    config = io.load_config(config_file)
+    version = io.operator_version(operator_version or config.operator_version or "v0.8.0")
+    cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
+    classes, diagnostics = io.cluster_classes(cluster_path)
+    options = ValidateOptions(
+        lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
+                         priority_classes=classes, operator_version=version),
+        build=Options(version, classes),
+        disabled=frozenset(disable) | config.disable,
+    )
+    try:
+        files = discover(list(paths))
+    except MissingPath as exc:
+        raise io.UsageError(f"{exc}: no such file or folder") from None
+    contents: dict[str, bytes] = {}
+    for path in files:
+        raw, name = io.read_input(path)
+        contents[name] = raw
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform)
+    diagnostics += found
+    if use_kubeconform:
+        diagnostics += _kubeconform(contents, documents, diagnostics)
+    diagnostics = sort_diagnostics(diagnostics)
+    click.echo(report.render(diagnostics, fmt, list(contents), verbose), nl=False)
+    if fmt in ("text", "github"):
+        sys.stdout.flush()  # the report before the summary, when both go to one terminal
+        click.echo(report.summary(diagnostics, len(contents)), err=True)
+    return report.exit_code(diagnostics, strict)
+
+
+def _kubeconform(contents: dict[str, bytes], documents: dict[str, list[Document]],
+                 ours: list[Diagnostic]) -> list[Diagnostic]:
+    """kubeconform's findings, but for the fields mpigen's own schema check already reported."""
+    from ..validate import kubeconform
+
+    try:
+        found = kubeconform.run(contents, kubeconform.find_binary())
+    except (kubeconform.KubeconformMissing, kubeconform.KubeconformFailed) as exc:
+        raise io.UsageError(str(exc)) from None
+    reported = {(d.file, d.path) for d in ours if d.code in ("schema", "unknown-field", "missing-field")}
+    return [d for d in kubeconform.diagnostics(found, documents) if (d.file, d.path) not in reported]
