@@ -7,12 +7,9 @@ sshAuthMountPath...) are written out later by the operator port itself.
 
 from __future__ import annotations
 
+from typing import Any
 
 from ..operator.quantity import Quantity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 GPU_RESOURCE = "nvidia.com/gpu"
 ACK_GPU_RESOURCE = "aliyun.com/gpu"

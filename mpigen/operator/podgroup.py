@@ -29,12 +29,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from mpigen.operator.quantity import Quantity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 GANG_VOLCANO = "volcano"
 GANG_SCHEDULER_PLUGINS = "scheduler-plugins"

@@ -10,12 +10,9 @@ default, which the check stage warns about).
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from .pods import volume_name
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 NAME_LABEL = "app.kubernetes.io/name"
 INSTANCE_LABEL = "app.kubernetes.io/instance"

@@ -15,14 +15,12 @@ manifest as from the short spec, whatever the worker count an overlay sets.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..diagnostics import Severity
 from ..operator import podgroup
 from ..operator.quantity import Quantity
 from ..operator.versions import format_version
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 Finding = tuple[tuple, str, Severity, str]
 

@@ -6,12 +6,9 @@ The job (MPIJob, PyTorchJob or TFJob), then what its scheduling backend needs be
 
 from __future__ import annotations
 
+from typing import Any
 
 from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any
 
 from ..operator.versions import has
 from .pods import container, job_metadata, job_run_policy, pod_template
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 SSHD = "/usr/sbin/sshd"
 MPI_STARTERS = frozenset({"mpirun", "mpiexec", "mpiexec.hydra", "horovodrun"})

@@ -24,12 +24,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any
 
 from ..expand.defaults import resource_list
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 ISTIO_INJECT = "sidecar.istio.io/inject"
 GIT_SYNC_IMAGE = "registry.k8s.io/git-sync/git-sync:v4.4.0"

@@ -13,13 +13,10 @@ itself (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK for PyTorch; TF_CONFIG for Te
 
 from __future__ import annotations
 
+from typing import Any
 
 from ..expand.defaults import gpus
 from .pods import container, job_metadata, job_run_policy, pod_template
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
 PORT_NAME = {"pytorch": "pytorchjob-port", "tensorflow": "tfjob-port"}

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Iterator
 
 from ..diagnostics import Severity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Iterator
 
 Finding = tuple[tuple, str, Severity, str]
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any, Iterable
 
 SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
 

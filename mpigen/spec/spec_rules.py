@@ -8,15 +8,12 @@ maps paths written by an environment back to where that environment wrote them.
 from __future__ import annotations
 
 import re
+from typing import Any, Iterator
 
 from ..diagnostics import Severity
 from ..operator.quantity import Quantity, QuantityError
 from ..operator.versions import FEATURES, format_version, has
 from ..expand.defaults import quantity_text
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any, Iterator
 
 Finding = tuple[tuple, str, Severity, str]
 

@@ -13,32 +13,23 @@ instead. Everything is collected; nothing stops at the first problem.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from ..spec.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text
 from ..pipeline import Options, compile_document, is_spec
-from ..record import FrozenRecord
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
-if TYPE_CHECKING:
-    from typing import Any, Iterable
 
 Path = tuple[str | int, ...]
 
 
-class ValidateOptions(FrozenRecord):
-    __slots__ = ("lint", "build", "disabled")
-    lint: LintOptions
-    build: Options
-    disabled: frozenset[str]
-
-    def __init__(self, lint: LintOptions | None = None, build: Options | None = None,
-                 disabled: frozenset[str] = frozenset()) -> None:
-        object.__setattr__(self, "lint", LintOptions() if lint is None else lint)
-        object.__setattr__(self, "build", Options() if build is None else build)
-        object.__setattr__(self, "disabled", disabled)
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    lint: LintOptions = field(default_factory=LintOptions)
+    build: Options = field(default_factory=Options)
+    disabled: frozenset[str] = frozenset()
 
 
 @functools.lru_cache(maxsize=1)

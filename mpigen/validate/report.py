@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterable
 
 from ..diagnostics import Diagnostic, Severity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the validate path
-if TYPE_CHECKING:
-    from typing import Iterable
 
 FORMATS = ("text", "json", "junit", "github")
 
