@@ -10,9 +10,18 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
 from ..emit.yaml_emit import dump_all
 from ..pipeline import CompiledJob, Options, compile_specs
+from . import OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, env_option, operator_version_option
 
 
-def run(spec: str, env: str | None, cluster_file: str | None, operator_version: str, output: str | None) -> int:
+@click.command()
+@click.argument("spec", type=click.Path(dir_okay=False, allow_dash=True))
+@env_option("Environment to print (default: the base).")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+@click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
+def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str, output: str | None) -> int:
+    """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
     version = io.operator_version(operator_version)
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")

@@ -25,6 +25,7 @@ from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_error
 from ..drift.cache import CheckCache
 from ..drift.compare import JobDrift, check_jobs, orphan_trees
 from ..operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
+from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
 
 def _display(path: Path, base: Path | None = None) -> str:
@@ -115,8 +116,21 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
     return out
 
 
-def run(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
-        operator_version: str | None, config_file: str | None, no_cache: bool) -> int:
+@click.command()
+@click.argument("specs", nargs=-1, type=click.Path(dir_okay=False), metavar="[SPEC]...")
+@click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
+              help="Folder holding the trees DIR/<job>/ (default: output in the configuration).")
+@click.option("--fix", is_flag=True, help="Rewrite the trees that drifted (as mpigen build -o does).")
+@cluster_option("PriorityClasses of the cluster (default: cluster in the configuration).")
+@operator_version_option(f"{OPERATOR_RULES} (default: operatorVersion in the configuration, else v0.8.0).",
+                         default=None)
+@config_option("Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
+               "searched upwards from the working directory).")
+@click.option("--no-cache", is_flag=True, help="Compile every spec even when nothing changed since the last check.")
+def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
+          operator_version: str | None, config_file: str | None, no_cache: bool) -> int:
+    """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
+    configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
     config = io.load_config(config_file)
     paths, from_config = _spec_paths(specs, config)
     root, shown = _output(output, config, fix)

@@ -33,6 +33,8 @@ from ..operator.podgroup import OperatorPanicError
 from ..operator.versions import format_version
 from ..pipeline import Options, compile_specs, is_spec
 from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
+               scheduler_name_option)
 
 TRAINING_KINDS = ("PyTorchJob", "TFJob")
 TRAINING_API = "kubeflow.org/v1"
@@ -47,8 +49,21 @@ class _Job:
     locate: Callable[[tuple], tuple[int | None, int | None, tuple]]  # manifest path -> line, col, path shown
 
 
-def run(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
-        cluster_domain: str, env: str | None, fmt: str) -> int:
+@click.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
+@scheduler_name_option()
+@cluster_option(f"{PRIORITY_CLASSES}.")
+@operator_version_option()
+@click.option("--cluster-domain", default="", metavar="D",
+              help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
+@env_option("For a spec: the environment to explain (default: the base).")
+@format_option("text", "yaml",
+               help="text for people (the same size for any number of workers); yaml: every object, for tools.")
+def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
+            cluster_domain: str, env: str | None, fmt: str) -> int:
+    """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob or TFJob
+    manifests (or -)."""
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
     version = io.operator_version(operator_version)

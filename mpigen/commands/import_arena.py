@@ -22,7 +22,17 @@ from ..load.yaml_loader import load_text
 from ..pipeline import Options, compile_specs
 
 
-def run(argv: tuple[str, ...], flags_table: bool) -> int:
+@click.group("import")
+def import_() -> None:
+    """Translate another tool's job description into an mpigen spec."""
+
+
+@import_.command("arena", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--flags-table", is_flag=True, hidden=True, help="Print the flag table of docs/arena.md.")
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+def arena(argv: tuple[str, ...], flags_table: bool) -> int:
+    """Translate ARGV, an `arena submit mpijob|pytorchjob|tfjob ...` command line, into a spec on
+    stdout. Give it after `--`, as one quoted argument, or `-` to read it from stdin."""
     if flags_table:
         click.echo(flags_markdown(), nl=False)
         return EXIT_OK

@@ -12,8 +12,29 @@ from ..load.yaml_loader import load_bytes
 from ..migrate import LegacyFlags, migrate_documents
 
 
-def run(manifest: str, output: str | None, gpus_per_node: int | None, processing_units_per_node: int | None,
-        processing_resource_type: str | None) -> int:
+@click.command()
+@click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the result to FILE instead of stdout.")
+@click.option("--gpus-per-node", type=click.IntRange(min=0), metavar="N",
+              help="v1alpha1 only: the old operator's --gpus-per-node, which divided spec.gpus into workers "
+                   "when the manifest has no gpusPerNode [default: the flag's default, 1, with a warning].")
+@click.option("--processing-units-per-node", type=click.IntRange(min=0), metavar="N",
+              help="v1alpha1 only: the old operator's --processing-units-per-node, for spec.processingUnits "
+                   "[default: 1, with a warning].")
+@click.option("--processing-resource-type", type=click.Choice(["nvidia.com/gpu", "cpu"]),
+              help="v1alpha1 only: the old operator's --processing-resource-type [default: nvidia.com/gpu].")
+def migrate(manifest: str, output: str | None, gpus_per_node: int | None, processing_units_per_node: int | None,
+            processing_resource_type: str | None) -> int:
+    """Rewrite MANIFEST (a file, or - for stdin) in API versions the current operators serve.
+
+    MPIJob kubeflow.org/v1alpha1, v1alpha2, v1 -> kubeflow.org/v2beta1 (mpi-operator v0.8.0);
+    TFJob and PyTorchJob kubeflow.org/v1alpha2, v1beta1, v1beta2 -> kubeflow.org/v1
+    (training-operator v1.9.0). Every document comes out in order on stdout (or -o FILE); each
+    change is reported on stderr as FILE:LINE:COL: SEVERITY CODE message (json.path), and the
+    result is checked by mpigen validate. Exit 1 when a document could not be migrated or the
+    result does not validate (the output is still written, so the findings can be read there).
+    """
     raw, name = io.read_input(manifest)
     loaded = load_bytes(raw, name)
     flags = LegacyFlags(gpus_per_node, processing_units_per_node, processing_resource_type)

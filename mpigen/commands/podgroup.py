@@ -32,13 +32,28 @@ from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
 from ..operator.versions import format_version
 from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
+               scheduler_name_option)
 
 LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
 TRAINING_API = "kubeflow.org/v1"
 TRAINING_KINDS = tuple(tp.REPLICA_SPECS_KEY)
 
 
-def run(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
+@click.command()
+@click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
+@gang_option("The operator's --gang-scheduling setting.", none=False, required=True)
+@scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob in MANIFEST
+    (a file or -; items of a `kind: List` included).
+
+    MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
+    always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
+    for scheduler-plugins, --scheduler-name.
+    """
     version = io.operator_version(operator_version)
     classes, diagnostics = io.cluster_classes(cluster_file)
     loaded, name = io.load_input(manifest)

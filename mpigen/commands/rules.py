@@ -6,9 +6,13 @@ import click
 
 from ..diagnostics import EXIT_OK
 from ..lint.runner import rules as all_rules
+from . import format_option
 
 
-def run(fmt: str) -> int:
+@click.command()
+@format_option("text", "markdown")
+def rules(fmt: str) -> int:
+    """List the lint rules: code, severity, what goes wrong and how to fix it."""
     if fmt == "markdown":
         from ..lint.catalogue import render_markdown
 

@@ -15,11 +15,32 @@ from ..validate import report
 from ..validate.discover import MissingPath, discover
 from ..validate.engine import ValidateOptions
 from ..validate.parallel import validate_files
+from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
+               operator_version_option, scheduler_name_option)
 
 
-def run(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bool, gang: str | None,
-        scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-        disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@format_option("text", "json", "junit", "github", help="Report format (github: workflow annotations).")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--kubeconform", "use_kubeconform", is_flag=True,
+              help="Also run the external kubeconform with mpigen's schemas and merge its findings.")
+@gang_option("The operator's --gang-scheduling (default: configuration, else inferred per manifest).")
+@scheduler_name_option(default=None)
+@cluster_option(f"{PRIORITY_CLASSES}.")
+@operator_version_option(f"{OPERATOR_RULES} [default: v0.8.0].", default=None)
+@click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
+@config_option("Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen]).",
+               exists=True)
+@click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bool, gang: str | None,
+             scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+             disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+    """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
+
+    Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
+    warnings alone exit 0 unless --strict.
+    """
     config = io.load_config(config_file)
     version = io.operator_version(operator_version or config.operator_version or "v0.8.0")
     cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
