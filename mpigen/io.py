@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .diagnostics import Diagnostic, sort_diagnostics
+from .versions import OperatorVersion
 
 if TYPE_CHECKING:
     from .config import Config
@@ -46,12 +47,10 @@ def load_input(path: str) -> tuple[LoadResult, str]:
     return load_bytes(raw, name), name
 
 
-def operator_version(value: str) -> tuple[int, int, int]:
+def operator_version(value: str) -> OperatorVersion:
     """The value of ``--operator-version``."""
-    from .operator.versions import parse_version
-
     try:
-        return parse_version(value)
+        return OperatorVersion.parse(value)
     except ValueError as exc:
         raise UsageError(f"--operator-version: {exc}") from None
 

@@ -15,8 +15,8 @@ from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_dia
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
 from .render.job import render_objects
+from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 SPEC_API_VERSION = "mpigen.dev/v1alpha1"
 SPEC_KIND = "TrainingJob"
@@ -24,7 +24,7 @@ SPEC_KIND = "TrainingJob"
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    operator_version: tuple[int, int, int] = parse_version(DEFAULT_OPERATOR_VERSION)
+    operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
     priority_classes: dict[str, int] | None = None  # None: no cluster file given
 
 

@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 import click
 
+from ..versions import DEFAULT_OPERATOR_VERSION
+
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 PRIORITY_CLASSES = "PriorityClasses of the cluster (kubectl get priorityclass -o yaml)"
@@ -23,7 +25,7 @@ def cluster_option(help: str) -> Decorator:
                         metavar="FILE", help=help)
 
 
-def operator_version_option(help: str | None = None, default: str | None = "v0.8.0") -> Decorator:
+def operator_version_option(help: str | None = None, default: str | None = str(DEFAULT_OPERATOR_VERSION)) -> Decorator:
     return click.option("--operator-version", "operator_version", default=default,
                         show_default=default is not None, metavar="V", help=help)
 

@@ -24,7 +24,7 @@ from ..config import Config
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
 from ..drift.cache import CheckCache
 from ..drift.compare import JobDrift, check_jobs, orphan_trees
-from ..operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
 
@@ -82,13 +82,13 @@ def _output(output: str | None, config: Config, fix: bool = False) -> tuple[Path
     return path, shown
 
 
-def _version(option: str | None, config: Config) -> tuple[int, int, int]:
+def _version(option: str | None, config: Config) -> OperatorVersion:
     if option is not None:
         return io.operator_version(option)
     if config.operator_version is None:
-        return parse_version(DEFAULT_OPERATOR_VERSION)
+        return DEFAULT_OPERATOR_VERSION
     try:
-        return parse_version(config.operator_version)
+        return OperatorVersion.parse(config.operator_version)
     except ValueError as exc:
         raise io.UsageError(f"{config.path}: operatorVersion: {exc}") from None
 

@@ -30,9 +30,9 @@ from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
-from ..operator.versions import format_version
 from ..pipeline import Options, compile_specs, is_spec
 from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from ..versions import OperatorVersion
 from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
@@ -86,7 +86,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
         # The ConfigMap's hostfile is a lazy Hostfile; NotCreated or OperatorPanicError comes before
         # the first object (so max_workers=0 tells, before any output, whether anything is created).
         return job_gang, ctl.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
-                                             priority_classes=classes, version=format_version(version),
+                                             priority_classes=classes, version=version,
                                              cluster_domain=cluster_domain, max_workers=limit, lazy=True)
 
     texts, problems = [], []
@@ -104,7 +104,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
         if fmt == "text" and training:
             texts.append(render_training_text(tc.prepared(item.job), created, job_gang))
         elif fmt == "text":
-            texts.append(render_text(set_defaults(item.job, version), created, job_gang, format_version(version)))
+            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version))
     io.report(problems)
     if problems:
         return EXIT_INVALID
@@ -125,7 +125,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     return EXIT_OK
 
 
-def _jobs(loaded: Any, name: str, version: tuple[int, int, int], classes: dict[str, int] | None, env: str | None,
+def _jobs(loaded: Any, name: str, version: OperatorVersion, classes: dict[str, int] | None, env: str | None,
           diagnostics: list[Diagnostic]) -> list[_Job]:
     """The jobs of a spec file (compiled) or of a manifest (as the API server stores them)."""
     jobs: list[_Job] = []
@@ -240,7 +240,7 @@ def _env_text(container: dict[str, Any], injected_from: int) -> str:
     return " ".join(f"{e['name']}={e.get('value', '')}" for e in env[injected_from:])
 
 
-def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: str) -> str:
+def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion) -> str:
     name = job["metadata"]["name"]
     namespace = job["metadata"].get("namespace") or "default"
     spec = job["spec"]

@@ -30,8 +30,8 @@ from ..operator import podgroup as pg
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
-from ..operator.versions import format_version
 from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from ..versions import OperatorVersion
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
                scheduler_name_option)
 
@@ -110,7 +110,7 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 
 
 def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
-              priority_classes: dict[str, int] | None, version: tuple[int, int, int]
+              priority_classes: dict[str, int] | None, version: OperatorVersion
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
     diagnostics = list(loaded.diagnostics)
@@ -158,7 +158,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             continue
         try:
             group = pg.new_pod_group(set_defaults(job, version), gang, pcs,
-                                     scheduler_name=scheduler_name, version=format_version(version))
+                                     scheduler_name=scheduler_name, version=version)
         except pg.OperatorPanicError as exc:
             report(doc, ("spec",), "operator-crash", str(exc))
             continue

@@ -15,6 +15,7 @@ from ..validate import report
 from ..validate.discover import MissingPath, discover
 from ..validate.engine import ValidateOptions
 from ..validate.parallel import validate_files
+from ..versions import DEFAULT_OPERATOR_VERSION
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
                operator_version_option, scheduler_name_option)
 
@@ -42,7 +43,8 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bo
     warnings alone exit 0 unless --strict.
     """
     config = io.load_config(config_file)
-    version = io.operator_version(operator_version or config.operator_version or "v0.8.0")
+    version_text = operator_version or config.operator_version
+    version = io.operator_version(version_text) if version_text else DEFAULT_OPERATOR_VERSION
     cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
     classes, diagnostics = io.cluster_classes(cluster_path)
     options = ValidateOptions(

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..diagnostics import Severity
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -42,7 +43,7 @@ class LintOptions:
     gang: str | None = None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
     scheduler_name: str | None = None  # scheduler-plugins scheduler name
     priority_classes: dict[str, int] | None = None
-    operator_version: tuple[int, int, int] = (0, 8, 0)
+    operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
 
 
 class _once:  # noqa: N801 - used as a decorator, like functools.cached_property

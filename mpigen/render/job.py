@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..versions import OperatorVersion
 from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
 
 
-def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
+def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
                    priority_classes: dict[str, int] | None) -> tuple[list[dict[str, Any]], list[Finding]]:
     scheduling = spec["scheduling"]
     gang = scheduling["gang"]

@@ -11,7 +11,7 @@ import posixpath
 import re
 from typing import Any
 
-from ..operator.versions import has
+from ..versions import OperatorVersion
 from .pods import container, job_metadata, job_run_policy, pod_template
 
 SSHD = "/usr/sbin/sshd"
@@ -80,7 +80,7 @@ def _gpu_pods(spec: dict[str, Any]) -> int:
     return launcher + (spec["workers"] if gpus(spec["resources"]) else 0)
 
 
-def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int]) -> dict[str, Any]:
+def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
     """The MPIJob for an expanded spec, before gang scheduling is applied."""
     mpi = spec["mpi"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
@@ -104,11 +104,11 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple
         replica_specs["Worker"] = {"replicas": spec["workers"], "restartPolicy": "Never", "template": worker}
 
     job_spec: dict[str, Any] = {"slotsPerWorker": spec["slotsPerWorker"]}
-    if has(version, "runLauncherAsWorker"):
+    if version.has("runLauncherAsWorker"):
         job_spec["runLauncherAsWorker"] = mpi["runLauncherAsWorker"]
     job_spec["sshAuthMountPath"] = mpi["sshAuthMountPath"]
     job_spec["mpiImplementation"] = mpi["implementation"]
-    if has(version, "launcherCreationPolicy"):
+    if version.has("launcherCreationPolicy"):
         job_spec["launcherCreationPolicy"] = mpi["launcherCreationPolicy"]
     job_spec["runPolicy"] = run_policy
     job_spec["mpiReplicaSpecs"] = replica_specs

@@ -12,6 +12,7 @@ import re
 from typing import Iterator
 
 from ..diagnostics import Severity
+from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -21,7 +22,7 @@ RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
 
 
-def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _frameworks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     framework = spec.get("framework", "mpi")
     for other, fields in FRAMEWORK_FIELDS.items():
         for name in fields:
@@ -34,7 +35,7 @@ def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "and its workers Never (use runPolicy.backoffLimit for retries)")
 
 
-def _kueue_and_kube_batch(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _kueue_and_kube_batch(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     scheduling = spec.get("scheduling") or {}
     gang = scheduling.get("gang")
     base = ("spec", "scheduling")
@@ -58,7 +59,7 @@ def _kueue_and_kube_batch(doc: dict, spec: dict, version: tuple) -> Iterator[Fin
                        f"kube-batch's PodGroup (scheduling.incubator.k8s.io/v1alpha1) has no {key}")
 
 
-def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     if not (spec.get("scheduling") or {}).get("gpuTopology"):
         return
     from ..expand.defaults import gpus
@@ -77,7 +78,7 @@ def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
 
 
-def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _volume_sources(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     from ..render.pods import volume_name
 
     code_path = (spec.get("code") or {}).get("mountPath", "/code") if spec.get("code") else None
@@ -101,7 +102,7 @@ def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                    f"mount path {code_path!r} is where spec.code puts the code")
 
 
-def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     board = spec.get("tensorboard")
     if isinstance(board, dict) and "logDir" not in board:
         yield (("spec", "tensorboard"), "missing-field", Severity.ERROR, "tensorboard needs logDir")
@@ -122,7 +123,7 @@ def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "it runs on, not what the training pods on other nodes write; use a PersistentVolumeClaim")
 
 
-def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _code(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     code = spec.get("code")
     if not isinstance(code, dict):
         return

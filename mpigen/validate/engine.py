@@ -21,6 +21,7 @@ from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text
 from ..pipeline import Options, compile_document, is_spec
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 Path = tuple[str | int, ...]
 
@@ -144,7 +145,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
 MPIJOB_API = "kubeflow.org/v2beta1"
 
 
-def checked_mpijob(doc: Document, filename: str, version: tuple[int, int, int] = (0, 8, 0)
+def checked_mpijob(doc: Document, filename: str, version: OperatorVersion = DEFAULT_OPERATOR_VERSION
                    ) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     """An MPIJob document as the operator receives it (nulls dropped), or None with the reasons
     the API server (schema) or the operator (validation.go) would refuse it."""

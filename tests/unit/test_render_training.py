@@ -212,7 +212,7 @@ def test_training_operator_defaulting_adds_nothing(objects: list[dict[str, Any]]
     if job["kind"] == "MPIJob":
         from mpigen.operator.mpi_defaults import set_defaults
 
-        assert set_defaults(job, (0, 8, 0)) == job
+        assert set_defaults(job) == job
     else:
         assert training_defaults.set_defaults(job) == job
 
