@@ -6,7 +6,7 @@ these and prints.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .spec.schema import SPEC_SCHEMA, schema_diagnostics
@@ -15,30 +15,15 @@ from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_dia
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .render.job import render_objects
+from .names import SPEC_API_VERSION, SPEC_KIND
+from .render.job import CompiledJob, render_objects
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
-
-SPEC_API_VERSION = "mpigen.dev/v1alpha1"
-SPEC_KIND = "TrainingJob"
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
     operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
     priority_classes: dict[str, int] | None = None  # None: no cluster file given
-
-
-@dataclass(slots=True)
-class CompiledJob:
-    """One spec's outputs: the base objects and each environment's."""
-
-    name: str
-    source: str
-    base: list[dict[str, Any]]
-    environments: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-
-    def objects(self, env: str | None) -> list[dict[str, Any]]:
-        return self.base if env is None else self.environments[env]
 
 
 @dataclass(slots=True)

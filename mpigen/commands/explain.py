@@ -26,18 +26,17 @@ from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_pa
 from ..emit.yaml_emit import Lines, iter_dump_all
 from ..expand.environments import origin, spec_for
 from ..lint.base import Context, LintOptions
+from ..names import MPIJOB_API, TRAINING_API, TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
 from ..pipeline import Options, compile_specs, is_spec
-from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from ..validate import checked_mpijob, checked_training_job
 from ..versions import OperatorVersion
 from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
-TRAINING_KINDS = ("PyTorchJob", "TFJob")
-TRAINING_API = "kubeflow.org/v1"
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
 TEXT_HEAD = 4  # lines shown first when a long listing is summarized

@@ -26,18 +26,16 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import dump, dump_all
 from ..load.document import Document, LoadResult
+from ..names import LEGACY_API, MPIJOB_API, TRAINING_API, TRAINING_KINDS
 from ..operator import podgroup as pg
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
-from ..validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+from ..validate import checked_mpijob, checked_training_job
 from ..versions import OperatorVersion
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
                scheduler_name_option)
 
-LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
-TRAINING_API = "kubeflow.org/v1"
-TRAINING_KINDS = tuple(tp.REPLICA_SPECS_KEY)
 
 
 @click.command()
@@ -144,7 +142,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             continue
         if data.get("kind") != "MPIJob":
             continue
-        if data.get("apiVersion") in LEGACY_MPIJOB_APIS:
+        if data.get("apiVersion") in LEGACY_API["MPIJob"]:
             report(doc, ("apiVersion",), "legacy-api-version",
                    f"{data['apiVersion']} MPIJobs are no longer served; convert it to {MPIJOB_API} "
                    "(mpigen migrate) first")

@@ -11,10 +11,8 @@ from ..diagnostics import Diagnostic, sort_diagnostics
 from ..lint.base import LintOptions
 from ..load.document import Document
 from ..pipeline import Options
-from ..validate import report
+from ..validate import ValidateOptions, report, validate_files
 from ..validate.discover import MissingPath, discover
-from ..validate.engine import ValidateOptions
-from ..validate.parallel import validate_files
 from ..versions import DEFAULT_OPERATOR_VERSION
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
                operator_version_option, scheduler_name_option)

@@ -11,6 +11,7 @@ import posixpath
 import re
 from typing import Any
 
+from ..names import MPIJOB_API
 from ..versions import OperatorVersion
 from .pods import container, job_metadata, job_run_policy, pod_template
 
@@ -112,4 +113,4 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: Opera
         job_spec["launcherCreationPolicy"] = mpi["launcherCreationPolicy"]
     job_spec["runPolicy"] = run_policy
     job_spec["mpiReplicaSpecs"] = replica_specs
-    return {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "metadata": meta, "spec": job_spec}
+    return {"apiVersion": MPIJOB_API, "kind": "MPIJob", "metadata": meta, "spec": job_spec}

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpus
+from ..names import TRAINING_API
 from .pods import container, job_metadata, job_run_policy, pod_template
 
 CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
@@ -74,4 +75,4 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[
     else:
         job_spec["successPolicy"] = ""
     job_spec[REPLICA_SPECS[framework]] = replica_specs
-    return {"apiVersion": "kubeflow.org/v1", "kind": KIND[framework], "metadata": meta, "spec": job_spec}
+    return {"apiVersion": TRAINING_API, "kind": KIND[framework], "metadata": meta, "spec": job_spec}

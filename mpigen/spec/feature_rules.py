@@ -12,6 +12,7 @@ import re
 from typing import Iterator
 
 from ..diagnostics import Severity
+from ..names import is_ssh_url, log_volume, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
@@ -79,8 +80,6 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
 
 
 def _volume_sources(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
-    from ..render.pods import volume_name
-
     code_path = (spec.get("code") or {}).get("mountPath", "/code") if spec.get("code") else None
     for i, volume in enumerate(spec.get("volumes") or []):
         if not isinstance(volume, dict):
@@ -108,8 +107,6 @@ def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fi
         yield (("spec", "tensorboard"), "missing-field", Severity.ERROR, "tensorboard needs logDir")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
-    from ..render.addons import log_volume
-
     volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]
     volume = log_volume({"tensorboard": board, "volumes": volumes})
     path = ("spec", "tensorboard", "logDir")
@@ -153,8 +150,6 @@ def _code(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
                f"the repository URL carries credentials (a user and password, or a token): {how}, and give the "
                "URL without them")
     if isinstance(git.get("repository"), str) and "secret" in git:
-        from ..render.pods import is_ssh_url
-
         if not is_ssh_url(git["repository"]) and not git["repository"].lower().startswith("https://"):
             yield (("spec", "code", "git", "repository"), "git-credentials-over-http", Severity.ERROR,
                    "credentials go only over https:// or ssh; this URL would send the Secret's password in clear")

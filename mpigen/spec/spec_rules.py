@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 from ..diagnostics import Severity
 from ..expand.defaults import quantity_text
+from ..names import volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..versions import FEATURES, OperatorVersion
 
@@ -210,8 +211,6 @@ def _launcher(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
 def _volumes(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     seen_names: dict[str, int] = {}
     seen_paths: dict[str, int] = {}
-    from ..render.pods import volume_name  # the renderer owns the naming rule
-
     for i, volume in enumerate(spec.get("volumes") or []):
         if not isinstance(volume, dict) or not isinstance(volume.get("claimName") or volume.get("hostPath"), str):
             continue

@@ -12,51 +12,22 @@ instead. Everything is collected; nothing stops at the first problem.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..spec.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text
+from ..names import MPIJOB_API
 from ..pipeline import Options, compile_document, is_spec
-from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
-
-Path = tuple[str | int, ...]
-
+from ..spec.schema import schema_diagnostics
+from .admission import Path, name_problems, prune_nulls, schema_for
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
     lint: LintOptions = field(default_factory=LintOptions)
     build: Options = field(default_factory=Options)
     disabled: frozenset[str] = frozenset()
-
-
-@functools.lru_cache(maxsize=1)
-def _available_schemas() -> frozenset[str]:
-    root = schemas_folder()
-    names = set()
-    for folder in root.iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
-            names.update(f"{folder.name}/{f.name}" for f in folder.iterdir() if f.name.endswith(".json"))
-    return frozenset(names)
-
-
-def schema_for(api_version: str, kind: str) -> str | None:
-    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none."""
-    group, _, version = api_version.rpartition("/")
-    name = f"{group or version}/{kind.lower()}_{version}.json"
-    return name if name in _available_schemas() else None
-
-
-def prune_nulls(value: Any) -> Any:
-    """What the API server stores: mapping entries whose value is null are dropped."""
-    if isinstance(value, dict):
-        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [prune_nulls(v) for v in value]
-    return value
 
 
 def validate_items(items: Iterable[Document | Diagnostic], filename: str, options: ValidateOptions,
@@ -111,7 +82,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
-                             for path, message in (_name_problems(stored) if schema else [])]
+                             for path, message in (name_problems(stored) if schema else [])]
     schema_paths: set[Path] = set()
     if schema is None:
         from ..lint.runner import rules
@@ -123,7 +94,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
-    if api_version == "kubeflow.org/v2beta1" and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
+    if api_version == MPIJOB_API and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
         from ..operator.mpi_defaults import set_defaults
         from ..operator.mpi_validation import validate_mpijob
 
@@ -140,68 +111,3 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
     return out
-
-
-MPIJOB_API = "kubeflow.org/v2beta1"
-
-
-def checked_mpijob(doc: Document, filename: str, version: OperatorVersion = DEFAULT_OPERATOR_VERSION
-                   ) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """An MPIJob document as the operator receives it (nulls dropped), or None with the reasons
-    the API server (schema) or the operator (validation.go) would refuse it."""
-    from ..operator.mpi_defaults import set_defaults
-    from ..operator.mpi_validation import validate_mpijob
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(MPIJOB_API, "MPIJob")
-    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
-    for path, message in _name_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,
-                                      message))
-    if not diagnostics and isinstance(stored.get("spec"), dict):
-        for path, message in validate_mpijob(set_defaults(stored, version)):
-            line, col = doc.locate(path)
-            diagnostics.append(Diagnostic(filename, line, col, format_path(path), "mpijob-invalid", Severity.ERROR,
-                                          f"the operator rejects this MPIJob and creates nothing for it: {message}"))
-    if not isinstance(stored.get("spec"), dict) and not diagnostics:
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(filename, line, col, "spec", "missing-field", Severity.ERROR,
-                                      "missing required field 'spec'"))
-    return (None if diagnostics else stored), diagnostics
-
-
-def _name_problems(obj: dict[str, Any]) -> list[tuple[Path, str]]:
-    """The API server refuses an object without a name ("resource name may not be empty")."""
-    meta = obj.get("metadata")
-    if isinstance(meta, dict) and (meta.get("name") or meta.get("generateName")):
-        return []
-    if isinstance(meta, dict) or "metadata" not in obj:
-        return [(("metadata",) if "metadata" in obj else (), "missing required field 'metadata.name': the API "
-                 "server refuses an object without a name")]
-    return []  # metadata of the wrong type: the schema reports it
-
-
-TRAINING_API = "kubeflow.org/v1"
-
-
-def checked_training_job(doc: Document, filename: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """A PyTorchJob/TFJob as the API server stores it (nulls dropped), or None with the reasons the
-    API server (schema) or the training-operator's webhook would refuse it."""
-    from ..operator.training_controller import webhook_problems
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(TRAINING_API, stored["kind"])
-    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
-    if not diagnostics and (not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict)):
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(filename, line, col, "", "missing-field", Severity.ERROR,
-                                      f"a {stored['kind']} needs metadata and spec"))
-    if diagnostics:
-        return None, diagnostics
-    for path, message in webhook_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
-                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
-                                      f"created: {message}"))
-    return (None if diagnostics else stored), diagnostics
