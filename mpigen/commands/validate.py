@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
 from .. import io
-from ..diagnostics import Diagnostic, sort_diagnostics
+from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics
 from ..lint.base import LintOptions
 from ..load.document import Document
 from ..pipeline import Options
-from ..validate import ValidateOptions, report, validate_files
+from ..validate import SKIPPED, Coverage, ValidateOptions, report, validate_files
 from ..validate.discover import MissingPath, discover
 from ..versions import DEFAULT_OPERATOR_VERSION
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
@@ -22,6 +23,8 @@ from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, 
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @format_option("text", "json", "junit", "github", help="Report format (github: workflow annotations).")
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--require-schema", is_flag=True,
+              help="An object mpigen cannot check (no schema, no lint rule, no kind) is an error (exit 1).")
 @click.option("--kubeconform", "use_kubeconform", is_flag=True,
               help="Also run the external kubeconform with mpigen's schemas and merge its findings.")
 @gang_option("The operator's --gang-scheduling (default: configuration, else inferred per manifest).")
@@ -32,13 +35,14 @@ from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, 
 @config_option("Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen]).",
                exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
-def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bool, gang: str | None,
-             scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
+             gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
              disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
 
     Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
-    warnings alone exit 0 unless --strict.
+    warnings alone exit 0 unless --strict. Objects mpigen has no check for are skipped and counted
+    in the summary; --require-schema makes them errors.
     """
     config = io.load_config(config_file)
     version_text = operator_version or config.operator_version
@@ -59,16 +63,20 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, use_kubeconform: bo
     for path in files:
         raw, name = io.read_input(path)
         contents[name] = raw
-    found, documents = validate_files(contents, options, keep_documents=use_kubeconform)
+    coverage = Coverage()
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage)
     diagnostics += found
     if use_kubeconform:
         diagnostics += _kubeconform(contents, documents, diagnostics)
+    if require_schema:  # the notes on skipped objects become errors
+        diagnostics = [replace(d, severity=Severity.ERROR) if d.code in SKIPPED else d for d in diagnostics]
     diagnostics = sort_diagnostics(diagnostics)
-    click.echo(report.render(diagnostics, fmt, list(contents), verbose), nl=False)
+    click.echo(report.render(diagnostics, fmt, list(contents), coverage, verbose), nl=False)
     if fmt in ("text", "github"):
         sys.stdout.flush()  # the report before the summary, when both go to one terminal
-        click.echo(report.summary(diagnostics, len(contents)), err=True)
-    return report.exit_code(diagnostics, strict)
+        click.echo(report.summary(diagnostics, len(contents), coverage), err=True)
+    code = report.exit_code(diagnostics, strict)
+    return EXIT_INVALID if require_schema and coverage.skipped else code
 
 
 def _kubeconform(contents: dict[str, bytes], documents: dict[str, list[Document]],

@@ -7,8 +7,8 @@ the operators accept (:mod:`.admission`). The validate command also uses :mod:`.
 """
 
 from .admission import checked_mpijob, checked_training_job, prune_nulls, schema_for
-from .engine import ValidateOptions, validate_bytes, validate_items
+from .engine import SKIPPED, Coverage, ValidateOptions, validate_bytes, validate_items
 from .parallel import validate_files
 
-__all__ = ["ValidateOptions", "checked_mpijob", "checked_training_job", "prune_nulls", "schema_for",
-           "validate_bytes", "validate_files", "validate_items"]
+__all__ = ["SKIPPED", "Coverage", "ValidateOptions", "checked_mpijob", "checked_training_job", "prune_nulls",
+           "schema_for", "validate_bytes", "validate_files", "validate_items"]

@@ -12,6 +12,7 @@ instead. Everything is collected; nothing stops at the first problem.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -30,12 +31,34 @@ class ValidateOptions:
     disabled: frozenset[str] = frozenset()
 
 
+NO_KIND = "no kind"
+"""How :class:`Coverage` counts a skipped document that has no ``kind``."""
+SKIPPED = ("no-schema", "not-an-object")
+"""The codes of the notes on skipped objects (``--require-schema`` makes them errors)."""
+
+
+@dataclass(slots=True)
+class Coverage:
+    """The objects checked, and those skipped by kind: an object no schema and no lint rule of
+    mpigen knows (a DaemonSet), or a document that is not a Kubernetes object. An mpigen spec and
+    each item of a ``kind: List`` count as one object each."""
+
+    checked: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Coverage) -> None:
+        self.checked += other.checked
+        self.skipped.update(other.skipped)
+
+
 def validate_items(items: Iterable[Document | Diagnostic], filename: str, options: ValidateOptions,
-                   keep: list[Document] | None = None) -> list[Diagnostic]:
+                   keep: list[Document] | None = None, coverage: Coverage | None = None) -> list[Diagnostic]:
     """Every layer over a stream of documents (and the loader's diagnostics), one document at a time.
 
-    Documents are let go once checked unless ``keep`` is given to collect them.
+    Documents are let go once checked unless ``keep`` is given to collect them; ``coverage``, when
+    given, counts the objects checked and skipped.
     """
+    coverage = Coverage() if coverage is None else coverage
     diagnostics: list[Diagnostic] = []
     for item in items:
         if isinstance(item, Diagnostic):
@@ -48,33 +71,37 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
         if data is None:
             continue
         if is_spec(data):
+            coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
             continue
         if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
                 and isinstance(data.get("items"), list):
             for i, obj in enumerate(data["items"]):
-                diagnostics.extend(_object(obj, ("items", i), doc, filename, options))
+                diagnostics.extend(_object(obj, ("items", i), doc, filename, options, coverage))
             continue
-        diagnostics.extend(_object(data, (), doc, filename, options))
+        diagnostics.extend(_object(data, (), doc, filename, options, coverage))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
-def validate_bytes(raw: bytes, filename: str, options: ValidateOptions,
-                   keep_documents: bool = False) -> tuple[list[Diagnostic], list[Document]]:
+def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_documents: bool = False,
+                   coverage: Coverage | None = None) -> tuple[list[Diagnostic], list[Document]]:
     """One file's bytes through every layer; its documents too when asked (for kubeconform's merge)."""
     text, problems = decode(raw, filename)
     if text is None:
         return [d for d in problems if d.code not in options.disabled], []
     keep: list[Document] | None = [] if keep_documents else None
-    return validate_items(iter_text(text, filename), filename, options, keep), keep or []
+    return validate_items(iter_text(text, filename), filename, options, keep, coverage), keep or []
 
 
-def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions) -> list[Diagnostic]:
+def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
+            coverage: Coverage) -> list[Diagnostic]:
     def located(path: Path, code: str, severity: Severity, message: str) -> Diagnostic:
         line, col = doc.locate(prefix + tuple(path))
         return Diagnostic(filename, line, col, format_path(prefix + tuple(path)), code, severity, message)
 
     if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        coverage.skipped[kind if isinstance(kind, str) and kind else NO_KIND] += 1
         return [located((), "not-an-object", Severity.INFO,
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
@@ -87,9 +114,10 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     if schema is None:
         from ..lint.runner import rules
 
-        if not any(kind in rule.kinds for rule in rules()):
-            out.append(located((), "no-schema", Severity.INFO,
-                               f"mpigen has no schema for {api_version} {kind}: not checked"))
+        if not any(kind in rule.kinds for rule in rules()):  # nothing below would check it
+            coverage.skipped[kind] += 1
+            return [located((), "no-schema", Severity.INFO,
+                            f"mpigen has no schema for {api_version} {kind}: not checked")]
     else:
         for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
@@ -110,4 +138,5 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         if format_path(prefix + tuple(path)) in schema_paths:
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
+    coverage.checked += 1
     return out

@@ -65,7 +65,8 @@ def fuzz_settings(name: str) -> settings:
 
 # Codes that describe a whole file, for which `FILE: error CODE message` (no line) is right.
 FILE_LEVEL = {"no-spec", "no-mpijob", "duplicate-job", "file-too-large"}
-SUMMARY = re.compile(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\)$")
+SUMMARY = re.compile(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\); "
+                     r"\d+ object\(s\) checked, \d+ skipped( \(.*\))?$")
 WROTE = re.compile(r"^wrote \d+ files to .+$")
 
 
