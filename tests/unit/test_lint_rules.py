@@ -26,6 +26,7 @@ from mpigen.lint.rules import RULE_MODULES
 from mpigen.lint.runner import lint_object
 from mpigen.load.cluster import priority_classes
 from mpigen.load.yaml_loader import load_text
+from mpigen.validate import prune_nulls  # what the API server stores, and the runner is given
 from mpigen.versions import OperatorVersion
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,15 +35,6 @@ GOLDEN = ROOT / "golden"
 KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob"}
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
-
-
-def prune_nulls(value):
-    """What the API server stores (and the runner is given): null mapping entries dropped."""
-    if isinstance(value, dict):
-        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [prune_nulls(v) for v in value]
-    return value
 
 
 def load_case(path: Path) -> tuple[dict, set[tuple[str, str]], LintOptions]:

@@ -130,18 +130,6 @@ def test_validate_ends_with_its_summary_and_exits_1_on_errors(paths: list[str], 
     assert int(summary[1]) == sum(1 for line in out.splitlines() if ": error " in line)
 
 
-def test_internal_error_exits_3_without_traceback(monkeypatch, capsys) -> None:
-    from mpigen.commands import build
-
-    def boom(*args, **kwargs):
-        raise RuntimeError("synthetic bug")
-
-    monkeypatch.setattr(build, "compile_specs", boom)
-    code, _, err = _run(["build", ENV_SPEC], capsys)
-    assert code == 3
-    assert "mpigen: internal error: RuntimeError: synthetic bug" in err and "Traceback" not in err
-
-
 def test_console_script_and_module_run_main() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts == {"mpigen": "mpigen.main:main"}
