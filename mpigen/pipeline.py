@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .spec.schema import SPEC_SCHEMA, schema_diagnostics
-from .spec.spec_rules import check_spec
 from .diagnostics import Diagnostic, Severity, format_path, has_errors, sort_diagnostics
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
 from .names import SPEC_API_VERSION, SPEC_KIND
 from .render.job import CompiledJob, render_objects
+from .spec.schema import SPEC_SCHEMA, schema_diagnostics
+from .spec.spec_rules import check_spec
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from ..diagnostics import format_path
 from ..emit.writer import OWNED_LIST, owned_files
 
-if TYPE_CHECKING:  # the compiler is imported only when a spec is compiled
-    from ..pipeline import CompiledJob
+if TYPE_CHECKING:  # the renderer is imported only when a tree is compared
+    from ..render.job import CompiledJob
 
 MISSING = "missing"
 EXTRA = "extra"
