@@ -39,9 +39,9 @@ schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py
 
 # After editing schemas/mpigen.dev/trainingjob_v1alpha1.json: regenerate the fast spec validator
-# (mpigen/check/_spec_valid.py; tests/unit/test_schemagen.py fails while it is stale).
+# (mpigen/spec/_spec_valid.py; tests/unit/test_schemagen.py fails while it is stale).
 spec-validator: setup
-	$(BIN)/python -m mpigen.check.schemagen
+	$(BIN)/python -m mpigen.spec.schemagen
 
 check-schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py --check

@@ -18,13 +18,9 @@ One object can switch rules off for itself with the annotation
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-
-from .record import FrozenRecord
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 CONFIG_FILE = ".mpigen.yaml"
 DISABLE_ANNOTATION = "mpigen.dev/disable"
@@ -35,23 +31,16 @@ class ConfigError(Exception):
     """The configuration file cannot be used (a usage error, exit 2)."""
 
 
-class Config(FrozenRecord):
-    __slots__ = ("path", "disable", "specs", "output", "gang", "scheduler_name", "operator_version", "cluster")
-    path: Path | None  # the file it came from
-    disable: frozenset[str]
-    specs: tuple[str, ...]
-    output: str | None
-    gang: str | None
-    scheduler_name: str | None
-    operator_version: str | None
-    cluster: str | None
-
-    def __init__(self, path: Path | None = None, disable: frozenset[str] = frozenset(), specs: tuple[str, ...] = (),
-                 output: str | None = None, gang: str | None = None, scheduler_name: str | None = None,
-                 operator_version: str | None = None, cluster: str | None = None) -> None:
-        for name, value in zip(self.__slots__, (path, disable, specs, output, gang, scheduler_name,
-                                                operator_version, cluster)):
-            object.__setattr__(self, name, value)
+@dataclass(frozen=True, slots=True)
+class Config:
+    path: Path | None = None  # the file it came from
+    disable: frozenset[str] = frozenset()
+    specs: tuple[str, ...] = ()
+    output: str | None = None
+    gang: str | None = None
+    scheduler_name: str | None = None
+    operator_version: str | None = None
+    cluster: str | None = None
 
     @property
     def root(self) -> Path:

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import enum
 import re
-
-from .record import FrozenRecord
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Iterable
+from dataclasses import dataclass, replace
+from typing import Iterable
 
 EXIT_OK = 0
 EXIT_INVALID = 1  # invalid input, or drift
@@ -30,10 +26,13 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-class Diagnostic(FrozenRecord):
-    """One problem: where it is (file, line:column, JSON path), which rule, how bad, what."""
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """One problem: where it is (file, line:column, JSON path), which rule, how bad, what.
 
-    __slots__ = ("file", "line", "column", "path", "code", "severity", "message")
+    Ordered by its fields in turn (for a stable order of diagnostics whose lines are all known;
+    :func:`sort_diagnostics` orders any)."""
+
     file: str
     line: int | None
     column: int | None
@@ -41,17 +40,6 @@ class Diagnostic(FrozenRecord):
     code: str
     severity: Severity
     message: str
-
-    def __init__(self, file: str, line: int | None, column: int | None, path: str, code: str,
-                 severity: Severity, message: str) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "file", file)
-        setattr_(self, "line", line)
-        setattr_(self, "column", column)
-        setattr_(self, "path", path)
-        setattr_(self, "code", code)
-        setattr_(self, "severity", severity)
-        setattr_(self, "message", message)
 
     def format(self) -> str:
         """``FILE:LINE:COL: SEVERITY CODE message (json.path)``, always on one line: control
@@ -64,8 +52,8 @@ class Diagnostic(FrozenRecord):
             text += f" ({_one_line(self.path)})"
         return text
 
-    def with_file(self, file: str) -> "Diagnostic":
-        return Diagnostic(file, self.line, self.column, self.path, self.code, self.severity, self.message)
+    def with_file(self, file: str) -> Diagnostic:
+        return replace(self, file=file)
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")

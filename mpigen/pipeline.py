@@ -6,63 +6,30 @@ these and prints.
 
 from __future__ import annotations
 
-from .check.schema import SPEC_SCHEMA, schema_diagnostics
-from .check.spec_rules import check_spec
+from dataclasses import dataclass
+from typing import Any
+
 from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_problem, sort_diagnostics
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
-from .record import FrozenRecord, Record
-from .render.job import render_objects
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
-
-SPEC_API_VERSION = "mpigen.dev/v1alpha1"
-SPEC_KIND = "TrainingJob"
+from .names import SPEC_API_VERSION, SPEC_KIND
+from .render.job import CompiledJob, render_objects
+from .spec.schema import SPEC_SCHEMA, schema_diagnostics
+from .spec.spec_rules import check_spec
+from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 
-class Options(FrozenRecord):
-    __slots__ = ("operator_version", "priority_classes")
-    operator_version: tuple[int, int, int]
-    priority_classes: dict[str, int] | None  # None: no cluster file given
-
-    def __init__(self, operator_version: tuple[int, int, int] = parse_version(DEFAULT_OPERATOR_VERSION),
-                 priority_classes: dict[str, int] | None = None) -> None:
-        object.__setattr__(self, "operator_version", operator_version)
-        object.__setattr__(self, "priority_classes", priority_classes)
+@dataclass(frozen=True, slots=True)
+class Options:
+    operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
+    priority_classes: dict[str, int] | None = None  # None: no cluster file given
 
 
-class CompiledJob(Record):
-    """One spec's outputs: the base objects and each environment's."""
-
-    __slots__ = ("name", "source", "base", "environments")
-    name: str
-    source: str
-    base: list[dict[str, Any]]
-    environments: dict[str, list[dict[str, Any]]]
-
-    def __init__(self, name: str, source: str, base: list[dict[str, Any]],
-                 environments: dict[str, list[dict[str, Any]]] | None = None) -> None:
-        self.name = name
-        self.source = source
-        self.base = base
-        self.environments = {} if environments is None else environments
-
-    def objects(self, env: str | None) -> list[dict[str, Any]]:
-        return self.base if env is None else self.environments[env]
-
-
-class CompileResult(Record):
-    __slots__ = ("jobs", "diagnostics")
+@dataclass(slots=True)
+class CompileResult:
     jobs: list[CompiledJob]
     diagnostics: list[Diagnostic]
-
-    def __init__(self, jobs: list[CompiledJob], diagnostics: list[Diagnostic]) -> None:
-        self.jobs = jobs
-        self.diagnostics = diagnostics
 
     @property
     def ok(self) -> bool:

@@ -16,10 +16,7 @@ several times faster than a general YAML library's representer, and never an anc
 from __future__ import annotations
 
 import re
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 # Plain scalars that a YAML 1.2 core-schema or 1.1 reader would not read as a string.
 _AMBIGUOUS = re.compile(

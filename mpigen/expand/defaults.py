@@ -7,12 +7,10 @@ sshAuthMountPath...) are written out later by the operator port itself.
 
 from __future__ import annotations
 
+from typing import Any
 
+from ..names import repository_folder, rsync_folder
 from ..operator.quantity import Quantity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 GPU_RESOURCE = "nvidia.com/gpu"
 ACK_GPU_RESOURCE = "aliyun.com/gpu"
@@ -122,10 +120,6 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         out["code"] = _code(spec["code"])
         if not spec.get("workingDir"):
             git = out["code"].get("git")
-            from ..render.pods import repository_folder
-
-            from ..render.pods import rsync_folder
-
             folder = out["code"]["mountPath"].rstrip("/")
             sub = repository_folder(git["repository"]) if git else rsync_folder(out["code"]["rsync"]["source"])
             out["workingDir"] = f"{folder}/{sub}" if sub else (folder or "/")

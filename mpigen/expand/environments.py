@@ -7,10 +7,7 @@ the override does not reach.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
-
+from typing import Any
 
 Path = tuple[str | int, ...]
 

@@ -26,6 +26,7 @@ import shlex
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity
+from ..names import SPEC_API_VERSION, SPEC_KIND
 from ..operator.quantity import Quantity
 from .arena_flags import (FLAGS, KINDS, OTHER_KINDS, UNSUPPORTED, Flag, Values, flags_for, parse_bool,
                           parse_duration_seconds, parse_int, read)
@@ -239,7 +240,7 @@ class _Builder:
             spec["scheduling"] = scheduling
         spec["runPolicy"] = self.run_policy()
         unique = list(dict.fromkeys(self.diagnostics))  # a flag read twice reports its problem once
-        return {"apiVersion": "mpigen.dev/v1alpha1", "kind": "TrainingJob", "metadata": metadata, "spec": spec}, unique
+        return {"apiVersion": SPEC_API_VERSION, "kind": SPEC_KIND, "metadata": metadata, "spec": spec}, unique
 
     def unsupported(self) -> None:
         for name in self.values:

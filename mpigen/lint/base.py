@@ -21,14 +21,14 @@ yields nothing for what it cannot read (``ctx.get`` helps).
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..diagnostics import Severity
-from ..record import FrozenRecord
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
 if TYPE_CHECKING:
     from types import ModuleType
-    from typing import Any, Callable, Iterable, Iterator
 
 Path = tuple[str | int, ...]
 
@@ -36,22 +36,14 @@ GANG_VOLCANO = "volcano"
 GANG_SCHEDULER_PLUGINS = "scheduler-plugins"
 
 
-class LintOptions(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class LintOptions:
     """What a rule may need to know about the cluster; None means unknown."""
 
-    __slots__ = ("gang", "scheduler_name", "priority_classes", "operator_version")
-    gang: str | None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
-    scheduler_name: str | None  # scheduler-plugins scheduler name
-    priority_classes: dict[str, int] | None
-    operator_version: tuple[int, int, int]
-
-    def __init__(self, gang: str | None = None, scheduler_name: str | None = None,
-                 priority_classes: dict[str, int] | None = None,
-                 operator_version: tuple[int, int, int] = (0, 8, 0)) -> None:
-        object.__setattr__(self, "gang", gang)
-        object.__setattr__(self, "scheduler_name", scheduler_name)
-        object.__setattr__(self, "priority_classes", priority_classes)
-        object.__setattr__(self, "operator_version", operator_version)
+    gang: str | None = None  # the operator's --gang-scheduling: volcano, scheduler-plugins, none
+    scheduler_name: str | None = None  # scheduler-plugins scheduler name
+    priority_classes: dict[str, int] | None = None
+    operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
 
 
 class _once:  # noqa: N801 - used as a decorator, like functools.cached_property
@@ -147,8 +139,8 @@ class Context:
         return None
 
 
-class Rule(FrozenRecord):
-    __slots__ = ("code", "severity", "kinds", "title", "explanation", "fix", "check")
+@dataclass(frozen=True, slots=True)
+class Rule:
     code: str
     severity: Severity
     kinds: tuple[str, ...]
@@ -157,13 +149,8 @@ class Rule(FrozenRecord):
     fix: str
     check: Callable[[Context], Iterable[tuple[Path, str]]]
 
-    def __init__(self, code: str, severity: Severity, kinds: tuple[str, ...], title: str, explanation: str,
-                 fix: str, check: Callable[[Context], Iterable[tuple[Path, str]]]) -> None:
-        for name, value in zip(self.__slots__, (code, severity, kinds, title, explanation, fix, check)):
-            object.__setattr__(self, name, value)
-
     @classmethod
-    def from_module(cls, module: ModuleType) -> "Rule":
+    def from_module(cls, module: ModuleType) -> Rule:
         doc = (module.__doc__ or "").strip()
         title, _, rest = doc.partition("\n")
         explanation, _, fix = rest.strip().partition("Fix:")

@@ -7,12 +7,10 @@ read positions do not depend on the reader.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..diagnostics import Diagnostic
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any, Callable
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]  # 1-based line and column
@@ -24,8 +22,8 @@ class Document:
     ``plain`` holds the text of every unquoted scalar that YAML read as a boolean, number or
     null: ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant. A YAML 1.1 reader
     (PyYAML, and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the
-    original. (A plain class rather than a dataclass: creating dataclasses is a measurable part
-    of a command's start-up.)
+    original. (Not a dataclass: its positions are computed from the YAML nodes when first
+    asked for, see ``locator``; it compares, prints and pickles with them as a dataclass would.)
     """
 
     __slots__ = ("data", "index", "line", "_positions", "_key_positions", "plain", "has_nulls", "_locator")
@@ -98,20 +96,9 @@ class Document:
             path = path[:-1]
 
 
+@dataclass(slots=True)
 class LoadResult:
     """The documents of a file and the problems found reading it."""
 
-    __slots__ = ("documents", "diagnostics")
-
-    def __init__(self, documents: list[Document], diagnostics: list[Diagnostic]):
-        self.documents = documents
-        self.diagnostics = diagnostics
-
-    def __eq__(self, other: object) -> bool:
-        return (other.__class__ is self.__class__ and self.documents == other.documents  # type: ignore[attr-defined]
-                and self.diagnostics == other.diagnostics)  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LoadResult(documents={self.documents!r}, diagnostics={self.diagnostics!r})"
+    documents: list[Document]
+    diagnostics: list[Diagnostic]

@@ -13,16 +13,13 @@ boolean), except that timestamps stay strings, as they do when Kubernetes conver
 from __future__ import annotations
 
 import math
+from typing import Any, Iterator
 
 import yaml
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from .document import Document, LoadResult, Path, Position  # noqa: F401 (the loader's result types)
 from .scan import nesting_beyond_parser
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any, Iterator
 
 try:  # the C parser is several times faster; both give the same nodes
     _BaseLoader = yaml.CSafeLoader

@@ -8,7 +8,7 @@
 Every document of the file comes out in order; one that needs no migration passes through
 unchanged (with a note), ``List`` items are migrated one by one. Each change is a
 :class:`~mpigen.diagnostics.Diagnostic` at the old field. The result is then checked by
-mpigen's own validation (:mod:`mpigen.validate.engine`), whose findings on migrated documents
+mpigen's own validation (:mod:`mpigen.validate`), whose findings on migrated documents
 are reported too. Pure: nothing here prints or exits.
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document, LoadResult
+from ..names import CURRENT_API
 from . import mpi_legacy, mpi_v1alpha1, training
 from .common import Change, LegacyFlags
 
@@ -49,8 +50,7 @@ def migrate_object(obj: Any, flags: LegacyFlags = LegacyFlags()) -> tuple[Any, l
     elif training.handles(obj):
         new, changes = training.migrate(obj)
     else:
-        current = {"MPIJob": "kubeflow.org/v2beta1", "TFJob": "kubeflow.org/v1", "PyTorchJob": "kubeflow.org/v1"}
-        what = "current" if current.get(kind) == api else "not a legacy training job"
+        what = "current" if CURRENT_API.get(kind) == api else "not a legacy training job"
         return obj, [Change((), "nothing-to-migrate", Severity.INFO,
                             f"{kind} {api} is {what}: passed through unchanged")], False
     if new is None:  # the reasons are errors; what would have changed does not matter any more
@@ -108,7 +108,7 @@ def _validate(text: str, pieces: list[str], migrated: list[bool], output_name: s
     """mpigen validate's errors on the migrated documents of the output (its warnings, e.g. lint
     advice that applied to the old manifest as well, are left to ``mpigen validate``)."""
     from ..load.yaml_loader import iter_text
-    from ..validate.engine import ValidateOptions, validate_items
+    from ..validate import ValidateOptions, validate_items
 
     ranges, line = [], 1
     for piece, done in zip(pieces, migrated):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterator
 
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from . import podgroup as pg
 from .mpi_defaults import set_defaults
 from .mpi_validation import validate_mpijob
@@ -64,13 +65,6 @@ def _as_worker(job: dict[str, Any]) -> bool:
 def service_name(job: dict[str, Any], legacy: bool = False) -> str:
     """The headless Service the pods' hostnames live under: ``<job>`` (v0.5.0 on), ``<job>-worker`` (v0.4.x)."""
     return job["metadata"]["name"] + ("-worker" if legacy else "")
-
-
-def is_legacy(version: str) -> bool:
-    """mpi-operator before v0.5.0: a workers' Service ``<job>-worker``, no cluster domain, no dnsConfig."""
-    from .versions import parse_version
-
-    return parse_version(version) < (0, 5, 0)
 
 
 def host(job: dict[str, Any], pod: str, cluster_domain: str = "", legacy: bool = False) -> str:
@@ -272,7 +266,7 @@ def _times(raw: Any, count: int) -> Any:
 
 
 def as_mutated_by_min_resources(job: dict[str, Any], gang: str | None, priority_classes: dict[str, int] | None,
-                                version: str) -> dict[str, Any]:
+                                version: OperatorVersion) -> dict[str, Any]:
     """The job as mpi-operator v0.5.0+ holds it once ``calPGMinResource`` has run (a copy).
 
     ``addResources`` copies each container's Quantity by value and calls ``Mul(replicas)`` on the
@@ -284,7 +278,7 @@ def as_mutated_by_min_resources(job: dict[str, Any], gang: str | None, priority_
     The requests are multiplied, and the limits of names without a request. The PodGroup itself
     is right. The ``decimal-quantity-multiplied`` lint warns about such manifests.
     """
-    if not gang or is_legacy(version):
+    if not gang or version.legacy:
         return job
     if ((job["spec"].get("runPolicy") or {}).get("schedulingPolicy") or {}).get("minResources") is not None:
         return job
@@ -316,7 +310,8 @@ def as_mutated_by_min_resources(job: dict[str, Any], gang: str | None, priority_
 
 
 def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_name: str = pg.DEFAULT_SCHEDULER_PLUGINS_NAME,
-                    priority_classes: dict[str, int] | None = None, version: str = "v0.8.0",
+                    priority_classes: dict[str, int] | None = None,
+                    version: OperatorVersion = DEFAULT_OPERATOR_VERSION,
                     cluster_domain: str = "", max_workers: int | None = None,
                     lazy: bool = False) -> Iterator[dict[str, Any]]:
     """The objects ``syncHandler``'s first pass creates, in its order.
@@ -340,7 +335,7 @@ def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_n
     name = job["metadata"]["name"]
     spec = job["spec"]
     suspended = bool(spec["runPolicy"].get("suspend"))
-    legacy = is_legacy(version)
+    legacy = version.legacy  # a workers' Service <job>-worker, no cluster domain, no dnsConfig
     if legacy:  # newWorkersService: the workers only
         yield {"apiVersion": "v1", "kind": "Service", "metadata": _meta(job, service_name(job, legacy)),
                "spec": {"clusterIP": "None", "selector": _default_labels(name, "worker")}}

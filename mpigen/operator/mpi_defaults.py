@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
+
 CLEAN_POD_POLICY_NONE = "None"
 DEFAULT_SLOTS_PER_WORKER = 1
 DEFAULT_SSH_AUTH_MOUNT_PATH = "/root/.ssh"
@@ -44,7 +46,7 @@ def _mapping(value: object) -> dict:
     return dict(value) if isinstance(value, Mapping) else {}
 
 
-def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dict:
+def set_defaults(job: Mapping, version: OperatorVersion = DEFAULT_OPERATOR_VERSION) -> dict:
     """``SetDefaults_MPIJob`` applied to a copy of a plain-dict MPIJob.
 
     Fills runPolicy.cleanPodPolicy ``None`` (creating ``runPolicy``, a value
@@ -69,7 +71,7 @@ def set_defaults(job: Mapping, version: tuple[int, int, int] = (0, 8, 0)) -> dic
         spec["sshAuthMountPath"] = DEFAULT_SSH_AUTH_MOUNT_PATH
     if not spec.get("mpiImplementation"):
         spec["mpiImplementation"] = MPI_IMPLEMENTATION_OPENMPI
-    if version >= (0, 5, 0) and not spec.get("launcherCreationPolicy"):
+    if version.has("launcherCreationPolicy") and not spec.get("launcherCreationPolicy"):
         spec["launcherCreationPolicy"] = LAUNCHER_CREATION_POLICY_AT_STARTUP
     replica_specs = spec.get("mpiReplicaSpecs")
     if isinstance(replica_specs, Mapping):

@@ -29,12 +29,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from mpigen.operator.quantity import Quantity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
+from mpigen.versions import DEFAULT_OPERATOR_VERSION, OLDEST, OperatorVersion
 
 GANG_VOLCANO = "volcano"
 GANG_SCHEDULER_PLUGINS = "scheduler-plugins"
@@ -52,7 +50,6 @@ VOLCANO_GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name"
 SCHEDULER_PLUGINS_POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
 
 _GANGS = (GANG_VOLCANO, GANG_SCHEDULER_PLUGINS)
-_VERSION_RE = re.compile(r"v(\d+)\.(\d+)\.(\d+)")
 
 
 class OperatorPanicError(ValueError):
@@ -67,17 +64,13 @@ def _check_gang(gang: str) -> None:
         raise ValueError(f"unknown gang scheduler {gang!r}; expected one of {_GANGS}")
 
 
-def _is_legacy(version: str) -> bool:
+def _is_legacy(version: OperatorVersion) -> bool:
     """True for releases that follow the v0.4.x rules (>= v0.4.0, < v0.5.0)."""
-    m = _VERSION_RE.fullmatch(version)
-    if not m:
-        raise ValueError(f"operator version must look like vMAJOR.MINOR.PATCH, got {version!r}")
-    v = tuple(int(x) for x in m.groups())
-    if v < (0, 4, 0):
+    if version < OLDEST:
         raise ValueError(
             f"operator version {version} predates pkg/controller/podgroup.go (v0.4.0); "
             "its PodGroup rules (v2/pkg/controller newPodGroup) are not modelled")
-    return v < (0, 5, 0)
+    return version.legacy
 
 
 def _spec(job: Mapping) -> Mapping:
@@ -363,7 +356,7 @@ def _priority_at(order: list[dict], i: int) -> int:
 
 def calculate_min_resources(min_member: int | None, job: Mapping,
                             priority_classes: Mapping[str, int] | None = None,
-                            version: str = "v0.8.0", *,
+                            version: OperatorVersion = DEFAULT_OPERATOR_VERSION, *,
                             gang: str = GANG_SCHEDULER_PLUGINS) -> dict[str, Quantity] | None:
     """``calculatePGMinResources`` + ``calPGMinResource``.
 
@@ -412,7 +405,7 @@ def calculate_min_resources(min_member: int | None, job: Mapping,
 def new_pod_group(job: Mapping, gang: str,
                   priority_classes: Mapping[str, int] | None = None, *,
                   scheduler_name: str = DEFAULT_SCHEDULER_PLUGINS_NAME,
-                  version: str = "v0.8.0") -> dict | None:
+                  version: OperatorVersion = DEFAULT_OPERATOR_VERSION) -> dict | None:
     """``VolcanoCtrl.newPodGroup`` / ``SchedulerPluginsCtrl.newPodGroup``.
 
     Returns the PodGroup as Go's ``json.Marshal`` would write it, minus

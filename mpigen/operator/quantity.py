@@ -51,8 +51,8 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
 if TYPE_CHECKING:
     from fractions import Fraction
 

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from typing import Any
 
 from mpigen.operator.podgroup import (
     DEFAULT_SCHEDULER_PLUGINS_NAME,
@@ -79,10 +80,6 @@ from mpigen.operator.podgroup import (
     _parse,
 )
 from mpigen.operator.quantity import Quantity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "GANG_VOLCANO", "GANG_SCHEDULER_PLUGINS", "REPLICA_SPECS_KEY", "OperatorPanicError",

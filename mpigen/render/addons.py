@@ -9,29 +9,13 @@ default, which the check stage warns about).
 
 from __future__ import annotations
 
-import posixpath
+from typing import Any
 
-from .pods import volume_name
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
+from ..names import log_volume, volume_name
 
 NAME_LABEL = "app.kubernetes.io/name"
 INSTANCE_LABEL = "app.kubernetes.io/instance"
 MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
-
-
-def log_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
-    """The volume of ``spec.volumes`` that holds the log directory (the deepest mountPath)."""
-    log_dir = posixpath.normpath(spec["tensorboard"]["logDir"])
-    best = None
-    for volume in spec["volumes"]:
-        mount = posixpath.normpath(volume["mountPath"])
-        if (log_dir == mount or log_dir.startswith(mount.rstrip("/") + "/")) and \
-                (best is None or len(mount) > len(posixpath.normpath(best["mountPath"]))):
-            best = volume
-    return best
 
 
 def tensorboard_objects(metadata: dict[str, Any], spec: dict[str, Any]) -> list[dict[str, Any]]:

@@ -15,14 +15,12 @@ manifest as from the short spec, whatever the worker count an overlay sets.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..diagnostics import Severity
 from ..operator import podgroup
 from ..operator.quantity import Quantity
-from ..operator.versions import format_version
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
+from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -58,7 +56,7 @@ def _explicit_policy(scheduling: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes: dict[str, int] | None,
-               version: tuple[int, int, int]) -> tuple[dict[str, Any], list[Finding]]:
+               version: OperatorVersion) -> tuple[dict[str, Any], list[Finding]]:
     """A copy of ``job`` with an explicit schedulingPolicy and decorated pod templates."""
     gang = scheduling.get("gang", "none")
     if gang == "none":
@@ -74,7 +72,6 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
     job = dict(job, spec=spec)
 
     known = priority_classes or {}
-    version_text = format_version(version)
     min_member = podgroup.calculate_min_available(job)
     resolved: dict[str, Any] = {"minAvailable": min_member}
     if gang == podgroup.GANG_VOLCANO:
@@ -93,7 +90,7 @@ def apply_gang(job: dict[str, Any], scheduling: dict[str, Any], priority_classes
                 resolved[key] = explicit[key]
     # Up to v0.4.x Volcano gets only an explicit minResources; the port knows each version's rule.
     try:
-        min_resources = podgroup.calculate_min_resources(min_member, job, known, version=version_text, gang=gang)
+        min_resources = podgroup.calculate_min_resources(min_member, job, known, version=version, gang=gang)
     except podgroup.OperatorPanicError as exc:
         return job, [(("spec", "scheduling", "gang"), "operator-crash", Severity.ERROR, str(exc))]
     if min_resources is not None:

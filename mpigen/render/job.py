@@ -1,20 +1,33 @@
 """Stage 4, render: one expanded spec -> every object it compiles to, in apply order.
 
 The job (MPIJob, PyTorchJob or TFJob), then what its scheduling backend needs beside it
-(kube-batch's PodGroup), then TensorBoard's Deployment and Service.
+(kube-batch's PodGroup), then TensorBoard's Deployment and Service. A spec's objects for the
+base and each environment together are a :class:`CompiledJob`, which :mod:`.kustomize` writes as
+a tree.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
 
+from ..versions import OperatorVersion
 from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
+@dataclass(slots=True)
+class CompiledJob:
+    """One spec's outputs: the base objects and each environment's."""
 
-def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
+    name: str
+    source: str
+    base: list[dict[str, Any]]
+    environments: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def objects(self, env: str | None) -> list[dict[str, Any]]:
+        return self.base if env is None else self.environments[env]
+
+def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
                    priority_classes: dict[str, int] | None) -> tuple[list[dict[str, Any]], list[Finding]]:
     scheduling = spec["scheduling"]
     gang = scheduling["gang"]

@@ -12,7 +12,7 @@ import posixpath
 from typing import Any
 
 from ..emit.yaml_emit import dump
-from ..pipeline import CompiledJob
+from .job import CompiledJob
 from .jsonpatch import diff
 
 KUSTOMIZATION = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any
 
-from ..operator.versions import has
+from ..names import MPIJOB_API
+from ..versions import OperatorVersion
 from .pods import container, job_metadata, job_run_policy, pod_template
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 SSHD = "/usr/sbin/sshd"
 MPI_STARTERS = frozenset({"mpirun", "mpiexec", "mpiexec.hydra", "horovodrun"})
@@ -83,7 +81,7 @@ def _gpu_pods(spec: dict[str, Any]) -> int:
     return launcher + (spec["workers"] if gpus(spec["resources"]) else 0)
 
 
-def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int]) -> dict[str, Any]:
+def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
     """The MPIJob for an expanded spec, before gang scheduling is applied."""
     mpi = spec["mpi"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
@@ -107,12 +105,12 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: tuple
         replica_specs["Worker"] = {"replicas": spec["workers"], "restartPolicy": "Never", "template": worker}
 
     job_spec: dict[str, Any] = {"slotsPerWorker": spec["slotsPerWorker"]}
-    if has(version, "runLauncherAsWorker"):
+    if version.has("runLauncherAsWorker"):
         job_spec["runLauncherAsWorker"] = mpi["runLauncherAsWorker"]
     job_spec["sshAuthMountPath"] = mpi["sshAuthMountPath"]
     job_spec["mpiImplementation"] = mpi["implementation"]
-    if has(version, "launcherCreationPolicy"):
+    if version.has("launcherCreationPolicy"):
         job_spec["launcherCreationPolicy"] = mpi["launcherCreationPolicy"]
     job_spec["runPolicy"] = run_policy
     job_spec["mpiReplicaSpecs"] = replica_specs
-    return {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "metadata": meta, "spec": job_spec}
+    return {"apiVersion": MPIJOB_API, "kind": "MPIJob", "metadata": meta, "spec": job_spec}

@@ -22,14 +22,10 @@ renders exactly as before they existed.
 
 from __future__ import annotations
 
-import posixpath
-import re
+from typing import Any
 
 from ..expand.defaults import resource_list
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
+from ..names import is_ssh_url, repository_folder, volume_name
 
 ISTIO_INJECT = "sidecar.istio.io/inject"
 GIT_SYNC_IMAGE = "registry.k8s.io/git-sync/git-sync:v4.4.0"
@@ -58,18 +54,6 @@ def job_run_policy(spec: dict[str, Any]) -> dict[str, Any]:
     """runPolicy without the schedulingPolicy (the gang stage writes that)."""
     keys = ("cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit", "suspend")
     return {key: spec["runPolicy"][key] for key in keys if key in spec["runPolicy"]}
-
-
-def volume_name(volume: dict[str, Any]) -> str:
-    """A volume's name in the pod: its ``name``, else its claim name (or host folder) made a DNS label."""
-    if volume.get("name"):
-        return volume["name"]
-    source = volume.get("claimName") or volume.get("hostPath") or ""
-    name = re.sub(r"[^a-z0-9-]+", "-", str(source).lower()).strip("-")[:63].strip("-")
-    prefix = "pvc-" if "claimName" in volume else "host-"
-    if not name or not name[0].isalpha() or "hostPath" in volume:
-        name = (prefix + name)[:63].strip("-")
-    return name
 
 
 def env_var(name: str, value: Any) -> dict[str, Any]:
@@ -194,35 +178,6 @@ def pod_volumes(spec: dict[str, Any]) -> list[dict[str, Any]]:
     if spec.get("shmSize") is not None:
         out.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": spec["shmSize"]}})
     return out
-
-
-def is_ssh_url(repository: str) -> bool:
-    return repository.lower().startswith("ssh://") or bool(re.match(r"^[\w.-]+@[\w.-]+:", repository))
-
-
-def rsync_folder(source: str) -> str | None:
-    """The folder ``rsync -avP SOURCE DEST/`` creates in DEST: the source's last path part, or None
-    when the source ends with ``/`` (its contents are copied) or is a daemon module's root."""
-    if source.endswith("/"):
-        return None
-    if source.lower().startswith("rsync://"):
-        path = source[len("rsync://"):].partition("/")[2]  # host/module[/path] -> module[/path]
-        module_only = "/" not in path
-    elif "::" in source:
-        path = source.split("::", 1)[1]  # host::module[/path]
-        module_only = "/" not in path
-    else:
-        path = source.split(":", 1)[1] if re.match(r"^[^/]+:", source) else source  # host:path or a path
-        module_only = False
-    if module_only:
-        return None
-    return posixpath.basename(path) or None
-
-
-def repository_folder(repository: str) -> str:
-    """The folder git-sync links the checkout to: the repository's last path part without .git."""
-    leaf = posixpath.basename(repository.rstrip("/").split(":")[-1]) or "repo"
-    return leaf[:-4] if leaf.endswith(".git") and len(leaf) > 4 else leaf
 
 
 def init_containers(spec: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,13 +13,11 @@ itself (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK for PyTorch; TF_CONFIG for Te
 
 from __future__ import annotations
 
+from typing import Any
 
 from ..expand.defaults import gpus
+from ..names import TRAINING_API
 from .pods import container, job_metadata, job_run_policy, pod_template
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any
 
 CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
 PORT_NAME = {"pytorch": "pytorchjob-port", "tensorflow": "tfjob-port"}
@@ -77,4 +75,4 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[
     else:
         job_spec["successPolicy"] = ""
     job_spec[REPLICA_SPECS[framework]] = replica_specs
-    return {"apiVersion": "kubeflow.org/v1", "kind": KIND[framework], "metadata": meta, "spec": job_spec}
+    return {"apiVersion": TRAINING_API, "kind": KIND[framework], "metadata": meta, "spec": job_spec}

@@ -1,1 +1,14 @@
-"""``mpigen validate``: lint any training manifest, spec or Kubernetes object, offline, with line numbers."""
+"""``mpigen validate``: lint any training manifest, spec or Kubernetes object, offline, with line numbers.
+
+The stage's public names, which the commands and :mod:`mpigen.migrate` import from here: the
+layers over files (:mod:`.engine`, in parallel by :mod:`.parallel`) and what the API server and
+the operators accept (:mod:`.admission`). The validate command also uses :mod:`.discover`,
+:mod:`.report` and :mod:`.kubeconform`.
+"""
+
+from .admission import checked_mpijob, checked_training_job, prune_nulls, schema_for
+from .engine import SKIPPED, Coverage, ValidateOptions, validate_bytes, validate_items
+from .parallel import validate_files
+
+__all__ = ["SKIPPED", "Coverage", "ValidateOptions", "checked_mpijob", "checked_training_job", "prune_nulls",
+           "schema_for", "validate_bytes", "validate_files", "validate_items"]

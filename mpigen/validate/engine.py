@@ -12,67 +12,53 @@ instead. Everything is collected; nothing stops at the first problem.
 
 from __future__ import annotations
 
-import functools
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
-from ..check.schema import schema_diagnostics, schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text
+from ..names import MPIJOB_API
 from ..pipeline import Options, compile_document, is_spec
-from ..record import FrozenRecord
+from ..spec.schema import schema_diagnostics
+from .admission import Path, name_problems, prune_nulls, schema_for
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
-if TYPE_CHECKING:
-    from typing import Any, Iterable
-
-Path = tuple[str | int, ...]
-
-
-class ValidateOptions(FrozenRecord):
-    __slots__ = ("lint", "build", "disabled")
-    lint: LintOptions
-    build: Options
-    disabled: frozenset[str]
-
-    def __init__(self, lint: LintOptions | None = None, build: Options | None = None,
-                 disabled: frozenset[str] = frozenset()) -> None:
-        object.__setattr__(self, "lint", LintOptions() if lint is None else lint)
-        object.__setattr__(self, "build", Options() if build is None else build)
-        object.__setattr__(self, "disabled", disabled)
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    lint: LintOptions = field(default_factory=LintOptions)
+    build: Options = field(default_factory=Options)
+    disabled: frozenset[str] = frozenset()
 
 
-@functools.lru_cache(maxsize=1)
-def _available_schemas() -> frozenset[str]:
-    root = schemas_folder()
-    names = set()
-    for folder in root.iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
-            names.update(f"{folder.name}/{f.name}" for f in folder.iterdir() if f.name.endswith(".json"))
-    return frozenset(names)
+NO_KIND = "no kind"
+"""How :class:`Coverage` counts a skipped document that has no ``kind``."""
+SKIPPED = ("no-schema", "not-an-object")
+"""The codes of the notes on skipped objects (``--require-schema`` makes them errors)."""
 
 
-def schema_for(api_version: str, kind: str) -> str | None:
-    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none."""
-    group, _, version = api_version.rpartition("/")
-    name = f"{group or version}/{kind.lower()}_{version}.json"
-    return name if name in _available_schemas() else None
+@dataclass(slots=True)
+class Coverage:
+    """The objects checked, and those skipped by kind: an object no schema and no lint rule of
+    mpigen knows (a DaemonSet), or a document that is not a Kubernetes object. An mpigen spec and
+    each item of a ``kind: List`` count as one object each."""
 
+    checked: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
 
-def prune_nulls(value: Any) -> Any:
-    """What the API server stores: mapping entries whose value is null are dropped."""
-    if isinstance(value, dict):
-        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [prune_nulls(v) for v in value]
-    return value
+    def add(self, other: Coverage) -> None:
+        self.checked += other.checked
+        self.skipped.update(other.skipped)
 
 
 def validate_items(items: Iterable[Document | Diagnostic], filename: str, options: ValidateOptions,
-                   keep: list[Document] | None = None) -> list[Diagnostic]:
+                   keep: list[Document] | None = None, coverage: Coverage | None = None) -> list[Diagnostic]:
     """Every layer over a stream of documents (and the loader's diagnostics), one document at a time.
 
-    Documents are let go once checked unless ``keep`` is given to collect them.
+    Documents are let go once checked unless ``keep`` is given to collect them; ``coverage``, when
+    given, counts the objects checked and skipped.
     """
+    coverage = Coverage() if coverage is None else coverage
     diagnostics: list[Diagnostic] = []
     for item in items:
         if isinstance(item, Diagnostic):
@@ -85,33 +71,37 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
         if data is None:
             continue
         if is_spec(data):
+            coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
             continue
         if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
                 and isinstance(data.get("items"), list):
             for i, obj in enumerate(data["items"]):
-                diagnostics.extend(_object(obj, ("items", i), doc, filename, options))
+                diagnostics.extend(_object(obj, ("items", i), doc, filename, options, coverage))
             continue
-        diagnostics.extend(_object(data, (), doc, filename, options))
+        diagnostics.extend(_object(data, (), doc, filename, options, coverage))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
-def validate_bytes(raw: bytes, filename: str, options: ValidateOptions,
-                   keep_documents: bool = False) -> tuple[list[Diagnostic], list[Document]]:
+def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_documents: bool = False,
+                   coverage: Coverage | None = None) -> tuple[list[Diagnostic], list[Document]]:
     """One file's bytes through every layer; its documents too when asked (for kubeconform's merge)."""
     text, problems = decode(raw, filename)
     if text is None:
         return [d for d in problems if d.code not in options.disabled], []
     keep: list[Document] | None = [] if keep_documents else None
-    return validate_items(iter_text(text, filename), filename, options, keep), keep or []
+    return validate_items(iter_text(text, filename), filename, options, keep, coverage), keep or []
 
 
-def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions) -> list[Diagnostic]:
+def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
+            coverage: Coverage) -> list[Diagnostic]:
     def located(path: Path, code: str, severity: Severity, message: str) -> Diagnostic:
         line, col = doc.locate(prefix + tuple(path))
         return Diagnostic(filename, line, col, format_path(prefix + tuple(path)), code, severity, message)
 
     if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        coverage.skipped[kind if isinstance(kind, str) and kind else NO_KIND] += 1
         return [located((), "not-an-object", Severity.INFO,
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
@@ -119,19 +109,20 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
-                             for path, message in (_name_problems(stored) if schema else [])]
+                             for path, message in (name_problems(stored) if schema else [])]
     schema_paths: set[Path] = set()
     if schema is None:
         from ..lint.runner import rules
 
-        if not any(kind in rule.kinds for rule in rules()):
-            out.append(located((), "no-schema", Severity.INFO,
-                               f"mpigen has no schema for {api_version} {kind}: not checked"))
+        if not any(kind in rule.kinds for rule in rules()):  # nothing below would check it
+            coverage.skipped[kind] += 1
+            return [located((), "no-schema", Severity.INFO,
+                            f"mpigen has no schema for {api_version} {kind}: not checked")]
     else:
         for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
-    if api_version == "kubeflow.org/v2beta1" and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
+    if api_version == MPIJOB_API and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
         from ..operator.mpi_defaults import set_defaults
         from ..operator.mpi_validation import validate_mpijob
 
@@ -147,69 +138,5 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         if format_path(prefix + tuple(path)) in schema_paths:
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
+    coverage.checked += 1
     return out
-
-
-MPIJOB_API = "kubeflow.org/v2beta1"
-
-
-def checked_mpijob(doc: Document, filename: str, version: tuple[int, int, int] = (0, 8, 0)
-                   ) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """An MPIJob document as the operator receives it (nulls dropped), or None with the reasons
-    the API server (schema) or the operator (validation.go) would refuse it."""
-    from ..operator.mpi_defaults import set_defaults
-    from ..operator.mpi_validation import validate_mpijob
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(MPIJOB_API, "MPIJob")
-    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
-    for path, message in _name_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,
-                                      message))
-    if not diagnostics and isinstance(stored.get("spec"), dict):
-        for path, message in validate_mpijob(set_defaults(stored, version)):
-            line, col = doc.locate(path)
-            diagnostics.append(Diagnostic(filename, line, col, format_path(path), "mpijob-invalid", Severity.ERROR,
-                                          f"the operator rejects this MPIJob and creates nothing for it: {message}"))
-    if not isinstance(stored.get("spec"), dict) and not diagnostics:
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(filename, line, col, "spec", "missing-field", Severity.ERROR,
-                                      "missing required field 'spec'"))
-    return (None if diagnostics else stored), diagnostics
-
-
-def _name_problems(obj: dict[str, Any]) -> list[tuple[Path, str]]:
-    """The API server refuses an object without a name ("resource name may not be empty")."""
-    meta = obj.get("metadata")
-    if isinstance(meta, dict) and (meta.get("name") or meta.get("generateName")):
-        return []
-    if isinstance(meta, dict) or "metadata" not in obj:
-        return [(("metadata",) if "metadata" in obj else (), "missing required field 'metadata.name': the API "
-                 "server refuses an object without a name")]
-    return []  # metadata of the wrong type: the schema reports it
-
-
-TRAINING_API = "kubeflow.org/v1"
-
-
-def checked_training_job(doc: Document, filename: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    """A PyTorchJob/TFJob as the API server stores it (nulls dropped), or None with the reasons the
-    API server (schema) or the training-operator's webhook would refuse it."""
-    from ..operator.training_controller import webhook_problems
-
-    stored = prune_nulls(doc.data)
-    schema = schema_for(TRAINING_API, stored["kind"])
-    diagnostics = schema_diagnostics(stored, doc, filename, schema) if schema else []
-    if not diagnostics and (not isinstance(stored.get("metadata"), dict) or not isinstance(stored.get("spec"), dict)):
-        line, col = doc.locate(())
-        diagnostics.append(Diagnostic(filename, line, col, "", "missing-field", Severity.ERROR,
-                                      f"a {stored['kind']} needs metadata and spec"))
-    if diagnostics:
-        return None, diagnostics
-    for path, message in webhook_problems(stored):
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), "training-job-invalid", Severity.ERROR,
-                                      f"the training-operator's webhook rejects this {stored['kind']} and nothing is "
-                                      f"created: {message}"))
-    return (None if diagnostics else stored), diagnostics

@@ -12,9 +12,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from ..check.schema import schemas_folder
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document
+from ..spec.schema import schemas_folder
 
 TEMPLATE = "{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
 _NULL = re.compile(r"^got null, want ")

@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from ..load.document import Document
 from ..load.scan import nesting_beyond_parser, split_documents
 from ..load.yaml_loader import decode, iter_text
-from .engine import ValidateOptions, validate_bytes, validate_items
+from .engine import Coverage, ValidateOptions, validate_bytes, validate_items
 
 SECONDS_PER_DOCUMENT = 120e-6
 SECONDS_PER_BYTE = 170e-9
@@ -35,25 +35,38 @@ MIN_WORK_PER_PROCESS = 6 * SECONDS_PER_PROCESS
 times what it costs (100 small manifests stay in one process; 200 get two)."""
 
 
-def _chunk(args: tuple[list[tuple[str, bytes]], ValidateOptions, bool]) -> list[tuple[list[Diagnostic], list[Document]]]:
+Checked = tuple[list[Diagnostic], list[Document], Coverage]
+"""One file's (or piece's) diagnostics, documents kept, and objects checked and skipped."""
+
+
+def _file(name: str, raw: bytes, options: ValidateOptions, keep: bool) -> Checked:
+    coverage = Coverage()
+    found, documents = validate_bytes(raw, name, options, keep, coverage)
+    return found, documents, coverage
+
+
+def _chunk(args: tuple[list[tuple[str, bytes]], ValidateOptions, bool]) -> list[Checked]:
     files, options, keep = args
-    return [validate_bytes(raw, name, options, keep) for name, raw in files]
+    return [_file(name, raw, options, keep) for name, raw in files]
 
 
-def _piece(args: tuple[str, int, str, ValidateOptions, bool]
-           ) -> tuple[list[Diagnostic], list[Document], tuple[int, bool]]:
+def _piece(args: tuple[str, int, str, ValidateOptions, bool]) -> tuple[list[Diagnostic], list[Document], Coverage,
+                                                                      tuple[int, bool]]:
     """One piece of a large file: its diagnostics and documents placed at their lines in the file,
-    and (documents read, whether an error stopped the stream)."""
+    its objects, and (documents read, whether an error stopped the stream)."""
     name, lines, text, options, keep = args
     kept: list[Document] | None = [] if keep else None
     ending: list[tuple[int, bool]] = []
-    found = validate_items(iter_text(text, name, lines, checked=True, ending=ending), name, options, kept)
-    return found, kept or [], ending[0]
+    coverage = Coverage()
+    found = validate_items(iter_text(text, name, lines, checked=True, ending=ending), name, options, kept, coverage)
+    return found, kept or [], coverage, ending[0]
 
 
 def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_documents: bool = False,
-                   workers: int | None = None) -> tuple[list[Diagnostic], dict[str, list[Document]]]:
-    """Diagnostics of every file (in file order) and, when asked, each file's documents."""
+                   workers: int | None = None, coverage: Coverage | None = None
+                   ) -> tuple[list[Diagnostic], dict[str, list[Document]]]:
+    """Diagnostics of every file (in file order) and, when asked, each file's documents;
+    ``coverage``, when given, adds up the objects checked and skipped."""
     items = list(contents.items())
     processes = processes_for(items, workers or _cores())
     if processes > 1 and len(items) == 1:
@@ -64,9 +77,11 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
         results = _chunk((items, options, keep_documents))
     diagnostics: list[Diagnostic] = []
     documents: dict[str, list[Document]] = {}
-    for (name, _), (found, docs) in zip(items, results):
+    for (name, _), (found, docs, counted) in zip(items, results):
         diagnostics += found
         documents[name] = docs
+        if coverage is not None:
+            coverage.add(counted)
     return diagnostics, documents
 
 
@@ -82,8 +97,7 @@ def processes_for(items: list[tuple[str, bytes]], cores: int) -> int:
     return max(1, min(cores, int(estimate / MIN_WORK_PER_PROCESS)))
 
 
-def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
-                workers: int) -> tuple[list[Diagnostic], list[Document]]:
+def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool, workers: int) -> Checked:
     """One large multi-document file, cut at document markers and checked piece by piece in parallel."""
     text, problems = decode(raw, name)
     # The nesting check reads the whole file (as a one-piece read does) before it is cut.
@@ -91,24 +105,26 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool,
     pieces = split_documents(text, min(workers * PIECES_PER_WORKER, MAX_TASKS), first=1) \
         if text is not None and nesting_beyond_parser(text) is None else []
     if text is None or len(pieces) < 3:
-        return validate_bytes(raw, name, options, keep)
+        return _file(name, raw, options, keep)
     tasks = [(name, lines, piece, options, keep) for lines, piece in pieces]
     first = _piece(tasks[0])
     done = [first] + _shared(tasks[1:], _piece, workers)
-    if any(stopped for _, _, (_, stopped) in done[:-1]):
+    if any(stopped for _, _, _, (_, stopped) in done[:-1]):
         # An error stopped a piece before its end of the file: what a one-piece read says there
         # can differ (an unclosed quote runs on into the next document's marker), so it decides.
-        return validate_bytes(raw, name, options, keep)
+        return _file(name, raw, options, keep)
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
+    coverage = Coverage()
     before = 0
-    for found, docs, (count, stopped) in done:
+    for found, docs, counted, (count, stopped) in done:
         diagnostics += found
         for doc in docs:  # document numbers restart in each piece
             doc.index += before
         documents += docs
+        coverage.add(counted)
         before += count
-    return diagnostics, documents
+    return diagnostics, documents, coverage
 
 
 def _cores() -> int:

@@ -2,7 +2,7 @@
 
 Hostile input never shows a traceback: every entry point (the YAML loader, the validate engine,
 ``mpigen build``, ``validate``, ``podgroup`` and ``explain``, run in-process through
-``mpigen.cli.main``) answers a mutated spec, manifest or damaged YAML file with exit 0 or 1, and
+``mpigen.main.main``) answers a mutated spec, manifest or damaged YAML file with exit 0 or 1, and
 every problem is a diagnostic line ``FILE:LINE:COL: SEVERITY CODE message`` (``FILE: SEVERITY CODE``
 only for problems of the whole file). Exit 2 is for usage errors, which nothing here provokes,
 and exit 3 (an internal error) is a bug.
@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis.errors import InvalidArgument
 from hypothesis import strategies as st
 
-from mpigen.cli import main
+from mpigen.main import main
 from mpigen.diagnostics import Severity
 from mpigen.lint.base import LintOptions
 from mpigen.load.yaml_loader import Document, load_bytes
@@ -65,7 +65,8 @@ def fuzz_settings(name: str) -> settings:
 
 # Codes that describe a whole file, for which `FILE: error CODE message` (no line) is right.
 FILE_LEVEL = {"no-spec", "no-mpijob", "duplicate-job", "file-too-large"}
-SUMMARY = re.compile(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\)$")
+SUMMARY = re.compile(r"^\d+ files? checked: \d+ error\(s\), \d+ warning\(s\); "
+                     r"\d+ object\(s\) checked, \d+ skipped( \(.*\))?$")
 WROTE = re.compile(r"^wrote \d+ files to .+$")
 
 
@@ -383,7 +384,7 @@ def _explain_crash(exc: BaseException, raw: bytes) -> str | None:
     (compiled first) are never tolerated.
     """
     frames = {frame.name for frame in traceback.extract_tb(exc.__traceback__)}
-    if not frames & {"explain_job", "render_text", "created_objects", "_pod_lines", "hostfile"}:
+    if not frames & {"render_text", "created_objects", "_pod_lines", "hostfile"}:
         return None  # not in the explain stage: a new bug
     if isinstance(exc, OperatorPanicError):  # specs too: build and podgroup report it as operator-crash
         return "explain-operator-panic"

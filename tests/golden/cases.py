@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from mpigen.cli import cli
+from mpigen.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"

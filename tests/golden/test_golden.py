@@ -12,6 +12,7 @@ from deepdiff import DeepDiff
 from mpigen.operator import podgroup
 from mpigen.operator.mpi_defaults import set_defaults
 from mpigen.operator.quantity import Quantity
+from mpigen.versions import OperatorVersion
 
 from .cases import GOLDEN, ROOT, build_outputs, discover
 
@@ -129,9 +130,7 @@ def test_training_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_operator_defaulting_adds_nothing(case) -> None:
     """Everything mpi-operator's defaulting would fill is already written out."""
-    from mpigen.operator.versions import parse_version
-
-    version = parse_version(case.operator_version or "v0.8.0")
+    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
     for env, job in _jobs(case):
         assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
 
@@ -161,7 +160,7 @@ def test_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
         if case.cluster:
             docs = yaml.safe_load((ROOT / case.cluster).read_text())["items"]
             classes = {d["metadata"]["name"]: d["value"] for d in docs}
-        version = case.operator_version or "v0.8.0"
+        version = OperatorVersion.parse(case.operator_version or "v0.8.0")
         group = podgroup.new_pod_group(job, gang, classes, scheduler_name=scheduler, version=version)
         policy = job["spec"]["runPolicy"]["schedulingPolicy"]
         spec = group["spec"]

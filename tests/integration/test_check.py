@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mpigen.cli import cli
+from mpigen.main import cli
 from mpigen.emit.writer import OWNED_LIST
 from tests.golden.cases import ROOT
 
@@ -297,7 +297,7 @@ def test_check_is_listed_in_help(project: Path) -> None:
 
 PROBE = """\
 import sys
-from mpigen.cli import main
+from mpigen.main import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
 print("deepdiff imported:", "deepdiff" in sys.modules)
@@ -341,7 +341,7 @@ def test_hundreds_of_specs_stay_on_the_fast_path(tmp_path: Path) -> None:
 
 
 def test_fix_writes_the_first_trees_into_a_new_folder(tmp_path, monkeypatch) -> None:
-    from mpigen.cli import main
+    from mpigen.main import main
 
     spec = tmp_path / "spec.yaml"
     spec.write_text((ROOT / "specs/intel-mpi.yaml").read_text())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mpigen import cli as cli_module
+from mpigen.main import main
 from tests.golden.cases import ROOT, run
 
 CASES = ROOT / "tests" / "cases" / "specs"
@@ -101,7 +101,7 @@ def test_stdin_is_read_with_dash() -> None:
     (["podgroup", "specs/horovod-volcano.yaml"], "Missing option '--gang'"),
 ])
 def test_usage_and_io_errors_exit_2(args: list[str], message: str) -> None:
-    code = cli_module.main(args)
+    code = main(args)
     assert code == 2
     result = subprocess.run([sys.executable, "-m", "mpigen", *args], capture_output=True, text=True, cwd=ROOT,
                             check=False)
@@ -117,21 +117,21 @@ def test_unreadable_file_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     def denied(name, *args, **kwargs):  # tests may run as root, who reads every file: simulate the refusal
         raise PermissionError(13, "Permission denied", str(name))
 
-    from mpigen import cli_io
+    from mpigen import io
 
-    monkeypatch.setattr(cli_io, "open", denied, raising=False)  # the module reads inputs with open()
-    assert cli_module.main(["build", str(path)]) == 2
+    monkeypatch.setattr(io, "open", denied, raising=False)  # the module reads inputs with open()
+    assert main(["build", str(path)]) == 2
     assert "cannot read: Permission denied" in capsys.readouterr().err
 
 
 def test_internal_error_exits_3_without_traceback(monkeypatch, capsys) -> None:
-    import mpigen.pipeline
+    from mpigen.commands import build
 
     def boom(*args, **kwargs):
         raise RuntimeError("synthetic bug")
 
-    monkeypatch.setattr(mpigen.pipeline, "compile_specs", boom)
-    assert cli_module.main(["build", "specs/horovod-volcano.yaml"]) == 3
+    monkeypatch.setattr(build, "compile_specs", boom)
+    assert main(["build", "specs/horovod-volcano.yaml"]) == 3
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: synthetic bug" in err
     assert "Traceback" not in err

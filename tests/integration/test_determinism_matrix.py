@@ -6,7 +6,7 @@ the rest: ``validate`` in every format over folders (so discovery order counts t
 ``rules`` and the trees ``build -o`` writes (every file, ``.mpigen-owned`` included).
 
 Each configuration runs all the commands in one fresh interpreter (a driver calls
-``mpigen.cli.main`` once per command with file descriptors 1 and 2 redirected, so stdout and
+``mpigen.main.main`` once per command with file descriptors 1 and 2 redirected, so stdout and
 stderr keep the encoding the locale gives them at start-up) and must produce the same bytes, exit
 codes and trees as the reference (PYTHONHASHSEED=0, LC_ALL=C.UTF-8, the running Python 3.11):
 
@@ -32,12 +32,12 @@ from pathlib import Path
 
 import pytest
 
-from mpigen.cli import main
+from mpigen.main import main
 from tests.golden.cases import ROOT
 
 DRIVER = r"""
 import json, os, sys, tempfile
-from mpigen.cli import main
+from mpigen.main import main
 
 commands, placeholder, out_root = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 results = []

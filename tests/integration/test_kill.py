@@ -45,7 +45,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mpigen.cli import main
+from mpigen.main import main
 from tests.golden.cases import ROOT
 
 ROUNDS = int(os.environ.get("MPIGEN_KILL_ROUNDS") or 15)
@@ -56,8 +56,8 @@ FALLBACK_EVERY = 5
 
 WORKER = r"""
 import sys
-from mpigen.cli import main
-import mpigen.check.schema as schema, mpigen.emit.writer as writer
+from mpigen.main import main
+import mpigen.spec.schema as schema, mpigen.emit.writer as writer
 import mpigen.pipeline, mpigen.render.kustomize, mpigen.load.yaml_loader  # noqa: F401  (warm imports)
 schema.fast_validator_for(schema.SPEC_SCHEMA)
 schema.validator_for(schema.SPEC_SCHEMA)

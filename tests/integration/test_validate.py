@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mpigen import cli as cli_module
+from mpigen.main import main
 from tests.golden.cases import GOLDEN, ROOT, run
 
 MIXED = "tests/cases/validate/mixed.yaml"
@@ -122,7 +122,7 @@ def test_stdin_and_missing_paths() -> None:
     result = subprocess.run([sys.executable, "-m", "mpigen", "validate", "-"], input=text, capture_output=True,
                             cwd=ROOT, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert cli_module.main(["validate", "no/such/path.yaml"]) == 2
+    assert main(["validate", "no/such/path.yaml"]) == 2
 
 
 @pytest.mark.parametrize("path", sorted(p for p in GOLDEN.glob("*/*.yaml") if p.name != "case.yaml"),

@@ -49,7 +49,7 @@ from mpigen.operator import mpi_controller
 from mpigen.operator import podgroup as pg
 from mpigen.operator.mpi_defaults import set_defaults
 from mpigen.operator.mpi_validation import validate_mpijob
-from mpigen.operator.versions import parse_version
+from mpigen.versions import OperatorVersion
 from tests.oracle import training
 
 ORACLE_DIR = Path(__file__).resolve().parent
@@ -240,7 +240,8 @@ def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, ve
         job = dict(job, metadata=dict(job["metadata"]))
         job["metadata"].setdefault("namespace", "default")
         if gang and not (job["spec"].get("runPolicy") or {}).get("suspend"):  # the PodGroup is made first
-            job = mpi_controller.as_mutated_by_min_resources(job, gang, priority_classes, version)
+            job = mpi_controller.as_mutated_by_min_resources(job, gang, priority_classes,
+                                                             OperatorVersion.parse(version))
         if rtype == "Worker":
             pod = mpi_controller.worker_pod(job, 0, gang or None, scheduler_name)["spec"]
         else:
@@ -261,7 +262,7 @@ def expected(case: dict) -> Expected:
     gang = case["gang"]
     scheduler_name = case["schedulerName"] or pg.DEFAULT_SCHEDULER_PLUGINS_NAME
     try:
-        job = set_defaults(case["mpijob"], parse_version(version))
+        job = set_defaults(case["mpijob"], OperatorVersion.parse(version))
         invalid = sorted(set([go_field_path(p) for p, _ in validate_mpijob(job)] + name_problem(job)))
         if invalid:
             return Expected("invalid", "; ".join(invalid), invalid_paths=invalid)
@@ -281,9 +282,10 @@ def expected(case: dict) -> Expected:
         if not gang:
             return exp
         try:
-            exp.podgroup = pg.new_pod_group(job, gang, pcs, scheduler_name=scheduler_name, version=version)
+            release = OperatorVersion.parse(version)
+            exp.podgroup = pg.new_pod_group(job, gang, pcs, scheduler_name=scheduler_name, version=release)
             with equal_priorities_swapped():
-                other = pg.new_pod_group(job, gang, pcs, scheduler_name=scheduler_name, version=version)
+                other = pg.new_pod_group(job, gang, pcs, scheduler_name=scheduler_name, version=release)
         except pg.OperatorPanicError as e:
             return Expected("panic", str(e))
         for group in (exp.podgroup, other):

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from mpigen.operator import mpi_controller, training_controller
+from mpigen.versions import OperatorVersion
 from tests.golden.cases import ROOT, discover
 
 pytestmark = pytest.mark.oracle
@@ -102,7 +103,8 @@ def test_explain_equals_the_mpi_operator(name: str, job: dict, version: str, cla
                                            "gang": gang, "schedulerName": scheduler, "maxPods": MAX_PODS})
     assert response["error"] == "", response["error"]
     mine = list(mpi_controller.created_objects(job, gang or None, scheduler_name=scheduler or "scheduler-plugins",
-                                               priority_classes=classes, version=version, max_workers=MAX_PODS))
+                                               priority_classes=classes, version=OperatorVersion.parse(version),
+                                               max_workers=MAX_PODS))
     key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
     assert [key(o) for o in mine] == [key(o) for o in response["objects"]]
     for theirs, ours in zip(response["objects"], mine):

@@ -212,3 +212,15 @@ def test_sort_is_the_same_in_every_process():
                               env=env, cwd=root, timeout=60, check=True)
         orders.add(tuple(json.loads(proc.stdout)))
     assert len(orders) == 1, orders
+
+
+def test_a_diagnostic_is_a_frozen_value_that_survives_pickling() -> None:
+    """Validation workers send their diagnostics back pickled; duplicates are removed through a set."""
+    import pickle
+
+    found = Diagnostic("a.yaml", 3, 5, "spec.x", "schema", Severity.ERROR, "bad")
+    assert pickle.loads(pickle.dumps(found)) == found
+    assert len({found, Diagnostic("a.yaml", 3, 5, "spec.x", "schema", Severity.ERROR, "bad")}) == 1
+    assert found.with_file("b.yaml") == Diagnostic("b.yaml", 3, 5, "spec.x", "schema", Severity.ERROR, "bad")
+    with pytest.raises(AttributeError):
+        found.line = 4  # type: ignore[misc]

@@ -1,4 +1,4 @@
-"""mpigen.check.feature_rules (and the spec_rules it extends): the checks of frameworks, Kueue and
+"""mpigen.spec.feature_rules (and the spec_rules it extends): the checks of frameworks, Kueue and
 kube-batch, GPU topology, volumes, TensorBoard and code sync.
 
 Warnings are cases in ``tests/cases/specs/warnings/`` (the spec builds; every diagnostic,
@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from mpigen.check import feature_rules as fr
-from mpigen.check.spec_rules import check_spec
 from mpigen.diagnostics import Severity
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import Options, compile_specs
+from mpigen.spec import feature_rules as fr
+from mpigen.spec.spec_rules import check_spec
+from mpigen.versions import DEFAULT_OPERATOR_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "specs"
@@ -29,7 +30,7 @@ NEW_CODES = {
     "plaintext-credential", "workers", "min-resources-order", "gang-ignored",
 }
 DOC = {"metadata": {"name": "job"}}
-VERSION = (0, 8, 0)
+VERSION = DEFAULT_OPERATOR_VERSION
 
 
 def _expectations(path: Path) -> set[tuple[int, int, str]]:

@@ -26,7 +26,8 @@ from mpigen.lint.rules import RULE_MODULES
 from mpigen.lint.runner import lint_object
 from mpigen.load.cluster import priority_classes
 from mpigen.load.yaml_loader import load_text
-from mpigen.operator.versions import parse_version
+from mpigen.validate import prune_nulls  # what the API server stores, and the runner is given
+from mpigen.versions import OperatorVersion
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
@@ -34,15 +35,6 @@ GOLDEN = ROOT / "golden"
 KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob"}
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
-
-
-def prune_nulls(value):
-    """What the API server stores (and the runner is given): null mapping entries dropped."""
-    if isinstance(value, dict):
-        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [prune_nulls(v) for v in value]
-    return value
 
 
 def load_case(path: Path) -> tuple[dict, set[tuple[str, str]], LintOptions]:
@@ -58,7 +50,7 @@ def load_case(path: Path) -> tuple[dict, set[tuple[str, str]], LintOptions]:
         elif line.startswith("# options:"):
             options = json.loads(line[len("# options:"):])
     if "operator_version" in options:
-        options["operator_version"] = tuple(options["operator_version"])
+        options["operator_version"] = OperatorVersion.parse(options["operator_version"])
     loaded = load_text(text, str(path))
     assert not loaded.diagnostics, [d.format() for d in loaded.diagnostics]
     assert len(loaded.documents) == 1, f"{path}: one manifest per case"
@@ -153,7 +145,7 @@ def test_golden_mpijobs_are_clean(path: Path) -> None:
                                              str(cluster_file))
         assert not problems
     own = LintOptions(priority_classes=cluster,
-                      operator_version=parse_version(case.get("operatorVersion", "v0.8.0")))
+                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.0")))
     documents = [d.data for d in load_text(path.read_text("utf-8"), str(path)).documents if d.data]
     assert documents
     for obj in documents:

@@ -7,6 +7,7 @@ import copy
 import pytest
 
 from mpigen.operator.mpi_controller import NotCreated, created_objects, hostfile
+from mpigen.versions import OperatorVersion
 
 
 def job(workers: int | None = 2, implementation: str = "OpenMPI", **spec_extra) -> dict:
@@ -129,7 +130,7 @@ def test_the_operator_multiplies_decimal_quantities_of_its_own_template() -> Non
     for gang, version, policy in ((None, "v0.8.0", None), ("volcano", "v0.4.0", None),
                                   ("volcano", "v0.8.0", {"minResources": {"memory": "3Gi"}})):
         job = dict(mpijob, spec=dict(spec, runPolicy={"schedulingPolicy": policy} if policy else {}))
-        pod = next(o for o in created_objects(job, gang, version=version) if o["kind"] == "Pod")
+        pod = next(o for o in created_objects(job, gang, version=OperatorVersion.parse(version)) if o["kind"] == "Pod")
         assert pod["spec"]["containers"][0]["resources"]["requests"]["memory"] == "1536Mi"
 
 

@@ -16,8 +16,10 @@ import pytest
 
 from mpigen.operator.podgroup import GANG_SCHEDULER_PLUGINS, calculate_min_resources, new_pod_group
 from mpigen.operator.quantity import Quantity
+from mpigen.versions import OperatorVersion
 
-V04 = "v0.4.0"
+V04 = OperatorVersion(0, 4, 0)
+V08 = OperatorVersion(0, 8, 0)
 
 
 def _job(launcher: list[dict | None], worker: list[dict | None] | None, workers: int = 1) -> dict:
@@ -34,7 +36,7 @@ def _job(launcher: list[dict | None], worker: list[dict | None] | None, workers:
             "metadata": {"name": "job", "namespace": "ml"}, "spec": {"mpiReplicaSpecs": specs}}
 
 
-def _sum(job: dict, version: str = V04) -> dict[str, str]:
+def _sum(job: dict, version: OperatorVersion = V04) -> dict[str, str]:
     return {k: str(v) for k, v in calculate_min_resources(None, job, {}, version).items()}
 
 
@@ -46,7 +48,7 @@ def test_lone_quantity_keeps_its_text(raw):
     # One container of the one-replica Launcher: DeepCopy keeps the text (v0.8.0's Mul drops it).
     job = _job([{"cpu": raw}], [None])
     assert _sum(job) == {"cpu": raw}
-    assert _sum(job, "v0.8.0") != {"cpu": raw}
+    assert _sum(job, V08) != {"cpu": raw}
     assert new_pod_group(job, GANG_SCHEDULER_PLUGINS, version=V04)["spec"]["minResources"] == {"cpu": raw}
 
 
@@ -82,7 +84,7 @@ def test_zero_crossing_takes_the_next_addends_format():
     # never zero before an addend) keeps DecimalSI: "250m".
     job = _job([{"cpu": "1"}], [{"cpu": "-500m"}, {"cpu": "250e-3"}], workers=3)
     assert _sum(job) == {"cpu": "250e-3"}
-    assert _sum(job, "v0.8.0") == {"cpu": "250m"}
+    assert _sum(job, V08) == {"cpu": "250m"}
 
 
 def test_no_zero_crossing_keeps_the_first_format():
@@ -95,7 +97,7 @@ def test_zero_total_pattern_repeats_the_crossing():
     # so the result 3k has 5e3's DecimalExponent: "3e3" (v0.8.0: "3k").
     job = _job([{"cpu": "3k"}], [{"cpu": "-3k"}, {"cpu": "5e3"}, {"cpu": "-2k"}], workers=2)
     assert _sum(job) == {"cpu": "3e3"}
-    assert _sum(job, "v0.8.0") == {"cpu": "3k"}
+    assert _sum(job, V08) == {"cpu": "3k"}
 
 
 def test_binary_format_after_a_crossing():
@@ -120,7 +122,7 @@ def test_crossing_in_the_last_replica(workers):
     job = _job([{"cpu": f"{workers - 1}k"}], [{"cpu": "1e3"}, {"cpu": "-2k"}], workers=workers)
     assert _sum(job) == {"cpu": "-1e3"}
     if workers == 10_000:
-        assert _sum(job, "v0.8.0") == {"cpu": "-1k"}
+        assert _sum(job, V08) == {"cpu": "-1k"}
 
 
 def test_crossing_one_replica_before_the_last():

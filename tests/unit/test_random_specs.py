@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from mpigen.check.schema import SPEC_SCHEMA, validator_for
+from mpigen.spec.schema import SPEC_SCHEMA, validator_for
 from mpigen.expand.environments import environment_names, spec_for
 from tests.random_specs import NAMESPACES, random_spec, random_specs, spec_yaml
 
@@ -24,7 +24,7 @@ def mpigen(args: list[str], stdin: str) -> tuple[int, str, str]:
     """The mpigen CLI in-process: exit code, stdout, stderr (the one place that imports the CLI)."""
     from click.testing import CliRunner
 
-    from mpigen.cli import cli
+    from mpigen.main import cli
 
     result = CliRunner().invoke(cli, args, input=stdin)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

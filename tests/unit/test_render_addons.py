@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
 
 from mpigen.diagnostics import Severity
 from mpigen.emit.yaml_emit import dump_all
 from mpigen.expand.defaults import TENSORBOARD_IMAGE
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
-from mpigen.render import addons
 from mpigen.validate.engine import ValidateOptions, validate_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,17 +115,6 @@ def test_an_environment_may_remove_tensorboard() -> None:
     compiled = compile_text(HEAD + body)
     assert [o["kind"] for o in compiled.base] == ["PyTorchJob", "Deployment", "Service"]
     assert [o["kind"] for o in compiled.objects("ci")] == ["PyTorchJob"]
-
-
-@pytest.mark.parametrize("log_dir, want", [
-    ("/data", "/data"), ("/data/x", "/data"), ("/data/out", "/data/out"), ("/data/out/y", "/data/out"),
-    ("/data/outside", "/data"), ("/data/./out/../out/z", "/data/out"), ("/elsewhere", None),
-])
-def test_log_volume_is_the_deepest_mount_holding_the_log_dir(log_dir: str, want: str | None) -> None:
-    spec = {"tensorboard": {"logDir": log_dir},
-            "volumes": [{"claimName": "a", "mountPath": "/data"}, {"claimName": "b", "mountPath": "/data/out/"}]}
-    volume = addons.log_volume(spec)
-    assert (None if volume is None else volume["mountPath"].rstrip("/")) == want
 
 
 def test_tensorboard_objects_pass_mpigen_validate() -> None:

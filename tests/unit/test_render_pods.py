@@ -48,20 +48,6 @@ def main_container(template: dict[str, Any]) -> dict[str, Any]:
 
 # --- volumes ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("volume, name", [
-    ({"claimName": "data", "mountPath": "/d"}, "data"),
-    ({"claimName": "Team_Data.v2", "mountPath": "/d"}, "team-data-v2"),
-    ({"claimName": "9lives", "mountPath": "/d"}, "pvc-9lives"),
-    ({"hostPath": "/mnt/cache", "mountPath": "/d"}, "host-mnt-cache"),
-    ({"hostPath": "/", "mountPath": "/d"}, "host"),
-    ({"hostPath": "/mnt/cache", "mountPath": "/d", "name": "scratch"}, "scratch"),
-    ({"claimName": "x" * 80, "mountPath": "/d"}, "x" * 63),
-])
-def test_volume_name_is_a_dns_label(volume: dict, name: str) -> None:
-    assert pods.volume_name(volume) == name
-    assert len(name) <= 63
-
-
 def test_pvc_and_host_path_volumes_are_in_every_pod_and_container() -> None:
     body = PYTORCH + ("  volumes:\n"
                       "    - {claimName: data, mountPath: /data, readOnly: true, subPath: exp1}\n"
@@ -108,26 +94,6 @@ def test_shm_size_as_a_yaml_number() -> None:
 
 
 # --- code sync --------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("repository, folder", [
-    ("https://github.com/org/repo.git", "repo"),
-    ("https://github.com/org/repo", "repo"),
-    ("https://github.com/org/repo/", "repo"),
-    ("https://git.example.com:8443/org/tools.git", "tools"),
-    ("git@github.com:org/ssh-repo.git", "ssh-repo"),
-    ("ssh://git@example.com:2222/org/deep/path.git", "path"),
-])
-def test_repository_folder(repository: str, folder: str) -> None:
-    assert pods.repository_folder(repository) == folder
-
-
-@pytest.mark.parametrize("repository, ssh", [
-    ("git@github.com:org/repo.git", True), ("ssh://git@example.com/org/repo.git", True),
-    ("https://github.com/org/repo.git", False), ("http://example.com/repo.git", False),
-])
-def test_is_ssh_url(repository: str, ssh: bool) -> None:
-    assert pods.is_ssh_url(repository) is ssh
-
 
 def test_git_sync_over_https_reads_the_secret_and_never_a_literal_credential() -> None:
     body = PYTORCH + ("  code:\n    git:\n      repository: https://github.com/org/repo.git\n"
@@ -302,17 +268,6 @@ def test_mpirun_true_wraps_even_an_mpi_starter() -> None:
 def test_a_plain_program_runs_under_mpirun() -> None:
     argv = _launcher_command("[python, train.py]")
     assert argv[:4] == ["mpirun", "--allow-run-as-root", "-np", "2"] and argv[-2:] == ["python", "train.py"]
-
-
-@pytest.mark.parametrize("source, folder", [
-    ("10.0.0.5::code/bert", "bert"), ("10.0.0.5::code/bert/", None), ("10.0.0.5::code", None),
-    ("rsync://h/code/bert", "bert"), ("rsync://h/code", None), ("host:/srv/code/bert", "bert"),
-    ("/mnt/code/bert", "bert"), ("/mnt/code/bert/", None),
-])
-def test_rsync_folder_is_what_rsync_creates(source: str, folder: str | None) -> None:
-    from mpigen.render.pods import rsync_folder
-
-    assert rsync_folder(source) == folder
 
 
 def test_git_secret_is_readable_by_git_sync() -> None:

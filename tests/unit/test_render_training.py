@@ -22,7 +22,7 @@ from mpigen.emit.yaml_emit import dump_all
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
 from mpigen.render import training
-from mpigen.validate.engine import ValidateOptions, schema_for, validate_bytes
+from mpigen.validate import ValidateOptions, schema_for, validate_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 RICH = sorted((ROOT / "tests" / "cases" / "specs" / "rich").glob("*.yaml"))
@@ -212,7 +212,7 @@ def test_training_operator_defaulting_adds_nothing(objects: list[dict[str, Any]]
     if job["kind"] == "MPIJob":
         from mpigen.operator.mpi_defaults import set_defaults
 
-        assert set_defaults(job, (0, 8, 0)) == job
+        assert set_defaults(job) == job
     else:
         assert training_defaults.set_defaults(job) == job
 

@@ -1,4 +1,4 @@
-"""mpigen.check.schemagen: the generated spec check says "valid" exactly when python-jsonschema does.
+"""mpigen.spec.schemagen: the generated spec check says "valid" exactly when python-jsonschema does.
 
 The generated module must be up to date with the schema file, must agree with python-jsonschema
 (whose errors become mpigen's diagnostics) on every spec of the repository and on thousands of
@@ -14,9 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mpigen.check import _spec_valid, schema as schema_module
-from mpigen.check.schema import SPEC_SCHEMA, load_schema, precompiled_for, schemas_folder
-from mpigen.check.schemagen import TARGETS, Unsupported, fingerprint, generate
+from mpigen.spec import _spec_valid, schema as schema_module
+from mpigen.spec.schema import SPEC_SCHEMA, load_schema, precompiled_for, schemas_folder
+from mpigen.spec.schemagen import TARGETS, Unsupported, fingerprint, generate
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILES = sorted([*ROOT.glob("specs/*.yaml"), *ROOT.glob("tests/cases/specs/*/*.yaml")])
@@ -75,8 +75,8 @@ def _mutations(doc):
 def test_generated_module_is_up_to_date() -> None:
     for schema_name, module in TARGETS.items():
         current = generate((schemas_folder() / schema_name).read_bytes(), schema_name)
-        committed = (ROOT / "mpigen" / "check" / module).read_text("utf-8")
-        assert committed == current, f"mpigen/check/{module} is stale: run python -m mpigen.check.schemagen"
+        committed = (ROOT / "mpigen" / "spec" / module).read_text("utf-8")
+        assert committed == current, f"mpigen/spec/{module} is stale: run python -m mpigen.spec.schemagen"
 
 
 def test_precompiled_check_is_used_for_the_spec_schema_only(monkeypatch) -> None:

@@ -241,7 +241,7 @@ def test_a_thousand_small_files_go_to_both_cores_and_ten_do_not(tmp_path: Path, 
 
 def _chunk_and_what_was_ready(args):
     """The worker's task, noting whether the schema validator was compiled before it started."""
-    from mpigen.check.schema import fast_validator_for
+    from mpigen.spec.schema import fast_validator_for
     from mpigen.validate import parallel as module
 
     ready = fast_validator_for.cache_info().currsize
@@ -257,7 +257,7 @@ def _chunk_and_what_was_ready(args):
 
 
 def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: Path, monkeypatch) -> None:
-    from mpigen.check.schema import fast_validator_for
+    from mpigen.spec.schema import fast_validator_for
     from mpigen.validate import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)

@@ -9,18 +9,18 @@ import posixpath
 import shlex
 from typing import Any, Iterator
 
+from ...names import CURRENT_API
 from ...operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 from ...operator.quantity import Quantity
 from ..base import GANG_VOLCANO, Context, Path
 
-# The apiVersion each kind's rules are written for; legacy versions have other shapes and are
-# reported by legacy-api-version alone.
-CURRENT_API = {"MPIJob": "kubeflow.org/v2beta1", "PyTorchJob": "kubeflow.org/v1", "TFJob": "kubeflow.org/v1"}
 ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
 ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.0 rootSSHPath, the default sshAuthMountPath
 
 
 def current_api(ctx: Context) -> bool:
+    """The object has the apiVersion the rules are written for; legacy versions have other shapes
+    and are reported by legacy-api-version alone."""
     return CURRENT_API.get(ctx.kind) == ctx.api_version
 
 

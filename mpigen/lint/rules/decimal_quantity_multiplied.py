@@ -30,7 +30,7 @@ KINDS = ("MPIJob",)
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
-    if not current_api(ctx) or ctx.gang is None or ctx.options.operator_version < (0, 5, 0):
+    if not current_api(ctx) or ctx.gang is None or ctx.options.operator_version.legacy:
         return
     _, policy = scheduling_policy(ctx)
     if "minResources" in policy or policy.get("minAvailable") == 0:

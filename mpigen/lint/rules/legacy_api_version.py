@@ -19,22 +19,16 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
+from ...names import CURRENT_API, LEGACY_API
 from ..base import Context, Path
-from ._common import ALL_KINDS, CURRENT_API
+from ._common import ALL_KINDS
 
 CODE = "legacy-api-version"
 SEVERITY = Severity.ERROR
 KINDS = ALL_KINDS
 
-LEGACY = {
-    "MPIJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1"),
-    "PyTorchJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
-    "TFJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
-}
-
-
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
-    if ctx.api_version not in LEGACY.get(ctx.kind, ()):
+    if ctx.api_version not in LEGACY_API.get(ctx.kind, ()):
         return
     if ctx.kind == "MPIJob" and ctx.api_version == "kubeflow.org/v1":
         what = ("is the training-operator's legacy MPIJob, which a cluster running mpi-operator v0.8.0 "

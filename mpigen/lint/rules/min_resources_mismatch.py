@@ -23,7 +23,6 @@ from ...diagnostics import Severity
 from ...operator.mpi_defaults import set_defaults
 from ...operator.podgroup import calculate_min_available, calculate_min_resources
 from ...operator.quantity import Quantity
-from ...operator.versions import format_version
 from ..base import Context, Path
 from ._common import current_api, pod_spec, scheduling_policy
 
@@ -49,7 +48,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     named = sorted({n if isinstance(n, str) else "" for n in names})
     # Unknown PriorityClass values: equal priorities, or any one class outranking the others.
     assumptions = [known] if known is not None else [{}] + [{n: 1} for n in named if n and len(named) > 1]
-    version = format_version(ctx.options.operator_version)
+    version = ctx.options.operator_version
     try:
         job = set_defaults(ctx.obj, ctx.options.operator_version)
         # The same job without the explicit value (copies only along the changed path).

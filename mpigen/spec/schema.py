@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean, format_path
 from ..load.document import Document
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any, Iterable
 
 SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
 
@@ -56,7 +55,7 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def precompiled_for(name: str) -> Any:
-    """The generated ``is_valid`` of a schema (see :mod:`mpigen.check.schemagen`), or None.
+    """The generated ``is_valid`` of a schema (see :mod:`mpigen.spec.schemagen`), or None.
 
     None when there is none for this schema or when it was generated from other content than
     the schema file holds now (stale: the libraries decide until it is regenerated).

@@ -8,15 +8,13 @@ maps paths written by an environment back to where that environment wrote them.
 from __future__ import annotations
 
 import re
+from typing import Any, Iterator
 
 from ..diagnostics import Severity
-from ..operator.quantity import Quantity, QuantityError
-from ..operator.versions import FEATURES, format_version, has
 from ..expand.defaults import quantity_text
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Any, Iterator
+from ..names import volume_name
+from ..operator.quantity import Quantity, QuantityError
+from ..versions import FEATURES, OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -28,7 +26,7 @@ OPERATOR_ENV = {
 }
 
 
-def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: tuple[int, int, int],
+def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
                priority_classes: dict[str, int] | None, schema_ok: bool = True) -> list[Finding]:
     """All findings for one environment's effective ``spec`` of the document ``doc``.
 
@@ -52,7 +50,7 @@ def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: tuple[int, in
     return findings
 
 
-def _quantities(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _quantities(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     places = [(("resources",), spec.get("resources")),
               (("mpi", "launcher", "resources"), ((spec.get("mpi") or {}).get("launcher") or {}).get("resources")),
               (("scheduling", "minResources"), (spec.get("scheduling") or {}).get("minResources"))]
@@ -98,7 +96,7 @@ def pod_counts(spec: dict) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v}
 
 
-def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _hostnames(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     name = (doc.get("metadata") or {}).get("name")
     workers = spec.get("workers")
     if not isinstance(name, str) or not isinstance(workers, int) or isinstance(workers, bool):
@@ -124,7 +122,7 @@ def _hostnames(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
             return
 
 
-def _workers(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _workers(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     workers = spec.get("workers")
     mpi = spec.get("mpi") or {}
     framework = spec.get("framework", "mpi")
@@ -137,7 +135,7 @@ def _workers(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "workers must be at least 1 (or set mpi.runLauncherAsWorker so that the launcher runs the ranks)")
 
 
-def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _scheduling(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     scheduling = spec.get("scheduling") or {}
     gang = scheduling.get("gang", "none")
     base = ("spec", "scheduling")
@@ -151,7 +149,7 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                        f"{key} has no effect without a gang scheduler (set scheduling.gang)")
         return
     if gang == "kueue":
-        return  # Kueue's own rules: mpigen.check.feature_rules
+        return  # Kueue's own rules: mpigen.spec.feature_rules
     if gang == "scheduler-plugins":
         for key in ("queue", "priorityClass"):
             if key in scheduling:
@@ -182,7 +180,7 @@ def _scheduling(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                    f"minAvailable {min_available} is more than the job's {pods} pods: the gang can never start")
 
 
-def _versions(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _versions(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     mpi = spec.get("mpi") or {}
     scheduling = spec.get("scheduling") or {}
     uses = []
@@ -199,13 +197,13 @@ def _versions(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
     if "suspend" in (spec.get("runPolicy") or {}):
         uses.append((("spec", "runPolicy", "suspend"), "runPolicy.suspend"))
     for path, feature in uses:
-        if not has(version, feature):
+        if not version.has(feature):
             yield (path, "operator-version", Severity.ERROR,
-                   f"{feature} needs mpi-operator {format_version(FEATURES[feature])} or later "
-                   f"(--operator-version is {format_version(version)})")
+                   f"{feature} needs mpi-operator {FEATURES[feature]} or later "
+                   f"(--operator-version is {version})")
 
 
-def _launcher(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _launcher(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     mpi = spec.get("mpi") or {}
     launcher = mpi.get("launcher") or {}
     gpu = (launcher.get("resources") or {}).get("gpu")
@@ -214,11 +212,9 @@ def _launcher(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "the launcher only runs mpirun: its GPUs stay idle unless mpi.runLauncherAsWorker is true")
 
 
-def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _volumes(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     seen_names: dict[str, int] = {}
     seen_paths: dict[str, int] = {}
-    from ..render.pods import volume_name  # the renderer owns the naming rule
-
     for i, volume in enumerate(spec.get("volumes") or []):
         if not isinstance(volume, dict) or not isinstance(volume.get("claimName") or volume.get("hostPath"), str):
             continue
@@ -234,7 +230,7 @@ def _volumes(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
         seen_paths.setdefault(path, i)
 
 
-def _env(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _env(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     from ..credentials import looks_like_credential
 
     for name, value in (spec.get("env") or {}).items():

@@ -20,17 +20,48 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .diagnostics import Diagnostic, Severity, format_path
-from .load.document import Document, LoadResult
-from .operator import podgroup as pg
-from .operator import training_podgroup as tp
-from .operator.mpi_defaults import set_defaults
-from .operator.versions import format_version
-from .validate.engine import MPIJOB_API, checked_mpijob, checked_training_job
+import click
 
-LEGACY_MPIJOB_APIS = ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1")
-TRAINING_API = "kubeflow.org/v1"
-TRAINING_KINDS = tuple(tp.REPLICA_SPECS_KEY)
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
+from ..emit.yaml_emit import dump, dump_all
+from ..load.document import Document, LoadResult
+from ..names import LEGACY_API, MPIJOB_API, TRAINING_API, TRAINING_KINDS
+from ..operator import podgroup as pg
+from ..operator import training_podgroup as tp
+from ..operator.mpi_defaults import set_defaults
+from ..operator.training_defaults import set_defaults as set_training_defaults
+from ..validate import checked_mpijob, checked_training_job
+from ..versions import OperatorVersion
+from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
+               scheduler_name_option)
+
+
+
+@click.command()
+@click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
+@gang_option("The operator's --gang-scheduling setting.", none=False, required=True)
+@scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob in MANIFEST
+    (a file or -; items of a `kind: List` included).
+
+    MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
+    always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
+    for scheduler-plugins, --scheduler-name.
+    """
+    version = io.operator_version(operator_version)
+    classes, diagnostics = io.cluster_classes(cluster_file)
+    loaded, name = io.load_input(manifest)
+    groups, found = podgroups(loaded, name, gang, scheduler_name, classes, version)
+    diagnostics += found
+    io.report(diagnostics)
+    if has_errors(diagnostics):
+        return EXIT_INVALID
+    click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
+    return EXIT_OK
 
 
 def _strip(mapping: dict, prefix: tuple) -> dict:
@@ -57,8 +88,6 @@ def documents(loaded: LoadResult) -> Iterator[Document]:
 def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
                        priority_classes: dict[str, int]) -> tuple[dict[str, Any] | None, str | None, str | None]:
     """(PodGroup, not-created reason, nondeterminism warning) for a checked PyTorchJob/TFJob."""
-    from .operator.training_defaults import set_defaults as set_training_defaults
-
     defaulted = set_training_defaults(job)
     reason = tp.skipped_reason(defaulted)
     if reason:
@@ -79,7 +108,7 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 
 
 def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
-              priority_classes: dict[str, int] | None, version: tuple[int, int, int]
+              priority_classes: dict[str, int] | None, version: OperatorVersion
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
     diagnostics = list(loaded.diagnostics)
@@ -113,7 +142,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             continue
         if data.get("kind") != "MPIJob":
             continue
-        if data.get("apiVersion") in LEGACY_MPIJOB_APIS:
+        if data.get("apiVersion") in LEGACY_API["MPIJob"]:
             report(doc, ("apiVersion",), "legacy-api-version",
                    f"{data['apiVersion']} MPIJobs are no longer served; convert it to {MPIJOB_API} "
                    "(mpigen migrate) first")
@@ -127,7 +156,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             continue
         try:
             group = pg.new_pod_group(set_defaults(job, version), gang, pcs,
-                                     scheduler_name=scheduler_name, version=format_version(version))
+                                     scheduler_name=scheduler_name, version=version)
         except pg.OperatorPanicError as exc:
             report(doc, ("spec",), "operator-crash", str(exc))
             continue

@@ -1,13 +1,12 @@
 """``mpigen check [SPEC...] [-o DIR] [--fix]``: are the kustomize trees in DIR in step with the specs?
 
-Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see ``check_cmd.py``).
+Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see :mod:`mpigen.drift.compare`).
 Defaults come from the configuration file (``.mpigen.yaml`` or ``[tool.mpigen]``): the ``specs``
 globs when no SPEC is given, ``output``, ``cluster`` and ``operatorVersion``; relative paths there
 are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 invalid spec or
 drift, 2 usage or I/O error.
 
-The helpers of ``cli.py`` are imported when the command runs, not when this module is imported,
-so importing either module first works.
+A spec whose trees the cache (:mod:`mpigen.drift.cache`) vouches for is not even loaded.
 """
 
 from __future__ import annotations
@@ -20,7 +19,13 @@ from typing import Any
 
 import click
 
-from .diagnostics import EXIT_INVALID, Diagnostic, Severity, has_errors
+from .. import io
+from ..config import Config
+from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
+from ..drift.cache import CheckCache
+from ..drift.compare import JobDrift, check_jobs, orphan_trees
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
+from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
 
 def _display(path: Path, base: Path | None = None) -> str:
@@ -35,16 +40,16 @@ def _display(path: Path, base: Path | None = None) -> str:
     return os.path.relpath(absolute, cwd) if inside else str(absolute)
 
 
-def _spec_paths(cli: Any, specs: tuple[str, ...], config: Any) -> tuple[list[str], bool]:
+def _spec_paths(specs: tuple[str, ...], config: Config) -> tuple[list[str], bool]:
     """The spec files to check, and whether they came from the configuration."""
     if specs:
         for spec in specs:
             if spec == "-":
-                cli._usage("check reads spec files, not stdin (-)")
+                raise io.UsageError("check reads spec files, not stdin (-)")
         return list(dict.fromkeys(specs)), False
     if not config.specs:
         where = f"in {config.path}" if config.path else "(no .mpigen.yaml or [tool.mpigen] found)"
-        cli._usage(f"no SPEC given and no specs patterns in the configuration {where}")
+        raise io.UsageError(f"no SPEC given and no specs patterns in the configuration {where}")
     found: list[str] = []
     for pattern in config.specs:
         matches = sorted(p for p in glob.glob(os.path.join(config.root, pattern), recursive=True)
@@ -53,11 +58,11 @@ def _spec_paths(cli: Any, specs: tuple[str, ...], config: Any) -> tuple[list[str
             click.echo(f"mpigen: warning: specs pattern {pattern!r} in {config.path} matches no file", err=True)
         found += [_display(Path(p), config.root) for p in matches]
     if not found:
-        cli._usage(f"the specs patterns in {config.path} match no file")
+        raise io.UsageError(f"the specs patterns in {config.path} match no file")
     return list(dict.fromkeys(found)), True
 
 
-def _output(cli: Any, output: str | None, config: Any, fix: bool = False) -> tuple[Path, str]:
+def _output(output: str | None, config: Config, fix: bool = False) -> tuple[Path, str]:
     """The folder holding the trees, and how to show it."""
     if output is not None:
         path, shown = Path(output), output.rstrip("/") or "/"
@@ -66,27 +71,26 @@ def _output(cli: Any, output: str | None, config: Any, fix: bool = False) -> tup
         shown = _display(path, config.root)
     else:
         where = f"{config.path} sets no output" if config.path else "no .mpigen.yaml or [tool.mpigen] found"
-        cli._usage(f"no output folder: give -o DIR or set output in the configuration ({where})")
+        raise io.UsageError(f"no output folder: give -o DIR or set output in the configuration ({where})")
     if not path.exists() and fix:
         path.mkdir(parents=True)  # --fix writes the first trees too
     if not path.exists():
-        cli._usage(f"{shown}: no such folder (write the trees with mpigen check --fix, or mpigen build SPEC -o {shown})")
+        raise io.UsageError(f"{shown}: no such folder (write the trees with mpigen check --fix, or mpigen build SPEC "
+                            f"-o {shown})")
     if not path.is_dir():
-        cli._usage(f"{shown}: not a folder")
+        raise io.UsageError(f"{shown}: not a folder")
     return path, shown
 
 
-def _version(cli: Any, option: str | None, config: Any) -> tuple[int, int, int]:
-    from .operator.versions import DEFAULT_OPERATOR_VERSION, parse_version
-
+def _version(option: str | None, config: Config) -> OperatorVersion:
     if option is not None:
-        return cli._version_option(option)
+        return io.operator_version(option)
     if config.operator_version is None:
-        return parse_version(DEFAULT_OPERATOR_VERSION)
+        return DEFAULT_OPERATOR_VERSION
     try:
-        return parse_version(config.operator_version)
+        return OperatorVersion.parse(config.operator_version)
     except ValueError as exc:
-        cli._usage(f"{config.path}: operatorVersion: {exc}")
+        raise io.UsageError(f"{config.path}: operatorVersion: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -117,57 +121,45 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder holding the trees DIR/<job>/ (default: output in the configuration).")
 @click.option("--fix", is_flag=True, help="Rewrite the trees that drifted (as mpigen build -o does).")
-@click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="PriorityClasses of the cluster (default: cluster in the configuration).")
-@click.option("--operator-version", "operator_version", metavar="V",
-              help="mpi-operator release whose rules apply (default: operatorVersion in the configuration, "
-                   "else v0.8.0).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
-                   "searched upwards from the working directory).")
+@cluster_option("PriorityClasses of the cluster (default: cluster in the configuration).")
+@operator_version_option(f"{OPERATOR_RULES} (default: operatorVersion in the configuration, else v0.8.0).",
+                         default=None)
+@config_option("Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
+               "searched upwards from the working directory).")
 @click.option("--no-cache", is_flag=True, help="Compile every spec even when nothing changed since the last check.")
 def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
-          operator_version: str | None, config_file: str | None, no_cache: bool) -> None:
+          operator_version: str | None, config_file: str | None, no_cache: bool) -> int:
     """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
     configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
-    from . import cli
-    from .check_cmd import check_jobs, orphan_trees
-    from .config import ConfigError, load_config
-
-    try:
-        config = load_config(Path(config_file) if config_file else None)
-    except ConfigError as exc:
-        cli._usage(str(exc))
-    paths, from_config = _spec_paths(cli, specs, config)
-    root, shown = _output(cli, output, config, fix)
-    version = _version(cli, operator_version, config)
+    config = io.load_config(config_file)
+    paths, from_config = _spec_paths(specs, config)
+    root, shown = _output(output, config, fix)
+    version = _version(operator_version, config)
     if cluster_file is None and config.cluster:
         cluster_file = _display(config.root / config.cluster, config.root)
-    classes, diagnostics = cli._cluster(cluster_file)
-    from .emit.writer import clean_all_stale, stale_staging_diagnostics
+    classes, diagnostics = io.cluster_classes(cluster_file)
+    from ..emit.writer import clean_all_stale, stale_staging_diagnostics
 
     if fix:
         clean_all_stale(root)
     diagnostics += stale_staging_diagnostics(root, shown)
 
-    from .check_cache import CheckCache
-
-    cluster_bytes = b"" if cluster_file is None else cli._read(cluster_file)[0]
+    cluster_bytes = b"" if cluster_file is None else io.read_input(cluster_file)[0]
     cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}")
     jobs: list[Any] = []
     cached: list[_CachedJob] = []
     compiled: dict[str, tuple[bytes, list[Any], list[Diagnostic]]] = {}
     options = None
     for path in paths:
-        raw, name = cli._read(path)
+        raw, name = io.read_input(path)
         entry = None if no_cache or not root.is_dir() else cache.lookup(root, name, raw)
         if entry is not None:  # nothing changed since it was last found in step
             cached += [_CachedJob(job, name) for job in entry["trees"]]
             for line in entry.get("warnings", []):
                 click.echo(line, err=True)
             continue
-        from .load.yaml_loader import load_bytes  # only when a spec must be compiled
-        from .pipeline import Options, compile_specs
+        from ..load.yaml_loader import load_bytes  # only when a spec must be compiled
+        from ..pipeline import Options, compile_specs
 
         options = options or Options(version, classes)
         result = compile_specs(load_bytes(raw, name), name, options)
@@ -175,9 +167,9 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         jobs += result.jobs
         compiled[name] = (raw, result.jobs, result.diagnostics)
     diagnostics += _duplicates(jobs + cached)
-    cli._report(diagnostics)
+    io.report(diagnostics)
     if has_errors(diagnostics):
-        raise cli.Fail(EXIT_INVALID)
+        return EXIT_INVALID
 
     results = check_jobs(jobs, root)
     drifted = [r for r in results if not r.in_step]
@@ -201,13 +193,17 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     total = len(results) + len(cached)
     if not drifted:
         click.echo(f"all {total} trees in step")
-        return
+        return EXIT_OK
     if not fix:
         click.echo("to rewrite them: mpigen check --fix (or mpigen build SPEC -o DIR)")
         click.echo(f"{len(drifted)} of {total} trees drifted")
-        raise cli.Fail(EXIT_INVALID)
+        return EXIT_INVALID
+    return _rewrite(drifted, root, shown, total)
 
-    from .emit.writer import WriteError, write_tree
+
+def _rewrite(drifted: list[JobDrift], root: Path, shown: str, total: int) -> int:
+    """``--fix``: every drifted tree written anew, as ``mpigen build -o`` writes it."""
+    from ..emit.writer import WriteError, write_tree
 
     failed = 0
     for result in drifted:
@@ -219,9 +215,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
             failed += 1
             continue
         except OSError as exc:
-            cli._usage(f"{where}: cannot write: {exc}")
+            raise io.UsageError(f"{where}: cannot write: {exc}") from None
         click.echo(f"rewrote {where} ({len(written)} files)")
     click.echo(f"rewrote {len(drifted) - failed} of {total} trees"
                + (f"; {failed} could not be rewritten" if failed else ""))
-    if failed:
-        raise cli.Fail(EXIT_INVALID)
+    return EXIT_INVALID if failed else EXIT_OK

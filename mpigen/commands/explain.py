@@ -1,8 +1,10 @@
 """``mpigen explain``: what the operator will create for a job, before anything is applied.
 
-Built from mpigen's own port of the controller (:mod:`mpigen.operator.mpi_controller`), never
-from a cluster: the PodGroup, the hostfile, the Service, the SSH Secret, the launcher Job and the
-worker Pods with their scheduling fields, and the environment the operator injects.
+Built from mpigen's own port of the controllers (:mod:`mpigen.operator.mpi_controller`,
+:mod:`mpigen.operator.training_controller`), never from a cluster: the PodGroup, the hostfile,
+the Service, the SSH Secret, the launcher Job and the worker Pods with their scheduling fields,
+and the environment the operator injects. SOURCE is an mpigen spec (compiled first) or MPIJob,
+PyTorchJob or TFJob manifests (as the API server stores them).
 
 The text is for people and has the same size for any number of workers: one worker Pod stands
 for all (they differ only by index) and a long hostfile shows its first and last lines with
@@ -13,26 +15,197 @@ objects are generated one at a time and the hostfile line by line
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
-from .emit.yaml_emit import Lines
-from .operator import mpi_controller as ctl
-from .operator import training_controller as tc
+import click
 
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
+from ..emit.yaml_emit import Lines, iter_dump_all
+from ..expand.environments import origin, spec_for
+from ..lint.base import Context, LintOptions
+from ..names import MPIJOB_API, TRAINING_API, TRAINING_KINDS
+from ..operator import mpi_controller as ctl
+from ..operator import training_controller as tc
+from ..operator.mpi_defaults import set_defaults
+from ..operator.podgroup import OperatorPanicError
+from ..pipeline import Options, compile_specs, is_spec
+from ..validate import checked_mpijob, checked_training_job
+from ..versions import OperatorVersion
+from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
+               scheduler_name_option)
+
+_DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
+_CHUNK = 1 << 16  # characters of YAML written at a time
 TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 
 
-def explain_job(job: dict[str, Any], gang: str | None, scheduler_name: str, priority_classes: dict[str, int] | None,
-                version: str, cluster_domain: str = "", max_workers: int | None = None) -> Iterator[dict[str, Any]]:
-    """Every object the controller creates for ``job``, one at a time (see ``created_objects``).
+@dataclass
+class _Job:
+    job: dict[str, Any]
+    locate: Callable[[tuple], tuple[int | None, int | None, tuple]]  # manifest path -> line, col, path shown
 
-    The ConfigMap's hostfile is a :class:`mpigen.operator.mpi_controller.Hostfile`; the worker
-    Pods share their common parts. Raises ``NotCreated`` or ``OperatorPanicError`` before the
-    first object when the controller would create nothing: call it with ``max_workers=0`` first
-    to know before any output.
-    """
-    return ctl.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=priority_classes,
-                               version=version, cluster_domain=cluster_domain, max_workers=max_workers, lazy=True)
+
+@click.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
+@scheduler_name_option()
+@cluster_option(f"{PRIORITY_CLASSES}.")
+@operator_version_option()
+@click.option("--cluster-domain", default="", metavar="D",
+              help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
+@env_option("For a spec: the environment to explain (default: the base).")
+@format_option("text", "yaml",
+               help="text for people (the same size for any number of workers); yaml: every object, for tools.")
+def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
+            cluster_domain: str, env: str | None, fmt: str) -> int:
+    """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob or TFJob
+    manifests (or -)."""
+    if cluster_domain and not _DOMAIN.match(cluster_domain):
+        raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
+    version = io.operator_version(operator_version)
+    classes, diagnostics = io.cluster_classes(cluster_file)
+    loaded, name = io.load_input(source)
+    diagnostics += loaded.diagnostics
+    jobs = _jobs(loaded, name, version, classes, env, diagnostics)
+    io.report(diagnostics)
+    if has_errors(diagnostics):
+        return EXIT_INVALID
+
+    def operator_objects(item: _Job, limit: int | None) -> Any:
+        """(gang, the objects the controller creates, one at a time; at most ``limit`` worker Pods)."""
+        job_gang = gang if gang is not None else Context(item.job, LintOptions()).gang
+        job_gang = None if job_gang == "none" else job_gang
+        if item.job.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
+            return job_gang, tc.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+                                                priority_classes=classes, cluster_domain=cluster_domain,
+                                                max_pods=limit)
+        # The ConfigMap's hostfile is a lazy Hostfile; NotCreated or OperatorPanicError comes before
+        # the first object (so max_workers=0 tells, before any output, whether anything is created).
+        return job_gang, ctl.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+                                             priority_classes=classes, version=version,
+                                             cluster_domain=cluster_domain, max_workers=limit, lazy=True)
+
+    texts, problems = [], []
+    for item in jobs:  # every job's problems before any output; text shows one Pod per replica type
+        training = item.job.get("kind") in TRAINING_KINDS
+        try:
+            job_gang, created = operator_objects(item, 1 if training or fmt == "text" else 0)
+            created = list(created)
+        except (ctl.NotCreated, OperatorPanicError) as exc:
+            crash = isinstance(exc, OperatorPanicError)
+            line, col, path = item.locate(_cause(item.job, exc))
+            problems.append(Diagnostic(name, line, col, format_path(path), "operator-crash" if crash else "not-created",
+                                       Severity.ERROR, f"{exc}: nothing is created"))
+            continue
+        if fmt == "text" and training:
+            texts.append(render_training_text(tc.prepared(item.job), created, job_gang))
+        elif fmt == "text":
+            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version))
+    io.report(problems)
+    if problems:
+        return EXIT_INVALID
+    if fmt == "text":
+        click.echo("\n".join(texts), nl=False)
+        return EXIT_OK
+    batch: list[str] = []
+    size = 0
+    for item in jobs:  # YAML: streamed, every object complete
+        for chunk in iter_dump_all(for_yaml(operator_objects(item, None)[1]), shared=True):
+            batch.append(chunk)
+            size += len(chunk)
+            if size >= _CHUNK:
+                click.echo("".join(batch), nl=False)
+                batch.clear()
+                size = 0
+    click.echo("".join(batch), nl=False)
+    return EXIT_OK
+
+
+def _jobs(loaded: Any, name: str, version: OperatorVersion, classes: dict[str, int] | None, env: str | None,
+          diagnostics: list[Diagnostic]) -> list[_Job]:
+    """The jobs of a spec file (compiled) or of a manifest (as the API server stores them)."""
+    jobs: list[_Job] = []
+    if any(is_spec(doc.data) for doc in loaded.documents):
+        result = compile_specs(loaded, name, Options(version, classes))
+        diagnostics += result.diagnostics
+        docs = {doc.data["metadata"]["name"]: doc for doc in loaded.documents
+                if is_spec(doc.data) and isinstance(doc.data.get("metadata"), dict)
+                and isinstance(doc.data["metadata"].get("name"), str)}  # else compile_specs reported it
+        for compiled in result.jobs:
+            if env is not None and env not in compiled.environments:
+                raise io.UsageError(f"--env {env}: no such environment in {compiled.name}")
+            doc = docs[compiled.name]
+            spec = doc.data["spec"]
+
+            def locate(path: tuple, doc: Any = doc, spec: dict[str, Any] = spec) -> tuple[Any, Any, tuple]:
+                where = _spec_path(path, spec_for(spec, env))
+                where = ("spec",) + tuple(origin(where[1:], spec, env))
+                line, col = doc.locate(where)
+                return line, col, where
+
+            jobs += [_Job(o, locate) for o in compiled.objects(env) if o.get("kind") in ("MPIJob", *TRAINING_KINDS)]
+        return jobs
+    for doc in loaded.documents:
+        if not isinstance(doc.data, dict):
+            continue
+        kind = (doc.data.get("apiVersion"), doc.data.get("kind"))
+        if kind == (MPIJOB_API, "MPIJob"):
+            job, problems = checked_mpijob(doc, name, version)
+        elif kind[0] == TRAINING_API and kind[1] in TRAINING_KINDS:
+            job, problems = checked_training_job(doc, name)
+        else:
+            continue
+        diagnostics += problems
+        if job is not None:
+            jobs.append(_Job(job, lambda path, doc=doc: (*doc.locate(path), path)))
+    if not jobs and not has_errors(diagnostics):
+        diagnostics.append(Diagnostic(name, None, None, "", "no-mpijob", Severity.ERROR,
+                                      f"no mpigen spec and no {MPIJOB_API} MPIJob or {TRAINING_API} PyTorchJob or "
+                                      "TFJob in this file"))
+    return jobs
+
+
+def _cause(job: dict[str, Any], exc: Exception) -> tuple:
+    """The manifest field that makes the controller create nothing (or crash)."""
+    message = str(exc)
+    if "managedBy" in message:
+        return ("spec", "runPolicy", "managedBy")
+    if "rdzvConf" in message:
+        return ("spec", "elasticPolicy", "rdzvConf")
+    replicas = job["spec"].get("mpiReplicaSpecs") or {}
+    if "PriorityClass" in message:  # v0.4 scheduler-plugins: the first pod priorityClassName looked up
+        for role in ("Launcher", "Worker", *sorted(r for r in replicas if r not in ("Launcher", "Worker"))):
+            template = (replicas.get(role) or {}).get("template") or {}
+            if (template.get("spec") or {}).get("priorityClassName"):
+                return ("spec", "mpiReplicaSpecs", role, "template", "spec", "priorityClassName")
+    for role in replicas:
+        if f"mpiReplicaSpecs.{role}.replicas" in message:
+            return ("spec", "mpiReplicaSpecs", role, "replicas")
+        if f"mpiReplicaSpecs.{role}" in message:
+            return ("spec", "mpiReplicaSpecs", role)
+    return ("spec",)
+
+
+def _spec_path(path: tuple, spec: dict[str, Any]) -> tuple:
+    """Where an mpigen spec sets what ``path`` of the MPIJob it compiles to holds."""
+    scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else {}
+    launcher = ((spec.get("mpi") or {}).get("launcher") or {}) if isinstance(spec.get("mpi"), dict) else {}
+    if path[-1:] == ("priorityClassName",) and path[:2] == ("spec", "mpiReplicaSpecs"):
+        places = [(("spec", "priorityClassName"), spec.get("priorityClassName")),
+                  (("spec", "scheduling", "priorityClass"), scheduling.get("priorityClass"))]
+        if path[2] == "Launcher":
+            places.insert(0, (("spec", "mpi", "launcher", "priorityClassName"), launcher.get("priorityClassName")))
+        for where, value in places:
+            if value:
+                return where
+    if path[:2] == ("spec", "mpiReplicaSpecs"):
+        return ("spec", "mpi", "launcher") if path[2:3] == ("Launcher",) else ("spec", "workers")
+    if path[:2] == ("spec", "runPolicy"):
+        return path
+    return ("spec", "scheduling", "gang") if "gang" in scheduling else ("spec",)
 
 
 def for_yaml(objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -66,7 +239,7 @@ def _env_text(container: dict[str, Any], injected_from: int) -> str:
     return " ".join(f"{e['name']}={e.get('value', '')}" for e in env[injected_from:])
 
 
-def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: str) -> str:
+def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion) -> str:
     name = job["metadata"]["name"]
     namespace = job["metadata"].get("namespace") or "default"
     spec = job["spec"]
@@ -140,15 +313,6 @@ def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], r
     out.append(f"  env injected: {_env_text(pod['containers'][0], own_env)}")
     out.append("")
     return out
-
-
-def explain_training_job(job: dict[str, Any], gang: str | None, scheduler_name: str,
-                         priority_classes: dict[str, int] | None, cluster_domain: str = "",
-                         max_pods: int | None = None) -> Iterator[dict[str, Any]]:
-    """Every object training-operator v1.9.0 creates for a PyTorchJob or TFJob, one at a time
-    (see :func:`mpigen.operator.training_controller.created_objects`)."""
-    return tc.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=priority_classes,
-                              cluster_domain=cluster_domain, max_pods=max_pods)
 
 
 def _tf_config_text(config: tc.TFConfig) -> str:

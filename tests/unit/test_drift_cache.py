@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mpigen import check_cache
-from mpigen.cli import main
+from mpigen.drift import cache as drift_cache
+from mpigen.main import main
 
 SPEC = """apiVersion: mpigen.dev/v1alpha1
 kind: TrainingJob
@@ -90,8 +90,8 @@ def test_a_tree_edit_that_keeps_size_and_mtime_is_still_found(repo, capsys) -> N
 
 def test_a_new_mpigen_invalidates_the_cache(repo, monkeypatch) -> None:
     assert main(["check"]) == 0
-    check_cache.code_hash.cache_clear()
-    monkeypatch.setattr(check_cache, "code_hash", lambda: "another mpigen")
+    drift_cache.code_hash.cache_clear()
+    monkeypatch.setattr(drift_cache, "code_hash", lambda: "another mpigen")
     calls = _compiles(monkeypatch)
     assert main(["check"]) == 0
     assert calls == ["specs/demo.yaml"]

@@ -13,8 +13,13 @@ import sys
 
 import click
 
-from .cli import EXIT_INVALID, Fail, _report, _usage
-from .diagnostics import has_errors
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
+from ..emit.yaml_emit import dump
+from ..importers.arena import ArenaUsageError, import_arena, split_command_line
+from ..importers.arena_flags import flags_markdown
+from ..load.yaml_loader import load_text
+from ..pipeline import Options, compile_specs
 
 
 @click.group("import")
@@ -25,16 +30,12 @@ def import_() -> None:
 @import_.command("arena", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--flags-table", is_flag=True, hidden=True, help="Print the flag table of docs/arena.md.")
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
-def arena(argv: tuple[str, ...], flags_table: bool) -> None:
+def arena(argv: tuple[str, ...], flags_table: bool) -> int:
     """Translate ARGV, an `arena submit mpijob|pytorchjob|tfjob ...` command line, into a spec on
     stdout. Give it after `--`, as one quoted argument, or `-` to read it from stdin."""
-    from .emit.yaml_emit import dump
-    from .importers.arena import ArenaUsageError, import_arena, split_command_line
-    from .importers.arena_flags import flags_markdown
-
     if flags_table:
         click.echo(flags_markdown(), nl=False)
-        return
+        return EXIT_OK
     words = list(argv)
     try:
         if words == ["-"]:
@@ -42,21 +43,18 @@ def arena(argv: tuple[str, ...], flags_table: bool) -> None:
         elif len(words) == 1 and " " in words[0].strip():
             words = split_command_line(words[0])
         if not words:
-            _usage("import arena: give an arena command line: mpigen import arena -- arena submit KIND FLAGS... COMMAND")
+            raise io.UsageError("import arena: give an arena command line: "
+                                "mpigen import arena -- arena submit KIND FLAGS... COMMAND")
         spec, diagnostics = import_arena(words)
     except ArenaUsageError as exc:
-        _usage(f"import arena: {exc}")
+        raise io.UsageError(f"import arena: {exc}") from None
     if has_errors(diagnostics):
-        _report(diagnostics)
-        raise Fail(EXIT_INVALID)
+        io.report(diagnostics)
+        return EXIT_INVALID
     text = dump(spec)
     # The spec must build: what the importer could not foresee (a relative --working-dir, a
     # credential in --sync-source, clashing mounts...) is reported at the printed spec's lines.
-    from .load.yaml_loader import load_text
-    from .pipeline import Options, compile_specs
-
     built = compile_specs(load_text(text, "<stdout>"), "<stdout>", Options())
-    _report(diagnostics + built.diagnostics)
+    io.report(diagnostics + built.diagnostics)
     click.echo(text, nl=False)
-    if has_errors(built.diagnostics):
-        raise Fail(EXIT_INVALID)
+    return EXIT_INVALID if has_errors(built.diagnostics) else EXIT_OK

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .emit.writer import OWNED_LIST
+from ..emit.writer import OWNED_LIST
 
 VERSION = 1
 
@@ -35,10 +35,10 @@ VERSION = 1
 def code_hash() -> str:
     """What identifies this mpigen: its version, and the size and mtime of every source file and
     schema (an upgrade or an edit changes them)."""
-    from . import __version__
-    from .check.schema import schemas_folder
+    from .. import __version__
+    from ..spec.schema import schemas_folder
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # mpigen/
     digest = hashlib.sha256(__version__.encode())
     schemas = schemas_folder()
     for path in sorted([*package.rglob("*.py"), *schemas.rglob("*.json")]):

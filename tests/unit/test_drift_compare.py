@@ -1,4 +1,4 @@
-"""mpigen.check_cmd: drift between the trees on disk and what the specs compile to."""
+"""mpigen.drift.compare: drift between the trees on disk and what the specs compile to."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mpigen import check_cmd
-from mpigen.check_cmd import (CHANGED, CONFLICT, EXTRA, FORMATTING, MISSING, NOT_A_FOLDER, OWNERSHIP,
+from mpigen.drift import compare
+from mpigen.drift.compare import (CHANGED, CONFLICT, EXTRA, FORMATTING, MISSING, NOT_A_FOLDER, OWNERSHIP,
                               UNPARSABLE, FieldChange, check_jobs, check_tree, field_changes, orphan_trees)
 from mpigen.emit.writer import OWNED_LIST, write_tree
 from mpigen.load.yaml_loader import load_text
@@ -49,7 +49,7 @@ def root(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def drift_of(root: Path, job: CompiledJob | None = None) -> dict[str, check_cmd.FileDrift]:
+def drift_of(root: Path, job: CompiledJob | None = None) -> dict[str, compare.FileDrift]:
     (result,) = check_jobs([job or compiled()], root)
     assert result.job == "demo" and result.tree == root / "demo"
     return {d.path: d for d in result.drift}
@@ -271,9 +271,9 @@ def test_a_rewritten_file_lists_a_bounded_number_of_changes(tmp_path: Path) -> N
     write_tree(tmp_path, "job", files)
     (tmp_path / "job/a.yaml").write_text("".join(f"k{i}: 2\n" for i in range(200)))
     (drift,) = check_tree(tmp_path, "job", files).drift
-    assert len(drift.changes) == check_cmd.MAX_CHANGES
-    assert drift.more == 200 - check_cmd.MAX_CHANGES
-    assert drift.lines()[-1] == f"... and {200 - check_cmd.MAX_CHANGES} more"
+    assert len(drift.changes) == compare.MAX_CHANGES
+    assert drift.more == 200 - compare.MAX_CHANGES
+    assert drift.lines()[-1] == f"... and {200 - compare.MAX_CHANGES} more"
     assert "200 fields" in drift.describe()
 
 

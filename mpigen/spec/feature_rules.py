@@ -1,7 +1,7 @@
 """Stage 2b, check: rules of the features beyond MPI - frameworks, Kueue and kube-batch, ACK GPU
 topology, TensorBoard, code sync and volumes.
 
-Same contract as :mod:`mpigen.check.spec_rules`: each rule reads one environment's effective
+Same contract as :mod:`mpigen.spec.spec_rules`: each rule reads one environment's effective
 spec and yields ``(path, code, severity, message)``.
 """
 
@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Iterator
 
 from ..diagnostics import Severity
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on the build's path
-if TYPE_CHECKING:
-    from typing import Iterator
+from ..names import is_ssh_url, log_volume, volume_name
+from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -24,7 +23,7 @@ RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
 
 
-def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _frameworks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     framework = spec.get("framework", "mpi")
     if framework not in FRAMEWORK_FIELDS:
         return  # the schema reports the unknown framework; which fields belong is unknown
@@ -39,7 +38,7 @@ def _frameworks(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "and its workers Never (use runPolicy.backoffLimit for retries)")
 
 
-def _kueue_and_kube_batch(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _kueue_and_kube_batch(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     scheduling = spec.get("scheduling") or {}
     gang = scheduling.get("gang")
     base = ("spec", "scheduling")
@@ -63,7 +62,7 @@ def _kueue_and_kube_batch(doc: dict, spec: dict, version: tuple) -> Iterator[Fin
                        f"kube-batch's PodGroup (scheduling.incubator.k8s.io/v1alpha1) has no {key}")
 
 
-def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     if not (spec.get("scheduling") or {}).get("gpuTopology"):
         return
     from ..expand.defaults import gpus
@@ -82,9 +81,7 @@ def _gpu_topology(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
 
 
-def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
-    from ..render.pods import volume_name
-
+def _volume_sources(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     code_path = (spec.get("code") or {}).get("mountPath", "/code") if spec.get("code") else None
     for i, volume in enumerate(spec.get("volumes") or []):
         if not isinstance(volume, dict):
@@ -106,14 +103,12 @@ def _volume_sources(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                    f"mount path {code_path!r} is where spec.code puts the code")
 
 
-def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     board = spec.get("tensorboard")
     if isinstance(board, dict) and "logDir" not in board:
         yield (("spec", "tensorboard"), "missing-field", Severity.ERROR, "tensorboard needs logDir")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
-    from ..render.addons import log_volume
-
     volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]
     volume = log_volume({"tensorboard": board, "volumes": volumes})
     path = ("spec", "tensorboard", "logDir")
@@ -127,7 +122,7 @@ def _tensorboard(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                "it runs on, not what the training pods on other nodes write; use a PersistentVolumeClaim")
 
 
-def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
+def _code(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     code = spec.get("code")
     if not isinstance(code, dict):
         return
@@ -157,8 +152,6 @@ def _code(doc: dict, spec: dict, version: tuple) -> Iterator[Finding]:
                f"the repository URL carries credentials (a user and password, or a token): {how}, and give the "
                "URL without them")
     if isinstance(git.get("repository"), str) and "secret" in git:
-        from ..render.pods import is_ssh_url
-
         if not is_ssh_url(git["repository"]) and not git["repository"].lower().startswith("https://"):
             yield (("spec", "code", "git", "repository"), "git-credentials-over-http", Severity.ERROR,
                    "credentials go only over https:// or ssh; this URL would send the Secret's password in clear")

@@ -1,9 +1,9 @@
-"""Generated from schemas/mpigen.dev/trainingjob_v1alpha1.json by mpigen/check/schemagen.py: do not edit.
+"""Generated from schemas/mpigen.dev/trainingjob_v1alpha1.json by mpigen/spec/schemagen.py: do not edit.
 
-Regenerate with `python -m mpigen.check.schemagen`; a test fails while this file is stale.
+Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file is stale.
 """
 # fmt: off
-from mpigen.check.schema_runtime import Pattern as _Pattern, equal as _equal
+from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
 FINGERPRINT = (28134, 3982153216)

@@ -1,4 +1,4 @@
-"""``mpigen migrate``: the click layer over :mod:`mpigen.migrate`."""
+"""``mpigen migrate``: a manifest of retired API versions rewritten in the current ones (:mod:`mpigen.migrate`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from pathlib import Path
 
 import click
 
-from .cli import Fail, _read, _report, _usage
-from .diagnostics import EXIT_INVALID, has_errors
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
+from ..load.yaml_loader import load_bytes
+from ..migrate import LegacyFlags, migrate_documents
 
 
 @click.command()
@@ -23,7 +25,7 @@ from .diagnostics import EXIT_INVALID, has_errors
 @click.option("--processing-resource-type", type=click.Choice(["nvidia.com/gpu", "cpu"]),
               help="v1alpha1 only: the old operator's --processing-resource-type [default: nvidia.com/gpu].")
 def migrate(manifest: str, output: str | None, gpus_per_node: int | None, processing_units_per_node: int | None,
-            processing_resource_type: str | None) -> None:
+            processing_resource_type: str | None) -> int:
     """Rewrite MANIFEST (a file, or - for stdin) in API versions the current operators serve.
 
     MPIJob kubeflow.org/v1alpha1, v1alpha2, v1 -> kubeflow.org/v2beta1 (mpi-operator v0.8.0);
@@ -33,20 +35,16 @@ def migrate(manifest: str, output: str | None, gpus_per_node: int | None, proces
     result is checked by mpigen validate. Exit 1 when a document could not be migrated or the
     result does not validate (the output is still written, so the findings can be read there).
     """
-    from .load.yaml_loader import load_bytes
-    from .migrate import LegacyFlags, migrate_documents
-
-    raw, name = _read(manifest)
+    raw, name = io.read_input(manifest)
     loaded = load_bytes(raw, name)
     flags = LegacyFlags(gpus_per_node, processing_units_per_node, processing_resource_type)
     result = migrate_documents(loaded, name, output or "<stdout>", flags)
-    _report(result.diagnostics)
+    io.report(result.diagnostics)
     if output:
         try:
             Path(output).write_text(result.text, encoding="utf-8")
         except OSError as exc:
-            _usage(f"{output}: cannot write: {exc.strerror or exc}")
+            raise io.UsageError(f"{output}: cannot write: {exc.strerror or exc}") from None
     else:
         click.echo(result.text, nl=False)
-    if has_errors(result.diagnostics):
-        raise Fail(EXIT_INVALID)
+    return EXIT_INVALID if has_errors(result.diagnostics) else EXIT_OK

@@ -3,7 +3,7 @@
 ``mpigen build`` checks one spec against ``trainingjob_v1alpha1.json``. Importing a schema
 library (jsonschema-rs pulls in the e-mail and socket modules) costs more than the whole compile,
 so the verdict "valid" comes from a function generated from the schema ahead of time:
-``mpigen/check/_spec_valid.py``, regenerated with ``python -m mpigen.check.schemagen`` (a test
+``mpigen/spec/_spec_valid.py``, regenerated with ``python -m mpigen.spec.schemagen`` (a test
 fails while it is stale; until then the library decides, so a stale file costs time, never a
 wrong answer). Only "valid" is taken from it: a spec it rejects goes through the libraries as
 before, which explain every problem.
@@ -238,12 +238,12 @@ def generate(schema_text: bytes, schema_name: str) -> str:
     compiler.bodies.append(f"def is_valid(v):\n{compiler.body(schema)}")
     size, crc = fingerprint(schema_text)
     return "\n".join([
-        f'"""Generated from schemas/{schema_name} by mpigen/check/schemagen.py: do not edit.',
+        f'"""Generated from schemas/{schema_name} by mpigen/spec/schemagen.py: do not edit.',
         "",
-        "Regenerate with `python -m mpigen.check.schemagen`; a test fails while this file is stale.",
+        "Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file is stale.",
         '"""',
         "# fmt: off",
-        "from mpigen.check.schema_runtime import Pattern as _Pattern, equal as _equal",
+        "from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal",
         "",
         f"SCHEMA = {schema_name!r}",
         f"FINGERPRINT = ({size}, {crc})",

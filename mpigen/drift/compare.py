@@ -1,6 +1,6 @@
 """``mpigen check``: does each kustomize tree on disk still say what its spec compiles to?
 
-Pure logic, no printing: the CLI (``cli_check.py``) formats what this returns. For every job, the
+Pure logic, no printing: :mod:`mpigen.commands.check` prints what this returns. For every job, the
 files :func:`mpigen.render.kustomize.kustomize_files` would write are compared with
 ``<root>/<job>/``:
 
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .diagnostics import format_path
-from .emit.writer import OWNED_LIST, owned_files
+from ..diagnostics import format_path
+from ..emit.writer import OWNED_LIST, owned_files
 
-if TYPE_CHECKING:  # the compiler is imported only when a spec is compiled
-    from .pipeline import CompiledJob
+if TYPE_CHECKING:  # the renderer is imported only when a tree is compared
+    from ..render.job import CompiledJob
 
 MISSING = "missing"
 EXTRA = "extra"
@@ -129,7 +129,7 @@ def check_jobs(jobs: Iterable[CompiledJob], root: Path) -> list[JobDrift]:
     jobs = list(jobs)
     if not jobs:
         return []
-    from .render.kustomize import kustomize_files
+    from ..render.kustomize import kustomize_files
 
     return [check_tree(root, job.name, kustomize_files(job), job.source) for job in jobs]
 
@@ -191,8 +191,8 @@ def compare_file(rel: str, path: Path, want: str) -> FileDrift | None:
 
 def _parse(raw: bytes, name: str) -> tuple[Any, str]:
     """The documents of a file, with the loader the specs use (safe, bounded); or a problem."""
-    from .diagnostics import Severity
-    from .load.yaml_loader import load_bytes
+    from ..diagnostics import Severity
+    from ..load.yaml_loader import load_bytes
 
     loaded = load_bytes(raw, name)
     errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]

@@ -1,0 +1,56 @@
+"""The commands, one module each, and the options several of them share.
+
+Each module declares its click command (arguments, options, help) and does its work: it prints
+and returns the exit code; a usage or I/O error is raised as :class:`mpigen.io.UsageError`.
+:mod:`mpigen.main` imports a command's module only when that command runs (or ``--help`` lists
+them all), and no command imports another.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from ..versions import DEFAULT_OPERATOR_VERSION
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+PRIORITY_CLASSES = "PriorityClasses of the cluster (kubectl get priorityclass -o yaml)"
+OPERATOR_RULES = "mpi-operator release whose rules apply"
+
+
+def cluster_option(help: str) -> Decorator:
+    return click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, allow_dash=True),
+                        metavar="FILE", help=help)
+
+
+def operator_version_option(help: str | None = None, default: str | None = str(DEFAULT_OPERATOR_VERSION)) -> Decorator:
+    return click.option("--operator-version", "operator_version", default=default,
+                        show_default=default is not None, metavar="V", help=help)
+
+
+def gang_option(help: str, none: bool = True, required: bool = False) -> Decorator:
+    choices = ["volcano", "scheduler-plugins", "none"] if none else ["volcano", "scheduler-plugins"]
+    return click.option("--gang", type=click.Choice(choices), required=required, help=help)
+
+
+def scheduler_name_option(default: str | None = "scheduler-plugins-scheduler",
+                          help: str = "scheduler-plugins scheduler name.") -> Decorator:
+    return click.option("--scheduler-name", default=default, show_default=default is not None, metavar="N",
+                        help=help)
+
+
+def env_option(help: str) -> Decorator:
+    return click.option("--env", "env", metavar="NAME", help=help)
+
+
+def format_option(*choices: str, help: str | None = None) -> Decorator:
+    """``--format``, the first of ``choices`` by default."""
+    return click.option("--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True,
+                        help=help)
+
+
+def config_option(help: str, exists: bool = False) -> Decorator:
+    return click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=exists), metavar="FILE",
+                        help=help)

@@ -1,0 +1,57 @@
+"""``mpigen build``: a spec compiled into manifests on stdout, or into a kustomize tree (``-o DIR``)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from .. import io
+from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
+from ..emit.yaml_emit import dump_all
+from ..pipeline import CompiledJob, Options, compile_specs
+from . import OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, env_option, operator_version_option
+
+
+@click.command()
+@click.argument("spec", type=click.Path(dir_okay=False, allow_dash=True))
+@env_option("Environment to print (default: the base).")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+@click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
+def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str, output: str | None) -> int:
+    """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
+    version = io.operator_version(operator_version)
+    if output and env:
+        raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
+    classes, diagnostics = io.cluster_classes(cluster_file)
+    loaded, name = io.load_input(spec)
+    result = compile_specs(loaded, name, Options(version, classes))
+    diagnostics += result.diagnostics
+    io.report(diagnostics)
+    if has_errors(diagnostics):
+        return EXIT_INVALID
+    io.require_environment(result.jobs, env)
+    if output:
+        return _write_trees(result.jobs, output)
+    click.echo(dump_all([obj for job in result.jobs for obj in job.objects(env)]), nl=False)
+    return EXIT_OK
+
+
+def _write_trees(jobs: list[CompiledJob], output: str) -> int:
+    from pathlib import Path
+
+    from ..emit.writer import WriteError, write_tree
+    from ..render.kustomize import kustomize_files
+
+    for job in jobs:
+        try:
+            written = write_tree(Path(output), job.name, kustomize_files(job))
+        except WriteError as exc:
+            click.echo(f"mpigen: {exc}", err=True)
+            return EXIT_INVALID
+        except OSError as exc:
+            raise io.UsageError(f"{output}: cannot write: {exc}") from None
+        click.echo(f"wrote {len(written)} files to {os.path.join(output, job.name)}", err=True)
+    return EXIT_OK

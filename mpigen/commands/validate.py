@@ -1,0 +1,92 @@
+"""``mpigen validate PATH...``: the report on stdout, the summary line on stderr, the exit code."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+import click
+
+from .. import io
+from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics
+from ..lint.base import LintOptions
+from ..load.document import Document
+from ..pipeline import Options
+from ..validate import SKIPPED, Coverage, ValidateOptions, report, validate_files
+from ..validate.discover import MissingPath, discover
+from ..versions import DEFAULT_OPERATOR_VERSION
+from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
+               operator_version_option, scheduler_name_option)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@format_option("text", "json", "junit", "github", help="Report format (github: workflow annotations).")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--require-schema", is_flag=True,
+              help="An object mpigen cannot check (no schema, no lint rule, no kind) is an error (exit 1).")
+@click.option("--kubeconform", "use_kubeconform", is_flag=True,
+              help="Also run the external kubeconform with mpigen's schemas and merge its findings.")
+@gang_option("The operator's --gang-scheduling (default: configuration, else inferred per manifest).")
+@scheduler_name_option(default=None)
+@cluster_option(f"{PRIORITY_CLASSES}.")
+@operator_version_option(f"{OPERATOR_RULES} [default: v0.8.0].", default=None)
+@click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
+@config_option("Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen]).",
+               exists=True)
+@click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
+             gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+             disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+    """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
+
+    Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
+    warnings alone exit 0 unless --strict. Objects mpigen has no check for are skipped and counted
+    in the summary; --require-schema makes them errors.
+    """
+    config = io.load_config(config_file)
+    version_text = operator_version or config.operator_version
+    version = io.operator_version(version_text) if version_text else DEFAULT_OPERATOR_VERSION
+    cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
+    classes, diagnostics = io.cluster_classes(cluster_path)
+    options = ValidateOptions(
+        lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
+                         priority_classes=classes, operator_version=version),
+        build=Options(version, classes),
+        disabled=frozenset(disable) | config.disable,
+    )
+    try:
+        files = discover(list(paths))
+    except MissingPath as exc:
+        raise io.UsageError(f"{exc}: no such file or folder") from None
+    contents: dict[str, bytes] = {}
+    for path in files:
+        raw, name = io.read_input(path)
+        contents[name] = raw
+    coverage = Coverage()
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage)
+    diagnostics += found
+    if use_kubeconform:
+        diagnostics += _kubeconform(contents, documents, diagnostics)
+    if require_schema:  # the notes on skipped objects become errors
+        diagnostics = [replace(d, severity=Severity.ERROR) if d.code in SKIPPED else d for d in diagnostics]
+    diagnostics = sort_diagnostics(diagnostics)
+    click.echo(report.render(diagnostics, fmt, list(contents), coverage, verbose), nl=False)
+    if fmt in ("text", "github"):
+        sys.stdout.flush()  # the report before the summary, when both go to one terminal
+        click.echo(report.summary(diagnostics, len(contents), coverage), err=True)
+    code = report.exit_code(diagnostics, strict)
+    return EXIT_INVALID if require_schema and coverage.skipped else code
+
+
+def _kubeconform(contents: dict[str, bytes], documents: dict[str, list[Document]],
+                 ours: list[Diagnostic]) -> list[Diagnostic]:
+    """kubeconform's findings, but for the fields mpigen's own schema check already reported."""
+    from ..validate import kubeconform
+
+    try:
+        found = kubeconform.run(contents, kubeconform.find_binary())
+    except (kubeconform.KubeconformMissing, kubeconform.KubeconformFailed) as exc:
+        raise io.UsageError(str(exc)) from None
+    reported = {(d.file, d.path) for d in ours if d.code in ("schema", "unknown-field", "missing-field")}
+    return [d for d in kubeconform.diagnostics(found, documents) if (d.file, d.path) not in reported]

@@ -1,0 +1,96 @@
+"""What the commands read and write: files and stdin, option values, diagnostics on stderr.
+
+For :mod:`mpigen.commands` only; the pipeline's stages neither print nor read files. A usage or
+I/O error is raised as :class:`UsageError`, which :mod:`mpigen.main` prints as ``mpigen: MESSAGE``
+with exit code 2. :mod:`mpigen.main` imports this module at start-up, so the loader, the cluster
+file's reader and the configuration are imported by the functions that need them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from .diagnostics import Diagnostic, sort_diagnostics
+from .versions import OperatorVersion
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .load.document import LoadResult
+    from .pipeline import CompiledJob
+
+
+class UsageError(Exception):
+    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2."""
+
+
+def read_input(path: str) -> tuple[bytes, str]:
+    """The bytes of a file or of stdin (``-``), and the name diagnostics give it."""
+    if path == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    try:
+        with open(path, "rb") as file:
+            return file.read(), path
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def load_input(path: str) -> tuple[LoadResult, str]:
+    """A file or stdin read and parsed (YAML errors are diagnostics of the result)."""
+    from .load.yaml_loader import load_bytes
+
+    raw, name = read_input(path)
+    return load_bytes(raw, name), name
+
+
+def operator_version(value: str) -> OperatorVersion:
+    """The value of ``--operator-version``."""
+    try:
+        return OperatorVersion.parse(value)
+    except ValueError as exc:
+        raise UsageError(f"--operator-version: {exc}") from None
+
+
+def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
+    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
+    if path is None:
+        return None, []
+    from .load.cluster import priority_classes
+
+    loaded, name = load_input(path)
+    classes, diagnostics = priority_classes(loaded.documents, name)
+    return classes, loaded.diagnostics + diagnostics
+
+
+def load_config(path: str | None) -> Config:
+    """The configuration in ``path`` (``--config``), else the one found from the working directory."""
+    from pathlib import Path
+
+    from .config import ConfigError
+    from .config import load_config as load
+
+    try:
+        return load(Path(path) if path else None)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def require_environment(jobs: list[CompiledJob], env: str | None) -> None:
+    """:class:`UsageError` when ``--env`` names an environment that one of the compiled jobs lacks."""
+    if env is None:
+        return
+    missing = [job.name for job in jobs if env not in job.environments]
+    if missing:
+        known = sorted({e for job in jobs for e in job.environments})
+        raise UsageError(f"--env {env}: no such environment in {', '.join(missing)} "
+                         f"(environments: {', '.join(known) or 'none'})")
+
+
+def report(diagnostics: list[Diagnostic]) -> None:
+    """Every diagnostic on stderr, one a line, in a stable order."""
+    for diagnostic in sort_diagnostics(diagnostics):
+        click.echo(diagnostic.format(), err=True)

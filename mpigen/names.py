@@ -1,0 +1,77 @@
+"""Names several stages must agree on: the API versions and kinds mpigen reads and writes, and the
+naming rules of what a spec asks for (volume names, the folders code sync creates, the volume
+that holds TensorBoard's logs). Part of the shared kernel: it imports nothing of mpigen.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+SPEC_API_VERSION = "mpigen.dev/v1alpha1"
+SPEC_KIND = "TrainingJob"
+MPIJOB_API = "kubeflow.org/v2beta1"  # mpi-operator v0.8.0
+TRAINING_API = "kubeflow.org/v1"  # training-operator v1.9.0
+TRAINING_KINDS = ("PyTorchJob", "TFJob")
+CURRENT_API = {"MPIJob": MPIJOB_API, "PyTorchJob": TRAINING_API, "TFJob": TRAINING_API}
+"""The apiVersion the current operators serve, by kind."""
+LEGACY_API = {
+    "MPIJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1"),
+    "PyTorchJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
+    "TFJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
+}
+"""The apiVersions the operators no longer serve, by kind (``mpigen migrate`` rewrites them)."""
+
+
+def volume_name(volume: dict[str, Any]) -> str:
+    """A volume's name in the pod: its ``name``, else its claim name (or host folder) made a DNS label."""
+    if volume.get("name"):
+        return volume["name"]
+    source = volume.get("claimName") or volume.get("hostPath") or ""
+    name = re.sub(r"[^a-z0-9-]+", "-", str(source).lower()).strip("-")[:63].strip("-")
+    prefix = "pvc-" if "claimName" in volume else "host-"
+    if not name or not name[0].isalpha() or "hostPath" in volume:
+        name = (prefix + name)[:63].strip("-")
+    return name
+
+
+def log_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The volume of ``spec.volumes`` that holds the log directory (the deepest mountPath)."""
+    log_dir = posixpath.normpath(spec["tensorboard"]["logDir"])
+    best = None
+    for volume in spec["volumes"]:
+        mount = posixpath.normpath(volume["mountPath"])
+        if (log_dir == mount or log_dir.startswith(mount.rstrip("/") + "/")) and \
+                (best is None or len(mount) > len(posixpath.normpath(best["mountPath"]))):
+            best = volume
+    return best
+
+
+def is_ssh_url(repository: str) -> bool:
+    return repository.lower().startswith("ssh://") or bool(re.match(r"^[\w.-]+@[\w.-]+:", repository))
+
+
+def rsync_folder(source: str) -> str | None:
+    """The folder ``rsync -avP SOURCE DEST/`` creates in DEST: the source's last path part, or None
+    when the source ends with ``/`` (its contents are copied) or is a daemon module's root."""
+    if source.endswith("/"):
+        return None
+    if source.lower().startswith("rsync://"):
+        path = source[len("rsync://"):].partition("/")[2]  # host/module[/path] -> module[/path]
+        module_only = "/" not in path
+    elif "::" in source:
+        path = source.split("::", 1)[1]  # host::module[/path]
+        module_only = "/" not in path
+    else:
+        path = source.split(":", 1)[1] if re.match(r"^[^/]+:", source) else source  # host:path or a path
+        module_only = False
+    if module_only:
+        return None
+    return posixpath.basename(path) or None
+
+
+def repository_folder(repository: str) -> str:
+    """The folder git-sync links the checkout to: the repository's last path part without .git."""
+    leaf = posixpath.basename(repository.rstrip("/").split(":")[-1]) or "repo"
+    return leaf[:-4] if leaf.endswith(".git") and len(leaf) > 4 else leaf

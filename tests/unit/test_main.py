@@ -1,0 +1,183 @@
+"""mpigen.main: the one command-line layer (click), its exit codes, and a start-up that imports
+only what the command it runs needs.
+
+The command lines the hand-made parser of ``build SPEC [--env NAME]`` and ``validate PATH...``
+once took, and those it left to click, are pinned here: what each prints and its exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mpigen.diagnostics import sort_diagnostics
+from mpigen.emit.yaml_emit import dump_all
+from mpigen.load.yaml_loader import load_bytes
+from mpigen.main import main
+from mpigen.pipeline import Options, compile_specs
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("specs/*.yaml"), *ROOT.glob("tests/cases/specs/*/*.yaml")])
+ENV_SPEC = "specs/scheduler-plugins-envs.yaml"
+VALIDATE = sorted(str(p.relative_to(ROOT)) for p in [
+    *ROOT.glob("specs/*.yaml"), *ROOT.glob("golden/*/*.yaml"), *ROOT.glob("tests/cases/validate/**/*.yaml"),
+    *ROOT.glob("tests/cases/lint/*/*.yaml"), *ROOT.glob("tests/cases/specs/invalid/*.yaml")])
+SUMMARY = re.compile(r"^\d+ files? checked: (\d+) error\(s\), \d+ warning\(s\)")
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str]:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        code = main(argv)
+    finally:
+        os.chdir(cwd)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _expected_build(spec: str, env: str | None) -> tuple[int, str, str]:
+    """What ``mpigen build SPEC [--env ENV]`` prints, from the pipeline itself."""
+    result = compile_specs(load_bytes((ROOT / spec).read_bytes(), spec), spec, Options())
+    err = "".join(d.format() + "\n" for d in sort_diagnostics(result.diagnostics))
+    if not result.ok:
+        return 1, "", err
+    missing = [job.name for job in result.jobs if env is not None and env not in job.environments]
+    if missing:
+        known = sorted({e for job in result.jobs for e in job.environments})
+        return 2, "", err + (f"mpigen: --env {env}: no such environment in {', '.join(missing)} "
+                             f"(environments: {', '.join(known) or 'none'})\n")
+    return 0, dump_all([obj for job in result.jobs for obj in job.objects(env)]), err
+
+
+BUILDS = [(spec, env) for spec in SPECS for env in (None, "prod", "dev", "nope")]
+
+
+@pytest.mark.parametrize("spec, env", BUILDS, ids=[f"{s} {e or ''}" for s, e in BUILDS])
+def test_build_prints_what_the_pipeline_compiles(spec: str, env: str | None, capsys) -> None:
+    argv = ["build", spec] + (["--env", env] if env else [])
+    assert _run(argv, capsys) == _expected_build(spec, env)
+
+
+@pytest.mark.parametrize("argv", [["build", ENV_SPEC, "--env=prod"], ["build", "--env", "prod", ENV_SPEC],
+                                  ["build", "--env=prod", ENV_SPEC]], ids=" ".join)
+def test_build_options_in_any_order(argv: list[str], capsys) -> None:
+    assert _run(argv, capsys) == _expected_build(ENV_SPEC, "prod")
+
+
+# (command line, exit code, a line of stdout or stderr)
+COMMAND_LINES = [
+    ([], 2, "Usage: mpigen [OPTIONS] COMMAND [ARGS]..."),
+    (["--help"], 0, "Usage: mpigen [OPTIONS] COMMAND [ARGS]..."),
+    (["-h"], 0, "  validate  Lint training manifests and mpigen specs: files, folders..."),
+    (["--version"], 0, "mpigen, version 0.1.0"),
+    (["Build", ENV_SPEC], 2, "Error: No such command 'Build'. Did you mean 'build'?"),
+    (["valdate", ENV_SPEC], 2, "Error: No such command 'valdate'. Did you mean 'validate'?"),
+    (["build"], 2, "Error: Missing argument 'SPEC'."),
+    (["build", "-h"], 0, "  Compile SPEC (a file, or - for stdin) into manifests on stdout, or a"),
+    (["build", ENV_SPEC, "--help"], 0, "Usage: mpigen build [OPTIONS] SPEC"),
+    (["build", "specs"], 2, "Error: Invalid value for 'SPEC': File 'specs' is a directory."),
+    (["build", "does/not/exist.yaml"], 2, "mpigen: does/not/exist.yaml: cannot read: No such file or directory"),
+    (["build", ENV_SPEC, "--env"], 2, "Error: Option '--env' requires an argument."),
+    (["build", ENV_SPEC, "--env", "--help"], 2, "mpigen: --env --help: no such environment in resnet-ddp "
+                                                "(environments: dev, prod)"),
+    (["build", ENV_SPEC, "--env="], 2, "mpigen: --env : no such environment in resnet-ddp (environments: dev, prod)"),
+    (["build", ENV_SPEC, "--env", "\x1b[31mred"], 2, "mpigen: --env red: no such environment in resnet-ddp "
+                                                     "(environments: dev, prod)"),  # click.echo strips ANSI codes
+    (["build", ENV_SPEC, ENV_SPEC], 2, "Error: Got unexpected extra argument (specs/scheduler-plugins-envs.yaml)"),
+    (["build", ENV_SPEC, "--env", "dev", "-o", "x"], 2,
+     "mpigen: --env and -o do not go together: -o writes the base and every environment"),
+    (["build", ENV_SPEC, "--bogus"], 2, "Error: No such option '--bogus'."),
+    (["build", ENV_SPEC, "--env", "a", "--env", "b"], 2, "mpigen: --env b: no such environment in resnet-ddp "
+                                                         "(environments: dev, prod)"),
+    (["build", "-x"], 2, "Error: No such option '-x'."),
+    (["build", ENV_SPEC, "--operator-version", "v0.3.0"], 2,
+     "mpigen: --operator-version: mpi-operator v0.3.0 is not supported: mpigen ports the rules of v0.4.0 and later"),
+    (["build", ENV_SPEC, "--operator-version", "banana"], 2,
+     "mpigen: --operator-version: 'banana' is not an operator version such as v0.8.0"),
+    (["validate"], 2, "Error: Missing argument 'PATHS...'."),
+    (["validate", "no/such/file.yaml"], 2, "mpigen: no/such/file.yaml: no such file or folder"),
+    (["validate", "-x"], 2, "Error: No such option '-x'."),
+    (["validate", "--format", "xml", ENV_SPEC], 2, "Error: Invalid value for '--format': 'xml' is not one of "
+                                                   "'text', 'json', 'junit', 'github'."),
+    (["podgroup", ENV_SPEC], 2, "Error: Missing option '--gang'. Choose from:"),
+    (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
+                   "operators no longer serve."),
+]
+
+
+@pytest.mark.parametrize("argv, code, line", COMMAND_LINES, ids=[" ".join(a) or "(none)" for a, _, _ in COMMAND_LINES])
+def test_command_lines(argv: list[str], code: int, line: str, capsys) -> None:
+    got, out, err = _run(argv, capsys)
+    assert got == code, err
+    assert any(printed.startswith(line) for printed in (out + err).splitlines()), out + err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("paths", [*([path] for path in VALIDATE), VALIDATE, ["specs", "golden", "specs"]],
+                         ids=lambda paths: " ".join(paths) if len(paths) < 4 else "every file")
+def test_validate_ends_with_its_summary_and_exits_1_on_errors(paths: list[str], capsys) -> None:
+    code, out, err = _run(["validate", *paths], capsys)
+    summary = SUMMARY.match(err.splitlines()[-1])
+    assert summary, err
+    assert code == (1 if int(summary[1]) else 0)
+    assert int(summary[1]) == sum(1 for line in out.splitlines() if ": error " in line)
+
+
+def test_console_script_and_module_run_main() -> None:
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"mpigen": "mpigen.main:main"}
+    assert "from .main import main" in (ROOT / "mpigen" / "__main__.py").read_text()
+
+
+@pytest.mark.parametrize("argv", [["build", "-"], ["build", "-", "--env", "prod"], ["validate", "-"],
+                                  ["validate", "-", "golden"]], ids=" ".join)
+def test_stdin_through_a_real_process(argv: list[str]) -> None:
+    spec = (ROOT / ENV_SPEC).read_bytes()
+    piped = subprocess.run([sys.executable, "-m", "mpigen", *argv], input=spec, capture_output=True, cwd=ROOT)
+    named = subprocess.run([sys.executable, "-m", "mpigen", *[ENV_SPEC if a == "-" else a for a in argv]],
+                           capture_output=True, cwd=ROOT)
+    assert piped.returncode == named.returncode
+    assert piped.stdout.replace(b"<stdin>", ENV_SPEC.encode()) == named.stdout
+    assert piped.stderr.replace(b"<stdin>", ENV_SPEC.encode()) == named.stderr
+    assert b"Traceback" not in piped.stderr
+
+
+# What a command's start-up must not import: each is a visible part of a cold start (BENCHMARKS.md).
+# Every command loads click, and only its own module of mpigen.commands; these are what the
+# commands below never need (`--help` imports every command, to list them).
+NOT_IMPORTED = {
+    "--help": ("jsonschema", "jsonschema_rs", "deepdiff", "multiprocessing", "concurrent.futures"),
+    "build": ("mpigen.validate", "json", "pathlib", "fractions", "decimal", "jsonschema", "jsonschema_rs", "deepdiff",
+              "multiprocessing", "concurrent.futures"),
+    "validate": ("multiprocessing", "concurrent.futures", "xml.sax", "jsonschema", "deepdiff"),
+}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["build", ENV_SPEC, "--env", "prod"], ["build", "specs/pytorch-ddp.yaml"],
+                                  ["validate", "golden/horovod-volcano/base.yaml", "specs"]], ids=" ".join)
+def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
+    probe = ("import sys, os\n"
+             "from mpigen.main import main\n"
+             "sys.stdout = open(os.devnull, 'w')\n"
+             "code = main(sys.argv[1:])\n"
+             "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+             "sys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    imported = set(done.stderr.split())
+    commands = sorted(name for name in imported if name.startswith("mpigen.commands."))
+    if argv[0] == "--help":
+        assert commands == sorted(f"mpigen.commands.{module}" for module in
+                                  ("build", "check", "explain", "import_arena", "migrate", "podgroup", "rules", "validate"))
+    else:
+        assert commands == [f"mpigen.commands.{argv[0]}"]
+    unwanted = {name for name in imported for banned in NOT_IMPORTED[argv[0]]
+                if name == banned or name.startswith(banned + ".")}
+    assert sorted(unwanted) == []
