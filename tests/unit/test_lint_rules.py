@@ -212,7 +212,8 @@ SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "
                CASES / "launcher-wait-gang-deadlock" / "bad-scheduler-plugins.yaml",
                CASES / "plaintext-credential" / "bad.yaml", CASES / "host-network-dns" / "bad.yaml",
                CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml",
-               CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml"]
+               CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
+               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml"]
 
 
 @pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)
