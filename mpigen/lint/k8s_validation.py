@@ -1,19 +1,16 @@
-"""The Kubernetes API server's validation helpers, ported from Go for the pod rules.
+"""The Kubernetes API server's generic validation helpers, ported from Go for the pod rules.
 
 From k8s.io/apimachinery v0.35.1: ``pkg/util/validation/validation.go`` (DNS labels and
 subdomains, port names and numbers, environment variable names, config keys, HTTP header names,
 user and group IDs), ``pkg/api/validate/content`` (label keys and values), ``pkg/util/validation/
 ip.go`` (IPs of legacy fields), ``pkg/api/validation/generic.go`` (object names),
 ``pkg/apis/meta/v1/validation/validation.go`` (labels, label selectors) and
-``pkg/util/validation/field/errors.go`` (the wording of an error: ``ErrorBody``). From
-k8s.io/kubernetes v1.35.1 ``pkg/apis/core/validation/validation.go``: the path checks
-(``validateLocalDescendingPath``, ``validatePathNoBacksteps``, ``ValidateLocalNonReservedPath``) and
-the downward API selectors (``validateObjectFieldSelector``, ``validateContainerResourceFieldSelector``,
-``validateContainerResourceDivisor``) that several pod rules share.
+``pkg/util/validation/field/errors.go`` (the wording of an error: ``ErrorBody``). What several pod
+rules share of Kubernetes' core validation is in :mod:`mpigen.lint.pod_fields`.
 
-Each validator returns the Go function's messages (a list of strings, empty when valid); the
-``invalid``/``required``/... functions word a finding as ``field.Error.ErrorBody`` does, so that
-mpigen prints what the API server prints after the field's path.
+Each validator returns the Go function's messages (empty when valid); the ``invalid``/
+``required``/... functions word a finding as ``field.Error.ErrorBody`` does, so that mpigen prints
+what the API server prints after the field's path.
 """
 
 from __future__ import annotations
@@ -21,14 +18,16 @@ from __future__ import annotations
 import functools
 import re
 
-from ..operator.quantity import Quantity
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
 if TYPE_CHECKING:
-    from typing import Any, Iterable, Iterator
+    from typing import Any, Callable, Iterable, Iterator
 
 Path = tuple[str | int, ...]
 Finding = tuple[Path, str]
+
+def lists(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
 
 # ------------------------------------------------------------------ field.Error wording
 
@@ -99,6 +98,17 @@ def not_supported(value: Any, valid: Iterable[str]) -> str:
 
 def too_long(max_length: int) -> str:
     return f"Too long: may not be more than {max_length} byte{'' if max_length == 1 else 's'}"
+
+
+def named(value: Any, path: Path, validate: Callable[[str], Iterable[str]]) -> Iterator[Finding]:
+    """The common shape of Go's checks of a string field: ``Required value`` when it is empty, else
+    ``Invalid value`` for each message of ``validate``. Nothing for a value of another type (the
+    schema reports it)."""
+    if value == "":
+        yield path, required()
+    elif isinstance(value, str):
+        for message in validate(value):
+            yield path, invalid(value, message)
 
 
 # ------------------------------------------------------------------ util/validation
@@ -323,32 +333,38 @@ def validate_labels(labels: Any, path: Path) -> Iterator[Finding]:
 
 
 def validate_label_selector(selector: Any, path: Path) -> Iterator[Finding]:
-    """``ValidateLabelSelector`` with ``ValidateLabelSelectorRequirement`` (invalid label values
-    refused, no unknown operator)."""
+    """``ValidateLabelSelector`` (invalid label values refused, no unknown operator)."""
     if not isinstance(selector, dict):
         return
     yield from validate_labels(selector.get("matchLabels"), path + ("matchLabels",))
     for i, expr in enumerate(lists(selector.get("matchExpressions"))):
-        if not isinstance(expr, dict):
-            continue
-        here = path + ("matchExpressions", i)
-        operator, values = expr.get("operator"), lists(expr.get("values"))
-        if operator in ("In", "NotIn"):
-            if not values:
-                yield here + ("values",), required("must be specified when `operator` is 'In' or 'NotIn'")
-        elif operator in ("Exists", "DoesNotExist"):
-            if values:
-                yield here + ("values",), forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-        elif isinstance(operator, str):
-            yield here + ("operator",), invalid(operator, "not a valid selector operator")
-        key = expr.get("key")
-        if isinstance(key, str):
-            for message in is_qualified_name(key):
-                yield here + ("key",), invalid(key, message)
-        for j, value in enumerate(values):
-            if isinstance(value, str):
-                for message in is_label_value(value):
-                    yield here + ("values", j), invalid(value, message)
+        if isinstance(expr, dict):
+            yield from selector_requirement(expr, path + ("matchExpressions", i))
+
+
+def selector_requirement(expr: dict, path: Path, node: bool = False, values: bool = True) -> Iterator[Finding]:
+    """``ValidateLabelSelectorRequirement``; with ``node``, ``ValidateNodeSelectorRequirement``,
+    which also takes Gt and Lt with one value. ``values``: the values must be label values."""
+    operator, given = expr.get("operator"), lists(expr.get("values"))
+    if operator in ("In", "NotIn"):
+        if not given:
+            yield path + ("values",), required("must be specified when `operator` is 'In' or 'NotIn'")
+    elif operator in ("Exists", "DoesNotExist"):
+        if given:
+            yield path + ("values",), forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+    elif node and operator in ("Gt", "Lt"):
+        if len(given) != 1:
+            yield path + ("values",), required("must be specified single value when `operator` is 'Lt' or 'Gt'")
+    elif isinstance(operator, str):
+        yield path + ("operator",), invalid(operator, "not a valid selector operator")
+    key = expr.get("key")
+    if isinstance(key, str):
+        for message in is_qualified_name(key):
+            yield path + ("key",), invalid(key, message)
+    for j, value in enumerate(given) if values else ():
+        if isinstance(value, str):
+            for message in is_label_value(value):
+                yield path + ("values", j), invalid(value, message)
 
 
 # ------------------------------------------------------------------ IPs (util/validation/ip.go)
@@ -369,157 +385,3 @@ def is_valid_ip_legacy(value: str) -> list[str]:
         if len(parts) == 4 and all(p.isdigit() and p.isascii() and int(p) <= 255 for p in parts):
             return []
     return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
-
-
-# ------------------------------------------------------------------ resource quantities
-
-
-class QuantityValue:
-    """A resource quantity as the API server keeps it: rounded up to milli units
-    (``SetDefaults_ResourceList``), with its text (``Quantity.String()``)."""
-
-    __slots__ = ("value", "text", "negative", "fraction")
-
-    def __init__(self, value: Quantity) -> None:
-        rounded = Quantity(value.milli_value(), -3, value.format)
-        self.value = value if rounded == value else rounded
-        self.text = str(self.value)
-        self.negative = self.value.sign() < 0
-        self.fraction = self.value.milli_value() % 1000 != 0
-
-
-def quantity(raw: Any) -> QuantityValue | None:
-    """A resource value as the API server reads it, or None when it is not a quantity (the schema
-    reports that). Manifests repeat the same few values: each text is parsed once."""
-    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
-        return None
-    return _quantity(raw)
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _quantity(raw: str | int | float) -> QuantityValue | None:
-    try:
-        return QuantityValue(Quantity.parse(raw if not isinstance(raw, float) else repr(raw)))
-    except ValueError:
-        return None
-
-
-# ------------------------------------------------------------------ paths (core validation.go)
-
-
-def local_descending_path(target: str) -> list[str]:
-    """``validateLocalDescendingPath``: relative, and no ``..`` element."""
-    errs = ["must be a relative path"] if target.startswith("/") else []
-    return errs + path_no_backsteps(target)
-
-
-def path_no_backsteps(target: str) -> list[str]:
-    """``validatePathNoBacksteps``."""
-    return ["must not contain '..'"] if ".." in target.split("/") else []
-
-
-def local_non_reserved_path(target: str) -> list[str]:
-    """``ValidateLocalNonReservedPath``."""
-    errs = local_descending_path(target)
-    if target.startswith("..") and not target.startswith("../"):
-        errs.append("must not start with '..'")
-    return errs
-
-
-# ------------------------------------------------------------------ downward API selectors
-
-ENV_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName",
-                   "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs")
-VOLUME_FIELD_PATHS = ("metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
-                      "metadata.uid")
-_CONVERTIBLE = frozenset(("metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
-                          "metadata.uid", "spec.nodeName", "spec.restartPolicy", "spec.serviceAccountName",
-                          "spec.schedulerName", "status.phase", "status.hostIP", "status.hostIPs", "status.podIP",
-                          "status.podIPs"))
-RESOURCE_FIELD_PATHS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu",
-                        "requests.ephemeral-storage", "requests.memory")
-
-
-def lists(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _split_subscript(field_path: str) -> tuple[str, str] | None:
-    """``fieldpath.SplitMaybeSubscriptedPath``: ``metadata.labels['app']`` -> (path, subscript)."""
-    if not field_path.endswith("']"):
-        return None
-    head, sep, subscript = field_path[:-2].partition("['")
-    return (head, subscript) if sep and head else None
-
-
-def object_field_selector(selector: dict[str, Any], expressions: tuple[str, ...], path: Path) -> Iterator[Finding]:
-    """``validateObjectFieldSelector`` on the defaulted selector (apiVersion defaults to v1)."""
-    api_version = selector.get("apiVersion") or "v1"
-    field_path = selector.get("fieldPath")
-    if not isinstance(api_version, str) or not isinstance(field_path, str):
-        return
-    if not field_path:
-        yield path + ("fieldPath",), required()
-        return
-    split = _split_subscript(field_path)
-    # podshelper.ConvertDownwardAPIFieldLabel
-    error = None
-    if api_version != "v1":
-        error = f"unsupported pod version: {api_version}"
-    elif split is not None:
-        if split[0] not in ("metadata.annotations", "metadata.labels"):
-            error = f"field label does not support subscript: {field_path}"
-    elif field_path not in _CONVERTIBLE and field_path != "spec.host":
-        error = f"field label not supported: {field_path}"
-    if error:
-        yield path + ("fieldPath",), invalid(field_path, f"error converting fieldPath: {error}")
-        return
-    if field_path == "spec.host":
-        field_path = "spec.nodeName"
-    if split is not None:
-        key = split[1].lower() if split[0] == "metadata.annotations" else split[1]
-        for message in is_qualified_name(key):
-            yield path, invalid(key, message)
-    elif field_path not in expressions:
-        yield path + ("fieldPath",), not_supported(field_path, expressions)
-
-
-_DIVISORS = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
-_DIVISOR_KINDS = {"cpu": ("1m", "1"), "memory": _DIVISORS, "ephemeral-storage": _DIVISORS}
-
-
-def resource_field_selector(selector: dict[str, Any], path: Path, volume: bool) -> Iterator[Finding]:
-    """``validateContainerResourceFieldSelector`` with ``validateContainerResourceDivisor``."""
-    resource = selector.get("resource")
-    container = selector.get("containerName")
-    if not isinstance(resource, str):
-        return
-    if volume and not container:
-        yield path + ("containerName",), required()
-    elif not resource:
-        yield path + ("resource",), required()
-    elif resource not in RESOURCE_FIELD_PATHS and not resource.startswith(("requests.hugepages-", "limits.hugepages-")):
-        yield path + ("resource",), not_supported(resource, RESOURCE_FIELD_PATHS)
-    divisor = selector.get("divisor")
-    if divisor is None or isinstance(divisor, bool) or not isinstance(divisor, (str, int)):
-        return
-    from ..operator.quantity import Quantity
-
-    try:
-        text = str(Quantity.parse(divisor))
-    except ValueError:
-        return  # the schema reports a value that is not a quantity
-    if text == "0":
-        return  # unset
-    scope, _, kind = resource.partition(".")
-    if scope not in ("limits", "requests"):
-        return
-    if kind.startswith("hugepages-"):
-        if text not in _DIVISORS:
-            yield path + ("divisor",), invalid(resource, f"only divisor's values {', '.join(_DIVISORS)} are supported "
-                                                         "with the hugepages resource")
-    elif kind in _DIVISOR_KINDS and text not in _DIVISOR_KINDS[kind]:
-        words = "1m and 1" if kind == "cpu" else ", ".join(_DIVISORS)
-        what = {"cpu": "cpu", "memory": "memory", "ephemeral-storage": "local ephemeral storage"}[kind]
-        yield path + ("divisor",), invalid(resource, f"only divisor's values {words} are supported with the {what} "
-                                                     "resource")

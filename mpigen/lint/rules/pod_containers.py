@@ -27,15 +27,14 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...operator.training_defaults import FRAMEWORKS
 from ..base import Context, Path
-from ..k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported, required,
-                              too_long)
+from ..k8s_validation import duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported, required, too_long
+from ..pod_fields import PULL_POLICIES
 from ..pod_template import POD_KINDS, PodTemplate, pod_templates, text
 
 CODE = "pod-containers"
 SEVERITY = Severity.ERROR
 KINDS = POD_KINDS
 
-PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
 RESTART_POLICIES = ("Always", "Never", "OnFailure")
 
@@ -127,7 +126,8 @@ def _resize_policy(path: Path, policies: object, pod_restart_policy: str) -> Ite
             elif restart not in ("NotRequired", "RestartContainer"):
                 yield path + (i, "restartPolicy"), not_supported(restart, ("NotRequired", "RestartContainer"))
             if pod_restart_policy == "Never" and restart != "NotRequired":
-                yield path + (i, "restartPolicy"), invalid(restart, "must be 'NotRequired' when `restartPolicy` is 'Never'")
+                yield path + (i, "restartPolicy"), invalid(
+                    restart, "must be 'NotRequired' when `restartPolicy` is 'Never'")
 
 
 def _restart_policy(path: Path, container: dict) -> Iterator[tuple[Path, str]]:

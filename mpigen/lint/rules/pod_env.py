@@ -26,9 +26,9 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (ENV_FIELD_PATHS, invalid, is_config_map_key, is_dns1123_label, is_relaxed_env_var_name,
-                              lists, name_is_dns_subdomain, not_found, object_field_selector, path_no_backsteps,
-                              required, resource_field_selector)
+from ..k8s_validation import (invalid, is_config_map_key, is_dns1123_label, is_relaxed_env_var_name, lists,
+                              name_is_dns_subdomain, named, not_found, required)
+from ..pod_fields import ENV_FIELD_PATHS, object_field_selector, path_no_backsteps, resource_field_selector
 from ..pod_template import POD_KINDS, PodTemplate, pod_templates, text
 
 CODE = "pod-env"
@@ -89,35 +89,19 @@ def _value_from(template: PodTemplate, here: Path, source: dict, value: object) 
 def _key_selector(selector: dict, path: Path) -> Iterator[tuple[Path, str]]:
     """``validateConfigMapKeySelector`` / ``validateSecretKeySelector``: the name is checked even
     when empty (``ValidateSecretName("")`` fails), the key is required."""
-    name, key = text(selector, "name"), text(selector, "key")
+    name = text(selector, "name")
     if name is not None:
         for message in name_is_dns_subdomain(name):
             yield path + ("name",), invalid(name, message)
-    if key == "":
-        yield path + ("key",), required()
-    elif key is not None:
-        for message in is_config_map_key(key):
-            yield path + ("key",), invalid(key, message)
+    yield from named(selector.get("key", ""), path + ("key",), is_config_map_key)
 
 
 def _file_key(template: PodTemplate, selector: dict, path: Path) -> Iterator[tuple[Path, str]]:
     """``validateFileKeySelector`` and ``validateFileKeyRefVolumes``."""
-    key, volume, file = text(selector, "key"), text(selector, "volumeName"), text(selector, "path")
-    if key == "":
-        yield path + ("key",), required()
-    elif key is not None:
-        for message in is_relaxed_env_var_name(key):
-            yield path + ("key",), invalid(key, message)
-    if volume == "":
-        yield path + ("volumeName",), required()
-    elif volume is not None:
-        for message in is_dns1123_label(volume):
-            yield path + ("volumeName",), invalid(volume, message)
-    if file == "":
-        yield path + ("path",), required()
-    elif file is not None:
-        for message in path_no_backsteps(file):
-            yield path + ("path",), invalid(file, message)
+    volume = text(selector, "volumeName")
+    yield from named(selector.get("key", ""), path + ("key",), is_relaxed_env_var_name)
+    yield from named(volume, path + ("volumeName",), is_dns1123_label)
+    yield from named(selector.get("path", ""), path + ("path",), path_no_backsteps)
     if volume is not None:
         target = template.volumes.get(volume)
         if target is None:
@@ -132,6 +116,12 @@ def _is_empty_dir(volume: dict) -> bool:
         isinstance(v, dict) for k, v in volume.items() if k != "name")
 
 
+def _env_source_name(name: str) -> list[str]:
+    """``ValidateConfigMapName`` / ``ValidateSecretName`` with prefix=true, as ``validateConfigMapEnvSource``
+    and ``validateSecretEnvSource`` call them."""
+    return name_is_dns_subdomain(name, prefix=True)
+
+
 def _env_from(path: Path, sources: object) -> Iterator[tuple[Path, str]]:
     """``ValidateEnvFrom`` (Go reports a missing or second source at the list's path)."""
     for i, source in enumerate(lists(sources)):
@@ -144,12 +134,7 @@ def _env_from(path: Path, sources: object) -> Iterator[tuple[Path, str]]:
                 yield here + ("prefix",), invalid(prefix, message)
         given = [key for key in ("configMapRef", "secretRef") if isinstance(source.get(key), dict)]
         for key in given:
-            name = text(source[key], "name")
-            if name == "":
-                yield here + (key, "name"), required()
-            elif name is not None:
-                for message in name_is_dns_subdomain(name, prefix=True):
-                    yield here + (key, "name"), invalid(name, message)
+            yield from named(source[key].get("name", ""), here + (key, "name"), _env_source_name)
         if not given:
             yield here, invalid("", "must specify one of: `configMapRef` or `secretRef`")
         elif len(given) > 1:

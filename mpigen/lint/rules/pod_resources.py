@@ -22,12 +22,14 @@ to its limit), set extended resources such as ``nvidia.com/gpu`` as whole number
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Iterator
 
 from ...diagnostics import Severity
 from ...operator.quantity import Quantity
 from ..base import Context, Path
-from ..k8s_validation import QuantityValue, forbidden, invalid, is_qualified_name, quantity, required
+from ..k8s_validation import forbidden, invalid, is_qualified_name, required
+from ..pod_fields import QuantityValue, quantity
 from ..pod_template import POD_KINDS, pod_templates
 
 CODE = "pod-resources"
@@ -61,27 +63,31 @@ def is_extended(name: str) -> bool:
     return not is_native(name) and not name.startswith("requests.") and not is_qualified_name("requests." + name)
 
 
-class _Resource:
-    """What the checks need to know of a resource name (computed once per name)."""
+@dataclass(frozen=True, slots=True)
+class ResourceKind:
+    """What the checks need to know of a resource name."""
 
-    __slots__ = ("errors", "integer", "hugepages", "overcommit", "cpu_or_memory")
-
-    def __init__(self, name: str) -> None:
-        self.errors = resource_name(name)
-        self.integer = name in INTEGER_RESOURCES or is_extended(name)  # helper.IsIntegerResourceName
-        self.hugepages = name.startswith("hugepages-")  # helper.IsHugePageResourceName
-        self.overcommit = is_native(name) and not self.hugepages  # helper.IsOvercommitAllowed
-        self.cpu_or_memory = name in ("cpu", "memory")
+    errors: tuple[str, ...]  # validateContainerResourceName's messages
+    integer: bool  # helper.IsIntegerResourceName
+    hugepages: bool  # helper.IsHugePageResourceName
+    overcommit: bool  # helper.IsOvercommitAllowed
+    cpu_or_memory: bool
 
 
-_resource = functools.lru_cache(maxsize=1024)(_Resource)
+@functools.lru_cache(maxsize=1024)
+def resource_kind(name: str) -> ResourceKind:
+    """The kind of a resource name (computed once per name)."""
+    hugepages = name.startswith("hugepages-")
+    return ResourceKind(resource_name(name), name in INTEGER_RESOURCES or is_extended(name), hugepages,
+                        is_native(name) and not hugepages, name in ("cpu", "memory"))
 
 
 def resource_name(name: str) -> tuple[str, ...]:
     """``validateContainerResourceName`` (with ``validateResourceName``)."""
     errors = list(is_qualified_name(name))
     single = "/" not in name
-    if not errors and single and name not in STANDARD_RESOURCES and not name.startswith(("hugepages-", "requests.hugepages-")):
+    standard = name in STANDARD_RESOURCES or name.startswith(("hugepages-", "requests.hugepages-"))
+    if not errors and single and not standard:
         errors = ["must be a standard resource type or fully qualified"]
     if single:
         if name not in CONTAINER_RESOURCES and not name.startswith("hugepages-"):
@@ -91,7 +97,7 @@ def resource_name(name: str) -> tuple[str, ...]:
     return tuple(errors)
 
 
-def _value(name: str, kind: _Resource, q: QuantityValue, path: Path) -> Iterator[tuple[Path, str]]:
+def _value(name: str, kind: ResourceKind, q: QuantityValue, path: Path) -> Iterator[tuple[Path, str]]:
     """``ValidateResourceQuantityValue`` and ``validateResourceQuantityHugePageValue``."""
     if q.negative:
         yield path, invalid(q.text, "must be greater than or equal to 0")
@@ -123,7 +129,7 @@ def requirements(resources: dict, path: Path) -> Iterator[tuple[Path, str]]:
         for name, raw in values.items():
             if not isinstance(name, str):
                 continue
-            kind = _resource(name)
+            kind = resource_kind(name)
             for message in kind.errors:
                 yield path + (scope, name), invalid(name, message)
             q = quantity(raw)

@@ -26,9 +26,9 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, is_label_value, is_qualified_name,
-                              lists, name_is_dns_subdomain, not_supported, required, validate_label_selector,
-                              validate_labels)
+from ..k8s_validation import (duplicate, invalid, is_dns1123_label, is_label_value, is_qualified_name, lists,
+                              name_is_dns_subdomain, not_supported, required, selector_requirement,
+                              validate_label_selector, validate_labels)
 from ..pod_template import POD_KINDS, is_int, mapping, pod_templates, text
 
 CODE = "pod-scheduling"
@@ -37,7 +37,6 @@ KINDS = POD_KINDS
 
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 WHEN_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
-NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 
 
 # the pod spec's fields this rule reads (the others are not looked at)
@@ -142,26 +141,8 @@ def _node_term(term: object, path: Path, check_values: bool) -> Iterator[tuple[P
     if not isinstance(term, dict):
         return
     for j, requirement in enumerate(lists(term.get("matchExpressions"))):
-        if not isinstance(requirement, dict):
-            continue
-        here = path + ("matchExpressions", j)
-        operator, values = requirement.get("operator"), lists(requirement.get("values"))
-        if operator in ("In", "NotIn") and not values:
-            yield here + ("values",), required("must be specified when `operator` is 'In' or 'NotIn'")
-        elif operator in ("Exists", "DoesNotExist") and values:
-            yield here + ("values",), forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-        elif operator in ("Gt", "Lt") and len(values) != 1:
-            yield here + ("values",), required("must be specified single value when `operator` is 'Lt' or 'Gt'")
-        elif isinstance(operator, str) and operator not in NODE_OPERATORS:
-            yield here + ("operator",), invalid(operator, "not a valid selector operator")
-        key = requirement.get("key")
-        if isinstance(key, str):
-            for message in is_qualified_name(key):
-                yield here + ("key",), invalid(key, message)
-        for k, value in enumerate(values) if check_values else ():
-            if isinstance(value, str):
-                for message in is_label_value(value):
-                    yield here + ("values", k), invalid(value, message)
+        if isinstance(requirement, dict):
+            yield from selector_requirement(requirement, path + ("matchExpressions", j), node=True, values=check_values)
     for j, requirement in enumerate(lists(term.get("matchFields"))):
         if not isinstance(requirement, dict):
             continue

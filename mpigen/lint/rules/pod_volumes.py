@@ -30,10 +30,10 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (VOLUME_FIELD_PATHS, duplicate, forbidden, invalid, is_dns1123_label,
-                              is_dns1123_subdomain, lists, local_descending_path, local_non_reserved_path,
-                              name_is_dns_subdomain, not_found, not_supported, object_field_selector,
-                              path_no_backsteps, quantity, required, resource_field_selector, too_long)
+from ..k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, is_dns1123_subdomain, lists,
+                              name_is_dns_subdomain, named, not_found, not_supported, required, too_long)
+from ..pod_fields import (PULL_POLICIES, VOLUME_FIELD_PATHS, local_descending_path, local_non_reserved_path, object_field_selector,
+                          path_no_backsteps, quantity, resource_field_selector)
 from ..pod_template import POD_KINDS, PodTemplate, is_int, mapping, pod_templates, text
 
 CODE = "pod-volumes"
@@ -50,7 +50,7 @@ HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCre
 FILE_MODE_ERROR = "must be a number between 0 and 0777 (octal), both inclusive"
 PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
 RECURSIVE_READ_ONLY = ("Disabled", "Enabled", "IfPossible")
-PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+BLOCK_SOURCES = ("persistentVolumeClaim", "ephemeral")  # isMatchedDevice: block devices come from claims
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
@@ -179,25 +179,15 @@ def _mode(source: dict, path: Path, key: str) -> Iterator[tuple[Path, str]]:
 
 def _key_to_path(item: dict, path: Path) -> Iterator[tuple[Path, str]]:
     """``validateKeyToPath``."""
-    key, target = text(item, "key"), text(item, "path")
-    if key == "":
+    if text(item, "key") == "":
         yield path + ("key",), required()
-    if target == "":
-        yield path + ("path",), required()
-    elif target is not None:
-        for message in local_non_reserved_path(target):
-            yield path + ("path",), invalid(target, message)
+    yield from named(item.get("path", ""), path + ("path",), local_non_reserved_path)
     yield from _mode(item, path, "mode")
 
 
 def _downward_file(item: dict, path: Path) -> Iterator[tuple[Path, str]]:
     """``validateDownwardAPIVolumeFile`` (Go reports at the volume's path, without the index)."""
-    target = text(item, "path")
-    if target == "":
-        yield path + ("path",), required()
-    elif target is not None:
-        for message in local_non_reserved_path(target):
-            yield path + ("path",), invalid(target, message)
+    yield from named(item.get("path", ""), path + ("path",), local_non_reserved_path)
     field_ref, resource_ref = item.get("fieldRef"), item.get("resourceFieldRef")
     if isinstance(field_ref, dict):
         yield from object_field_selector(field_ref, VOLUME_FIELD_PATHS, path + ("fieldRef",))
@@ -252,13 +242,9 @@ def _projection(source: dict, path: Path) -> Iterator[tuple[Path, str]]:
             if is_int(seconds) and seconds < 600:
                 yield at + ("expirationSeconds",), invalid(seconds, "may not specify a duration less than 10 minutes")
             if is_int(seconds) and seconds > 1 << 32:
-                yield at + ("expirationSeconds",), invalid(seconds, "may not specify a duration larger than 2^32 seconds")
-            target = text(token, "path")
-            if target == "":
-                yield at + ("path",), required()
-            elif target is not None:
-                for message in local_non_reserved_path(target):
-                    yield at + ("path",), invalid(target, message)
+                yield at + ("expirationSeconds",), invalid(seconds,
+                                                           "may not specify a duration larger than 2^32 seconds")
+            yield from named(token.get("path", ""), at + ("path",), local_non_reserved_path)
         if given > 1:
             yield here, forbidden("may not specify more than 1 volume type per source")
 
@@ -266,21 +252,12 @@ def _projection(source: dict, path: Path) -> Iterator[tuple[Path, str]]:
 def _csi(source: dict, path: Path) -> Iterator[tuple[Path, str]]:
     """``validateCSIVolumeSource`` with ``ValidateCSIDriverName``."""
     driver = text(source, "driver")
-    if driver == "":
-        yield path + ("driver",), required()
-    elif driver is not None:
-        if len(driver) > 63:
-            yield path + ("driver",), too_long(63)
-        for message in is_dns1123_subdomain(driver.lower()):
-            yield path + ("driver",), invalid(driver, message)
+    if driver and len(driver) > 63:
+        yield path + ("driver",), too_long(63)
+    yield from named(driver, path + ("driver",), lambda name: is_dns1123_subdomain(name.lower()))
     secret = source.get("nodePublishSecretRef")
     if isinstance(secret, dict):
-        name = text(secret, "name")
-        if name == "":
-            yield path + ("nodePublishSecretRef", "name"), required()
-        elif name is not None:
-            for message in name_is_dns_subdomain(name):
-                yield path + ("nodePublishSecretRef", "name"), invalid(name, message)
+        yield from named(secret.get("name", ""), path + ("nodePublishSecretRef", "name"), name_is_dns_subdomain)
 
 
 # ------------------------------------------------------------------ mounts and devices
@@ -365,7 +342,7 @@ def _devices(template: PodTemplate, path: Path, devices: object, mounts: dict) -
             yield here + ("name",), required()
         if name in names:
             yield here + ("name",), invalid(name, "must be unique")
-        if volume is not None and not any(isinstance(volume.get(k), dict) for k in ("persistentVolumeClaim", "ephemeral")):
+        if volume is not None and not any(isinstance(volume.get(k), dict) for k in BLOCK_SOURCES):
             yield here + ("name",), invalid(name, "can only use volume source type of PersistentVolumeClaim or "
                                                   "Ephemeral for block mode")
         if volume is None and name:
