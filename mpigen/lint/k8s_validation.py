@@ -1,9 +1,9 @@
 """The Kubernetes API server's generic validation helpers, ported from Go for the pod rules.
 
-From k8s.io/apimachinery v0.35.1: ``pkg/util/validation/validation.go`` (DNS labels and
-subdomains, port names and numbers, environment variable names, config keys, HTTP header names,
-user and group IDs), ``pkg/api/validate/content`` (label keys and values), ``pkg/util/validation/
-ip.go`` (IPs of legacy fields), ``pkg/api/validation/generic.go`` (object names),
+From k8s.io/apimachinery v0.35.1: ``pkg/util/validation/validation.go`` (DNS labels and subdomains,
+port names and numbers, environment variable names, config keys, HTTP header names, user and group
+IDs), ``pkg/api/validate/content`` (label keys and values), ``pkg/util/validation/ip.go`` (IPs of
+legacy fields), ``pkg/api/validation/generic.go`` (object names),
 ``pkg/apis/meta/v1/validation/validation.go`` (labels, label selectors) and
 ``pkg/util/validation/field/errors.go`` (the wording of an error: ``ErrorBody``). What several pod
 rules share of Kubernetes' core validation is in :mod:`mpigen.lint.pod_fields`.

@@ -1,13 +1,14 @@
 """The pod templates the pod rules check, read once per object and shared by the rules.
 
-The API server runs ``ValidatePodSpec`` (k8s.io/kubernetes v1.35.1 ``pkg/apis/core/validation/
-validation.go``) on the *internal* object, after the v1 defaults of ``pkg/apis/core/v1/
-defaults.go``. The pod rules read the template as written and apply those defaults where they
-decide a check: a missing ``protocol`` is TCP, ``imagePullPolicy`` and ``terminationMessagePolicy``
-are filled, a volume without a source is an ``emptyDir``, a probe's thresholds and periods take
-their defaults, ``hostPort`` takes ``containerPort`` in a hostNetwork Pod, ``dnsPolicy`` is
-ClusterFirst, ``terminationGracePeriodSeconds`` 30, a fieldRef's ``apiVersion`` v1, and resource
-quantities are rounded up to milli units (``SetDefaults_ResourceList``).
+The API server runs ``ValidatePodSpec`` (k8s.io/kubernetes v1.35.1
+``pkg/apis/core/validation/validation.go``) on the *internal* object, after the v1 defaults of
+``pkg/apis/core/v1/defaults.go``. The pod rules read the template as written and apply those
+defaults where they decide a check: a missing ``protocol`` is TCP, ``imagePullPolicy`` and
+``terminationMessagePolicy`` are filled, a volume without a source is an ``emptyDir``, a probe's
+thresholds and periods take their defaults, ``hostPort`` takes ``containerPort`` in a hostNetwork
+Pod, ``dnsPolicy`` is ClusterFirst, ``terminationGracePeriodSeconds`` 30, a fieldRef's
+``apiVersion`` v1, and resource quantities are rounded up to milli units
+(``SetDefaults_ResourceList``).
 
 Which templates, and how they are validated:
 
@@ -34,8 +35,6 @@ from .rules._common import CURRENT_API, is_int, mapping
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
 if TYPE_CHECKING:
-    from typing import Any
-
     from .base import Context
 
 Path = tuple[str | int, ...]
@@ -78,7 +77,7 @@ class PodTemplate:
         return self.spec.get("hostNetwork") is True
 
     @property
-    def grace_period(self) -> Any:
+    def grace_period(self) -> int | None:
         """terminationGracePeriodSeconds, defaulted to 30 (None when unreadable)."""
         value = self.spec.get("terminationGracePeriodSeconds", 30)
         return value if is_int(value) else None

@@ -1,19 +1,19 @@
 """A container of a pod template has no valid name or image, or shares its name with another.
 
-The API server checks a job's pod templates only against the CRD's schema; the Pod rules apply
-when the operator creates the pods, so a job it accepts can have every pod refused, as an event on
-a job that never starts (a Deployment is refused when it is created). This rule ports the
-container checks of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``):
-``validateContainerCommon`` (a name that is a DNS-1123 label, ``Required value`` for an empty name
-or image, ``imagePullPolicy`` and ``terminationMessagePolicy`` among their values; for Pods also
-``validateContainerOnlyForPod``: no whitespace around the image), ``validateContainers`` and
-``validateInitContainers`` (at least one container; names unique across containers and init
-containers, ``Duplicate value``), ``validateResizePolicy``, ``validateContainerRestartPolicy`` and
+The API server checks a job's pod templates only against the CRD's schema; the Pod rules apply when
+the operator creates the pods, so a job it accepts can have every pod refused, as an event on a job
+that never starts (a Deployment is refused when it is created). This rule ports the container checks
+of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``): ``validateContainerCommon`` (a
+name that is a DNS-1123 label, ``Required value`` for an empty name or image, ``imagePullPolicy``
+and ``terminationMessagePolicy`` among their values; for Pods also ``validateContainerOnlyForPod``:
+no whitespace around the image), ``validateContainers`` and ``validateInitContainers`` (at least one
+container; names unique across containers and init containers, ``Duplicate value``),
+``validateResizePolicy``, ``validateContainerRestartPolicy`` and
 ``validateInitContainerRestartPolicy`` (ContainerRestartRules is on by default in 1.35), and
 ``ValidatePodTemplateSpec``/``ValidatePodCreate`` (no ephemeral containers). Values the API server
-fills by default (``imagePullPolicy``, ``terminationMessagePolicy``) are not required. A
-PyTorchJob or TFJob container named like ``PyTorch`` is left to ``container-name``. Messages are
-the API server's.
+fills by default (``imagePullPolicy``, ``terminationMessagePolicy``) are not required. A PyTorchJob
+or TFJob container named like ``PyTorch`` is left to ``container-name``. Messages are the API
+server's.
 
 Fix: give every container a distinct name of lower-case letters, digits and ``-`` (at most 63
 characters, starting and ending with a letter or digit) and an image; use the values the message

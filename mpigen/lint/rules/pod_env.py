@@ -1,20 +1,20 @@
 """A container's environment in a pod template is refused by the API server.
 
 The operator's pods are refused at creation (a Deployment when it is created) when an ``env`` or
-``envFrom`` entry breaks the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/
-validation.go``): ``ValidateEnv`` (a name is required; RelaxedEnvironmentVariableValidation is GA
-in 1.34, so any printable ASCII but ``=`` is allowed, ``validation.IsRelaxedEnvVarName``),
-``validateEnvVarValueFrom`` (exactly one of fieldRef, resourceFieldRef, configMapKeyRef,
-secretKeyRef, fileKeyRef, and not together with ``value``), ``validateObjectFieldSelector`` (the
-fields the downward API exposes to env: metadata.name, metadata.namespace, metadata.uid,
-metadata.labels['...'], metadata.annotations['...'], spec.nodeName, spec.serviceAccountName,
-status.hostIP(s), status.podIP(s)), ``validateContainerResourceFieldSelector`` and
-``validateContainerResourceDivisor``, ``validateConfigMapKeySelector`` and
-``validateSecretKeySelector`` (the object's name is a DNS subdomain, so it must be given; a key of
-letters, digits, ``-``, ``_`` and ``.``), ``validateFileKeySelector`` with
-``validateFileKeyRefVolumes`` (EnvFiles is on by default in 1.35: the volume must be an emptyDir of
-the pod), and ``ValidateEnvFrom`` (one of configMapRef and secretRef, with a name). Messages are
-the API server's.
+``envFrom`` entry breaks the Pod rules of Kubernetes v1.35.1
+(``pkg/apis/core/validation/validation.go``): ``ValidateEnv`` (a name is required;
+RelaxedEnvironmentVariableValidation is GA in 1.34, so any printable ASCII but ``=`` is allowed,
+``validation.IsRelaxedEnvVarName``), ``validateEnvVarValueFrom`` (exactly one of fieldRef,
+resourceFieldRef, configMapKeyRef, secretKeyRef, fileKeyRef, and not together with ``value``),
+``validateObjectFieldSelector`` (the fields the downward API exposes to env: metadata.name,
+metadata.namespace, metadata.uid, metadata.labels['...'], metadata.annotations['...'],
+spec.nodeName, spec.serviceAccountName, status.hostIP(s), status.podIP(s)),
+``validateContainerResourceFieldSelector`` and ``validateContainerResourceDivisor``,
+``validateConfigMapKeySelector`` and ``validateSecretKeySelector`` (the object's name is a DNS
+subdomain, so it must be given; a key of letters, digits, ``-``, ``_`` and ``.``),
+``validateFileKeySelector`` with ``validateFileKeyRefVolumes`` (EnvFiles is on by default in 1.35:
+the volume must be an emptyDir of the pod), and ``ValidateEnvFrom`` (one of configMapRef and
+secretRef, with a name). Messages are the API server's.
 
 Fix: give every variable a name and either ``value`` or one ``valueFrom`` source, with the
 ConfigMap's or Secret's ``name`` and ``key``; use a field path the message lists.

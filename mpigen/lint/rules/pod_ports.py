@@ -1,15 +1,14 @@
 """A container port of a pod template is refused by the API server: its name, number or protocol.
 
-The operator's pods are refused at creation (a Deployment when it is created) when a port breaks
-the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``):
-``validateContainerPorts`` (a port name is an IANA service name, ``validation.IsValidPortName``:
-at most 15 characters, lower-case letters, digits and ``-``, at least one letter, no ``-`` at
-either end or twice in a row; names unique within a container; ``containerPort`` 1-65535,
-``hostPort`` 0-65535; ``protocol`` TCP, UDP or SCTP), ``checkHostPortConflicts`` (one
-protocol/hostIP/hostPort per pod, ``Duplicate value``) and ``validatePodHostNetworkDeps`` (with
-``hostNetwork: true`` a ``hostPort`` must equal its ``containerPort``). As on the server, a missing
-protocol is TCP, and in a hostNetwork Pod a missing ``hostPort`` takes the ``containerPort``.
-Messages are the API server's.
+The operator's pods are refused at creation (a Deployment when it is created) when a port breaks the
+Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``):
+``validateContainerPorts`` (a port name is an IANA service name, ``validation.IsValidPortName``: at
+most 15 characters, lower-case letters, digits and ``-``, at least one letter, no ``-`` at either
+end or twice in a row; names unique within a container; ``containerPort`` 1-65535, ``hostPort``
+0-65535; ``protocol`` TCP, UDP or SCTP), ``checkHostPortConflicts`` (one protocol/hostIP/hostPort
+per pod, ``Duplicate value``) and ``validatePodHostNetworkDeps`` (with ``hostNetwork: true`` a
+``hostPort`` must equal its ``containerPort``). As on the server, a missing protocol is TCP, and in
+a hostNetwork Pod a missing ``hostPort`` takes the ``containerPort``. Messages are the API server's.
 
 Fix: shorten or rename the port (``horovod-rdzv``, not ``horovod-rendezvous-port``), use a distinct
 name per port, a port number in range, TCP/UDP/SCTP, and with hostNetwork leave ``hostPort`` unset

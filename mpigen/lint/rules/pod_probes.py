@@ -1,9 +1,9 @@
 """A probe or lifecycle hook of a pod template is refused by the API server.
 
 The operator's pods are refused at creation (a Deployment when it is created) when a container's
-probes or lifecycle hooks break the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/
-validation.go``): ``validateProbe`` and ``validateHandler`` (exactly one handler: exec, httpGet,
-tcpSocket or grpc; no negative delays, periods or thresholds; a probe's
+probes or lifecycle hooks break the Pod rules of Kubernetes v1.35.1
+(``pkg/apis/core/validation/validation.go``): ``validateProbe`` and ``validateHandler`` (exactly one
+handler: exec, httpGet, tcpSocket or grpc; no negative delays, periods or thresholds; a probe's
 terminationGracePeriodSeconds above 0), ``validateLivenessProbe`` and ``validateStartupProbe``
 (successThreshold 1), ``validateReadinessProbe`` (no terminationGracePeriodSeconds),
 ``validateExecAction`` (a command), ``validateHTTPGetAction`` (scheme HTTP or HTTPS, header names),
@@ -13,8 +13,8 @@ terminationGracePeriodSeconds), and ``validateInitContainers`` (an init containe
 sidecar, ``restartPolicy: Always``, may have no probes nor lifecycle). Unset periods, thresholds,
 path and scheme take the API server's defaults. Messages are the API server's.
 
-Fix: give each probe or hook one handler, write port numbers unquoted, and keep thresholds,
-delays and periods as the message says.
+Fix: give each probe or hook one handler, write port numbers unquoted, and keep thresholds, delays
+and periods as the message says.
 """
 
 from __future__ import annotations

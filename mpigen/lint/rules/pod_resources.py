@@ -1,22 +1,22 @@
 """A container's resources in a pod template are refused by the API server.
 
 The operator's pods are refused at creation (a Deployment when it is created) when a container's
-``resources`` break the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/
-validation.go``, ``validateResourceRequirements`` via ``ValidateContainerResourceRequirements``):
-every resource name is a standard container resource (cpu, memory, ephemeral-storage,
-hugepages-<size>) or a fully qualified extended resource (``validateContainerResourceName``,
-``helper.IsExtendedResourceName``); no quantity is negative, and an extended resource such as
-``nvidia.com/gpu`` is a whole number (``ValidateResourceQuantityValue``); a request is at most its
-limit ("must be less than or equal to cpu limit of 500m"), and for a resource that cannot be
-overcommitted (extended resources, hugepages) equals it, and needs a limit
-(``helper.IsOvercommitAllowed``); hugepages come in whole pages and with cpu or memory
-(``validateResourceQuantityHugePageValue``). Quantities are compared after the API server rounds
-them up to milli units (``SetDefaults_ResourceList``). Messages are the API server's; the
-request-limit message, which the server gives at ``resources.requests``, points at the request.
+``resources`` break the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``,
+``validateResourceRequirements`` via ``ValidateContainerResourceRequirements``): every resource name
+is a standard container resource (cpu, memory, ephemeral-storage, hugepages-<size>) or a fully
+qualified extended resource (``validateContainerResourceName``, ``helper.IsExtendedResourceName``);
+no quantity is negative, and an extended resource such as ``nvidia.com/gpu`` is a whole number
+(``ValidateResourceQuantityValue``); a request is at most its limit ("must be less than or equal to
+cpu limit of 500m"), and for a resource that cannot be overcommitted (extended resources, hugepages)
+equals it, and needs a limit (``helper.IsOvercommitAllowed``); hugepages come in whole pages and
+with cpu or memory (``validateResourceQuantityHugePageValue``). Quantities are compared after the
+API server rounds them up to milli units (``SetDefaults_ResourceList``). Messages are the API
+server's; the request-limit message, which the server gives at ``resources.requests``, points at the
+request.
 
-Fix: keep each request at or below its limit (or leave the request out: a Pod's request defaults
-to its limit), set extended resources such as ``nvidia.com/gpu`` as whole numbers in ``limits``
-(with an equal request, if any), and name resources as the message lists.
+Fix: keep each request at or below its limit (or leave the request out: a Pod's request defaults to
+its limit), set extended resources such as ``nvidia.com/gpu`` as whole numbers in ``limits`` (with
+an equal request, if any), and name resources as the message lists.
 """
 
 from __future__ import annotations

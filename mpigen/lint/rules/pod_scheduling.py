@@ -1,19 +1,19 @@
 """A scheduling field of a pod template is refused by the API server: node selector, tolerations, affinity.
 
 The operator's pods are refused at creation (a Deployment when it is created) when where they may
-run is written in a way the Pod rules of Kubernetes v1.35.1 refuse (``pkg/apis/core/validation/
-validation.go``, ``ValidatePodSpec``): ``nodeSelector`` keys and values are label keys and values
-(``ValidateLabels``: a value of at most 63 characters of letters, digits, ``-``, ``_``, ``.``);
-``ValidateTolerations`` (an empty key needs ``operator: Exists``, a value only with Equal, a label
-value; ``tolerationSeconds`` only with ``effect: NoExecute``; the operator and effect among their
-values: Lt and Gt need TaintTolerationComparisonOperators, alpha and off in 1.35);
-``validateAffinity`` (node selector terms and requirements, ``ValidateNodeSelectorRequirement``,
-``ValidateNodeFieldSelectorRequirement``, weights 1-100, pod affinity terms with a topologyKey and
-valid label selectors); ``validateTopologySpreadConstraints`` (maxSkew above 0, a topologyKey,
-``whenUnsatisfiable``, no repeated pair, minDomains, node policies); ``validateSchedulingGates``;
-``priorityClassName``, ``nodeName`` and ``runtimeClassName`` are DNS subdomains and
-``preemptionPolicy`` one of its values. ``schedulerName`` has no such check. Messages are the API
-server's.
+run is written in a way the Pod rules of Kubernetes v1.35.1 refuse
+(``pkg/apis/core/validation/validation.go``, ``ValidatePodSpec``): ``nodeSelector`` keys and values
+are label keys and values (``ValidateLabels``: a value of at most 63 characters of letters, digits,
+``-``, ``_``, ``.``); ``ValidateTolerations`` (an empty key needs ``operator: Exists``, a value only
+with Equal, a label value; ``tolerationSeconds`` only with ``effect: NoExecute``; the operator and
+effect among their values: Lt and Gt need TaintTolerationComparisonOperators, alpha and off in
+1.35); ``validateAffinity`` (node selector terms and requirements,
+``ValidateNodeSelectorRequirement``, ``ValidateNodeFieldSelectorRequirement``, weights 1-100, pod
+affinity terms with a topologyKey and valid label selectors); ``validateTopologySpreadConstraints``
+(maxSkew above 0, a topologyKey, ``whenUnsatisfiable``, no repeated pair, minDomains, node
+policies); ``validateSchedulingGates``; ``priorityClassName``, ``nodeName`` and ``runtimeClassName``
+are DNS subdomains and ``preemptionPolicy`` one of its values. ``schedulerName`` has no such check.
+Messages are the API server's.
 
 Fix: quote and shorten label values (``gpu: "true"``, not a sentence), use ``operator: Exists`` for
 a toleration without a key, put ``tolerationSeconds`` on NoExecute tolerations only, and give

@@ -1,12 +1,12 @@
 """A security context of a pod template is refused by the API server.
 
 The operator's pods are refused at creation (a Deployment when it is created) when the pod's or a
-container's ``securityContext`` breaks the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/
-validation/validation.go``): ``validatePodSpecSecurityContext`` (user and group IDs within
-0-2147483647, ``shareProcessNamespace`` not with ``hostPID``, sysctl names unique and not
+container's ``securityContext`` breaks the Pod rules of Kubernetes v1.35.1
+(``pkg/apis/core/validation/validation.go``): ``validatePodSpecSecurityContext`` (user and group IDs
+within 0-2147483647, ``shareProcessNamespace`` not with ``hostPID``, sysctl names unique and not
 namespaced ones with ``hostNetwork``/``hostIPC``, ``fsGroupChangePolicy``, ``seccompProfile``,
-``appArmorProfile``, ``supplementalGroupsPolicy``, and ``seLinuxChangePolicy``: only Recursive
-while SELinuxMount is off, as in 1.35), ``ValidateSecurityContext`` for each container (IDs,
+``appArmorProfile``, ``supplementalGroupsPolicy``, and ``seLinuxChangePolicy``: only Recursive while
+SELinuxMount is off, as in 1.35), ``ValidateSecurityContext`` for each container (IDs,
 ``procMount``, no ``allowPrivilegeEscalation: false`` with ``privileged: true`` or with the
 capability CAP_SYS_ADMIN, ``seccompProfile``, ``appArmorProfile``) and ``validateHostUsers``
 (``hostUsers: false`` does not go with hostNetwork, hostPID or hostIPC). Messages are the API

@@ -3,21 +3,21 @@
 The operator's pods are refused at creation (a Deployment when it is created) when a field of the
 pod spec or the template's metadata breaks the Pod rules of Kubernetes v1.35.1
 (``pkg/apis/core/validation/validation.go``): the template's labels and annotation keys
-(``ValidatePodTemplateSpec``: ``ValidateLabels``, ``ValidateAnnotations``: a label value of at
-most 63 characters of letters, digits, ``-``, ``_``, ``.``); ``validateDNSPolicy`` and
+(``ValidatePodTemplateSpec``: ``ValidateLabels``, ``ValidateAnnotations``: a label value of at most
+63 characters of letters, digits, ``-``, ``_``, ``.``); ``validateDNSPolicy`` and
 ``validatePodDNSConfig`` (``dnsPolicy: None`` needs ``dnsConfig.nameservers``; at most 3
 nameservers, each an IP; at most 32 search domains, each a DNS subdomain; option names);
-``hostname`` and ``subdomain`` DNS-1123 labels and ``validatePodHostName`` (hostnameOverride,
-on by default in 1.35); ``activeDeadlineSeconds`` within 1-2147483647; ``serviceAccountName`` a
-DNS subdomain; ``ValidateHostAliases``; ``validateReadinessGates``; ``validateOS``. A Deployment's
+``hostname`` and ``subdomain`` DNS-1123 labels and ``validatePodHostName`` (hostnameOverride, on by
+default in 1.35); ``activeDeadlineSeconds`` within 1-2147483647; ``serviceAccountName`` a DNS
+subdomain; ``ValidateHostAliases``; ``validateReadinessGates``; ``validateOS``. A Deployment's
 template also needs ``restartPolicy: Always`` and no ``activeDeadlineSeconds``
-(``ValidatePodTemplateSpecForReplicaSet``, ``pkg/apis/apps/validation``). The operators overwrite
-a job's ``restartPolicy`` (set it on the replica spec), and mpi-operator its pods' hostname,
-subdomain and, with hostNetwork, dnsPolicy: those template values are not checked. Messages are
-the API server's.
+(``ValidatePodTemplateSpecForReplicaSet``, ``pkg/apis/apps/validation``). The operators overwrite a
+job's ``restartPolicy`` (set it on the replica spec), and mpi-operator its pods' hostname, subdomain
+and, with hostNetwork, dnsPolicy: those template values are not checked. Messages are the API
+server's.
 
-Fix: quote and shorten label values, use a dnsPolicy the message lists (ClusterFirstWithHostNet
-with hostNetwork), give ``dnsPolicy: None`` its nameservers, and keep names lower-case DNS labels.
+Fix: quote and shorten label values, use a dnsPolicy the message lists (ClusterFirstWithHostNet with
+hostNetwork), give ``dnsPolicy: None`` its nameservers, and keep names lower-case DNS labels.
 """
 
 from __future__ import annotations

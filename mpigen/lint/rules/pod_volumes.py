@@ -2,9 +2,9 @@
 
 The operator's pods are refused at creation (a Deployment when it is created) when a volume breaks
 the Pod rules of Kubernetes v1.35.1 (``pkg/apis/core/validation/validation.go``):
-``ValidateVolumes`` (a name that is a DNS-1123 label, unique), ``validateVolumeSource`` (one
-volume type per volume; a volume without one is an emptyDir, as ``SetDefaults_Volume`` makes it)
-and the common sources: ``validateHostPathVolumeSource`` (a path without ``..``, a known type),
+``ValidateVolumes`` (a name that is a DNS-1123 label, unique), ``validateVolumeSource`` (one volume
+type per volume; a volume without one is an emptyDir, as ``SetDefaults_Volume`` makes it) and the
+common sources: ``validateHostPathVolumeSource`` (a path without ``..``, a known type),
 ``validateSecretVolumeSource``, ``validateConfigMapVolumeSource`` and ``validateKeyToPath`` (the
 Secret's or ConfigMap's name, relative item paths, modes within 0-0777 octal: ``defaultMode: 644``
 is decimal 644), ``validatePersistentClaimVolumeSource``, ``validateNFSVolumeSource``, an emptyDir's
@@ -15,9 +15,9 @@ is decimal 644), ``validatePersistentClaimVolumeSource``, ``validateNFSVolumeSou
 ``..``, not both; mount propagation and recursiveReadOnly) and ``ValidateVolumeDevices``. For an
 MPIJob it also reports what the pods get only from mpi-operator v0.8.0 (``setupSSHOnPod``,
 ``newLauncherPodTemplate``): a volume of the operator's name (``ssh-auth``, and ``mpi-job-config``
-for the launcher) or a mount of the first container at ``sshAuthMountPath`` (or ``/etc/mpi`` on
-the launcher), which the operator's own volume and mount then duplicate. A mount of a volume that
-exists but is itself refused is not reported again. Messages are the API server's.
+for the launcher) or a mount of the first container at ``sshAuthMountPath`` (or ``/etc/mpi`` on the
+launcher), which the operator's own volume and mount then duplicate. A mount of a volume that exists
+but is itself refused is not reported again. Messages are the API server's.
 
 Fix: declare every mounted volume under ``volumes`` with the same name, give each volume a single
 source with its required fields, mount each path once per container, and keep item and sub-paths
@@ -32,8 +32,8 @@ from ...diagnostics import Severity
 from ..base import Context, Path
 from ..k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, is_dns1123_subdomain, lists,
                               name_is_dns_subdomain, named, not_found, not_supported, required, too_long)
-from ..pod_fields import (PULL_POLICIES, VOLUME_FIELD_PATHS, local_descending_path, local_non_reserved_path, object_field_selector,
-                          path_no_backsteps, quantity, resource_field_selector)
+from ..pod_fields import (PULL_POLICIES, VOLUME_FIELD_PATHS, local_descending_path, local_non_reserved_path,
+                          object_field_selector, path_no_backsteps, quantity, resource_field_selector)
 from ..pod_template import POD_KINDS, PodTemplate, is_int, mapping, pod_templates, text
 
 CODE = "pod-volumes"
