@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 Finding = tuple[Path, str]
 
+
 def lists(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -185,7 +186,7 @@ def is_dns1123_subdomain_with_underscore(value: str) -> list[str]:
     return errs
 
 
-def name_is_dns_subdomain(name: str, prefix: bool = False) -> list[str]:
+def name_is_dns_subdomain(name: str, prefix: bool = False) -> tuple[str, ...]:
     """``apimachineryvalidation.NameIsDNSSubdomain`` (ValidateSecretName, ValidateConfigMapName,
     ValidatePriorityClassName, ValidateServiceAccountName, ValidateNodeName...)."""
     if prefix and len(name) > 1 and name.endswith("-"):

@@ -57,7 +57,7 @@ def quantity(raw: Any) -> QuantityValue | None:
 def _quantity(raw: str | int | float) -> QuantityValue | None:
     try:
         return QuantityValue.of(Quantity.parse(raw if not isinstance(raw, float) else repr(raw)))
-    except ValueError:
+    except (ValueError, OverflowError):  # not a quantity; or beyond what an int64 of milli units holds
         return None
 
 

@@ -116,7 +116,7 @@ def _is_empty_dir(volume: dict) -> bool:
         isinstance(v, dict) for k, v in volume.items() if k != "name")
 
 
-def _env_source_name(name: str) -> list[str]:
+def _env_source_name(name: str) -> tuple[str, ...]:
     """``ValidateConfigMapName`` / ``ValidateSecretName`` with prefix=true, as ``validateConfigMapEnvSource``
     and ``validateSecretEnvSource`` call them."""
     return name_is_dns_subdomain(name, prefix=True)

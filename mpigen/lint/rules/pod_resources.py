@@ -111,11 +111,11 @@ def _whole_pages(name: str, q: Quantity) -> bool:
     """``helper.IsHugePageResourceValueDivisible``."""
     try:
         page = Quantity.parse(name[len("hugepages-"):])
-    except ValueError:
+        if page.sign() <= 0 or page.milli_value() % 1000:
+            return False
+        return q.value() % page.value() == 0
+    except (ValueError, OverflowError):  # not a size; or beyond an int64 (Go's answer is garbage)
         return False
-    if page.sign() <= 0 or page.milli_value() % 1000:
-        return False
-    return q.value() % page.value() == 0
 
 
 def requirements(resources: dict, path: Path) -> Iterator[tuple[Path, str]]:
