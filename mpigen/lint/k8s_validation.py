@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 Path = tuple[str | int, ...]
 Finding = tuple[Path, str]
+# What Go's strings.TrimSpace trims (unicode.IsSpace): str.strip() also takes U+001C-U+001F
+GO_SPACE = ("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+            "\u2028\u2029\u202f\u205f\u3000")
 
 
 def lists(value: Any) -> list[Any]:

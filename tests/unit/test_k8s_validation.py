@@ -80,3 +80,9 @@ def test_quantities_as_the_api_server_keeps_them(raw, text: str, negative: bool,
 @pytest.mark.parametrize("raw", ["16GB", "1 Gi", "", True, None, [], {}, "1e2147483647", float("inf")])
 def test_what_is_not_a_usable_quantity_is_none(raw) -> None:
     assert quantity(raw) is None
+
+
+def test_go_space_is_what_strings_trimspace_trims() -> None:
+    from mpigen.lint.k8s_validation import GO_SPACE
+
+    assert set(GO_SPACE) == {chr(c) for c in range(0x3001) if chr(c).isspace()} - set("\x1c\x1d\x1e\x1f")

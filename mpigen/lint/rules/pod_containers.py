@@ -27,7 +27,8 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...operator.training_defaults import FRAMEWORKS
 from ..base import Context, Path
-from ..k8s_validation import duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported, required, too_long
+from ..k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported,
+                              required, too_long)
 from ..pod_fields import PULL_POLICIES
 from ..pod_template import POD_KINDS, PodTemplate, pod_templates, text
 
@@ -93,7 +94,7 @@ def _common(template: PodTemplate, path: Path, container: dict, framework: str |
     image = container.get("image", "")
     if image == "":
         yield path + ("image",), required()
-    elif template.for_pod and isinstance(image, str) and image != image.strip():
+    elif template.for_pod and isinstance(image, str) and image != image.strip(GO_SPACE):
         yield path + ("image",), invalid(image, "must not have leading or trailing whitespace")
     policy = container.get("terminationMessagePolicy")
     if policy and isinstance(policy, str) and policy not in MESSAGE_POLICIES:

@@ -23,7 +23,8 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import duplicate, forbidden, invalid, is_valid_id, lists, not_supported, required, too_long
+from ..k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_valid_id, lists, not_supported, required,
+                              too_long)
 from ..pod_fields import local_descending_path
 from ..pod_template import POD_KINDS, is_int, mapping, pod_templates, text
 
@@ -171,10 +172,10 @@ def _apparmor(profile: object, path: Path) -> Iterator[tuple[Path, str]]:
     kind, local = text(profile, "type"), profile.get("localhostProfile")
     at = path + ("localhostProfile",)
     if kind == "Localhost":
-        if local is None or (isinstance(local, str) and local == local.strip() == ""):
+        if local is None or (isinstance(local, str) and local == local.strip(GO_SPACE) == ""):
             yield at, required("must be set when AppArmor type is Localhost")
         elif isinstance(local, str):
-            if local.strip() != local:
+            if local.strip(GO_SPACE) != local:
                 yield at, invalid(local, "must not be padded with whitespace")
             if len(local) > 4095:
                 yield at, too_long(4095)
