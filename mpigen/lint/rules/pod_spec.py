@@ -10,11 +10,11 @@ nameservers, each an IP; at most 32 search domains, each a DNS subdomain; option
 ``hostname`` and ``subdomain`` DNS-1123 labels and ``validatePodHostName`` (hostnameOverride, on by
 default in 1.35); ``activeDeadlineSeconds`` within 1-2147483647; ``serviceAccountName`` a DNS
 subdomain; ``ValidateHostAliases``; ``validateReadinessGates``; ``validateOS``. A Deployment's
-template also needs ``restartPolicy: Always`` and no ``activeDeadlineSeconds``
-(``ValidatePodTemplateSpecForReplicaSet``, ``pkg/apis/apps/validation``). The operators overwrite a
-job's ``restartPolicy`` (set it on the replica spec), and mpi-operator its pods' hostname, subdomain
-and, with hostNetwork, dnsPolicy: those template values are not checked. Messages are the API
-server's.
+template also needs ``restartPolicy: Always``, no ``activeDeadlineSeconds`` and labels its selector
+matches (``ValidatePodTemplateSpecForReplicaSet``, ``pkg/apis/apps/validation``). The operators
+overwrite a job's ``restartPolicy`` (set it on the replica spec), and mpi-operator its pods'
+hostname, subdomain and, with hostNetwork, dnsPolicy: those template values are not checked.
+Messages are the API server's.
 
 Fix: quote and shorten label values, use a dnsPolicy the message lists (ClusterFirstWithHostNet with
 hostNetwork), give ``dnsPolicy: None`` its nameservers, and keep names lower-case DNS labels.
@@ -52,6 +52,35 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
             yield from _metadata(template)
         if not FIELDS.isdisjoint(template.spec):
             yield from _spec(template)
+        if not template.for_pod:
+            yield from _selected(ctx.get("spec", "selector"), template)
+
+
+def _selected(selector: object, template: PodTemplate) -> Iterator[tuple[Path, str]]:
+    """``ValidatePodTemplateSpecForReplicaSet``: a Deployment's selector must match its template's
+    labels (``labels.Selector.Matches``; an invalid selector is the schema's or
+    ``ValidateLabelSelector``'s to report, as an empty one is)."""
+    if not isinstance(selector, dict):
+        return
+    labels = mapping(template.metadata.get("labels"))
+    match = mapping(selector.get("matchLabels"))
+    matches = all(labels.get(key) == value for key, value in match.items())
+    for expr in lists(selector.get("matchExpressions")) if matches else ():
+        if not isinstance(expr, dict) or not isinstance(expr.get("key"), str):
+            return
+        key, operator, values = expr["key"], expr.get("operator"), lists(expr.get("values"))
+        if operator == "In":
+            matches = key in labels and labels[key] in values
+        elif operator == "NotIn":
+            matches = key not in labels or labels[key] not in values
+        elif operator in ("Exists", "DoesNotExist"):
+            matches = (key in labels) == (operator == "Exists")
+        else:
+            return  # not a selector the API server reads this far
+        if not matches:
+            break
+    if not matches:
+        yield template.path + ("metadata", "labels"), invalid(labels, "`selector` does not match template `labels`")
 
 
 def _metadata(template: PodTemplate) -> Iterator[tuple[Path, str]]:
