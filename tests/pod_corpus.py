@@ -18,7 +18,8 @@ leading comment says what is wrong and what to expect:
   mpi-operator v0.8.0 adds to the template, so it is not the template's copy.
 
 Send the Pods to a kube-apiserver 1.35 (``kubectl create --dry-run=server -f``): each must be
-refused with ``apiserver`` (else ``message``) in the answer.
+refused with ``apiserver`` (else ``message``) in the answer. ``python -m tests.pod_corpus`` prints
+mpigen's side: "validate catches A/N pod errors the API server refuses at pod creation".
 """
 
 from __future__ import annotations
@@ -74,3 +75,36 @@ def template(job: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, Any]]:
 
 def cases() -> list[Case]:
     return [read(path) for path in sorted(CORPUS.glob("*.yaml"))]
+
+
+def errors(case: Case) -> list[Any]:
+    """The error diagnostics ``mpigen validate`` gives the case's file (the Pod has no schema)."""
+    from mpigen.diagnostics import Severity
+    from mpigen.validate.engine import ValidateOptions, validate_bytes
+
+    diagnostics, _ = validate_bytes(case.path.read_bytes(), str(case.path), ValidateOptions())
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
+def expected_path(case: Case) -> str:
+    """Where the job's diagnostic must be: the template's path, then the header's path."""
+    from mpigen.diagnostics import format_path
+
+    return f"{format_path(template(case.job)[0])}.{case.header['path']}"
+
+
+def caught(case: Case) -> bool:
+    """Whether validate reports the case's problem: its code, at its field, with its message."""
+    return any(d.code == case.header["code"] and d.path == expected_path(case) and case.header["message"] in d.message
+               for d in errors(case))
+
+
+def summary(all_cases: list[Case]) -> str:
+    found = [case for case in all_cases if caught(case)]
+    missed = sorted(case.path.stem for case in all_cases if case not in found)
+    line = f"validate catches {len(found)}/{len(all_cases)} pod errors the API server refuses at pod creation"
+    return line + (f"; missed: {', '.join(missed)}" if missed else "")
+
+
+if __name__ == "__main__":
+    print(summary(cases()))
