@@ -102,7 +102,7 @@ def _file_key(template: PodTemplate, selector: dict, path: Path) -> Iterator[tup
     yield from named(selector.get("key", ""), path + ("key",), is_relaxed_env_var_name)
     yield from named(volume, path + ("volumeName",), is_dns1123_label)
     yield from named(selector.get("path", ""), path + ("path",), path_no_backsteps)
-    if volume is not None:
+    if volume:  # an empty name is reported as required only
         target = template.volumes.get(volume)
         if target is None:
             yield path + ("volumeName",), not_found(volume)
