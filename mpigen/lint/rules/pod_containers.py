@@ -88,13 +88,15 @@ def _common(template: PodTemplate, path: Path, container: dict, framework: str |
     name = container.get("name", "")
     if name == "":
         yield path + ("name",), required()
-    elif isinstance(name, str) and is_dns1123_label(name) and name.lower() != framework:
-        for message in is_dns1123_label(name):
-            yield path + ("name",), invalid(name, message)
+    elif isinstance(name, str):
+        messages = is_dns1123_label(name)
+        if messages and name.lower() != framework:
+            for message in messages:
+                yield path + ("name",), invalid(name, message)
     image = container.get("image", "")
     if image == "":
         yield path + ("image",), required()
-    elif template.for_pod and isinstance(image, str) and image != image.strip(GO_SPACE):
+    elif template.for_pod and isinstance(image, str) and (image[0] in GO_SPACE or image[-1] in GO_SPACE):
         yield path + ("image",), invalid(image, "must not have leading or trailing whitespace")
     policy = container.get("terminationMessagePolicy")
     if policy and isinstance(policy, str) and policy not in MESSAGE_POLICIES:
