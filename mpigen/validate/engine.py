@@ -110,7 +110,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
                              for path, message in (name_problems(stored) if schema else [])]
-    schema_paths: set[Path] = set()
+    schema_paths: set[str] = set()  # where the schema or the operator's validation reported a problem
+    missing: set[tuple[str, str]] = set()  # (mapping, key) the schema reported as a missing required field
     if schema is None:
         from ..lint.runner import rules
 
@@ -122,6 +123,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
+            if diagnostic.code == "missing-field":
+                missing.add((diagnostic.path, _missing_key(diagnostic.message)))
     if api_version == MPIJOB_API and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
         from ..operator.mpi_defaults import set_defaults
         from ..operator.mpi_validation import validate_mpijob
@@ -135,8 +138,16 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     from ..lint.runner import lint_object
 
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
-        if format_path(prefix + tuple(path)) in schema_paths:
+        full = prefix + tuple(path)
+        if format_path(full) in schema_paths or (full and (format_path(full[:-1]), full[-1]) in missing):
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
     coverage.checked += 1
     return out
+
+
+def _missing_key(message: str) -> str:
+    """The key of a schema ``missing-field`` message: "missing required field 'name'" -> name
+    (a pod rule's "Required value" for that key is the same problem)."""
+    quoted = message.rpartition("missing required field ")[2]
+    return quoted[1:-1] if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "'\"" else quoted

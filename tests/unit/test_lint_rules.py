@@ -32,7 +32,7 @@ from mpigen.versions import OperatorVersion
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
-KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob"}
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment"}  # Deployment: the pod-* rules only
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
 
@@ -203,7 +203,9 @@ def replaced(obj, path, new):
 SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "slots-np-mismatch" / "bad-shell.yaml",
                CASES / "launcher-wait-gang-deadlock" / "bad-scheduler-plugins.yaml",
                CASES / "plaintext-credential" / "bad.yaml", CASES / "host-network-dns" / "bad.yaml",
-               CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml"]
+               CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml",
+               CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
+               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml"]
 
 
 @pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)

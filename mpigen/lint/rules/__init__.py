@@ -1,8 +1,10 @@
 """The rule modules, in the order their findings are documented. One module per rule.
 
 The order goes from what stops a job from being accepted at all (API version, replica counts,
-names), through what makes the MPI run itself fail (ranks, SSH), to gang scheduling, and ends
-with pod-level hygiene (networking, sidecars, credentials). ``_common`` holds shared helpers.
+names), through what the API server refuses in the pods the operator creates (the ``pod-*``
+rules, the Pod validation of Kubernetes; they also read Deployments) and what makes the MPI run
+itself fail (ranks, SSH), to gang scheduling, and ends with pod-level hygiene (networking,
+sidecars, credentials). ``_common`` holds shared helpers.
 """
 
 RULE_MODULES: tuple[str, ...] = (
@@ -10,6 +12,15 @@ RULE_MODULES: tuple[str, ...] = (
     "zero_replicas",
     "container_name",
     "hostname",
+    "pod_containers",
+    "pod_ports",
+    "pod_env",
+    "pod_volumes",
+    "pod_resources",
+    "pod_probes",
+    "pod_scheduling",
+    "pod_security",
+    "pod_spec",
     "slots_np_mismatch",
     "slots_gpu_mismatch",
     "worker_no_sshd",

@@ -34,6 +34,8 @@ def non_root(template: dict) -> tuple[Path, str] | None:
     for path, context in contexts:  # the container's setting wins over the pod's
         if is_int(context.get("runAsUser")):
             user = context["runAsUser"]
+            if not 0 <= user <= 2147483647:
+                return None  # no such user: pod-security reports the pods refused
             return (path + ("runAsUser",), f"user {user}") if user != 0 else None
     for path, context in contexts:
         if isinstance(context.get("runAsNonRoot"), bool):
