@@ -113,10 +113,31 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
                                            options.priority_classes)
         for path, code, severity, message in findings:
             diagnostics.append(located(path, env, code, severity, message))
+        for code, message in _pod_errors(objects):
+            diagnostics.append(located(("spec",), env, code, Severity.ERROR, message))
         outputs[env] = objects
+    if has_errors(diagnostics):
+        return None, diagnostics
     compiled = CompiledJob(data["metadata"]["name"], filename, outputs.pop(None),
                            {env: objs for env, objs in outputs.items() if env is not None})
     return compiled, diagnostics
+
+
+def _pod_errors(objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The API server's Pod rules (the ``pod-*`` lint rules) on every pod template built: a spec
+    value the schema lets through but a Pod may not hold (a label value with a space, a toleration
+    without key or operator, ...) would otherwise be refused only when the operator creates the
+    pods. Reported at the spec, naming the field of the built object."""
+    from .lint.runner import pod_rules
+
+    found = []
+    for obj in objects:
+        for path, code, severity, message in pod_rules(obj):
+            if severity is Severity.ERROR:
+                where = format_path(tuple(path))
+                found.append((code, f"the {obj['kind']} {obj['metadata']['name']} would have its pods refused "
+                                    f"by the API server: {where}: {message}"))
+    return found
 
 
 def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
