@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..config import disabled_by_annotation
 from ..diagnostics import Severity
 from .base import Context, LintOptions, Path, Rule, load_rules
 
@@ -30,6 +29,8 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
     ``disabled`` holds codes switched off for the run; the object's own
     ``mpigen.dev/disable`` annotation adds to it (``all`` switches every rule off).
     """
+    from ..config import disabled_by_annotation  # here: build's pod_rules need no config (pathlib)
+
     off = disabled | disabled_by_annotation(obj)
     if "all" in off:
         return []

@@ -40,6 +40,7 @@ import (
 	volcanoclient "volcano.sh/apis/pkg/client/clientset/versioned"
 
 	kubeflowv1 "github.com/kubeflow/training-operator/pkg/apis/kubeflow.org/v1"
+	"github.com/kubeflow/training-operator/pkg/config"
 	controllerv1 "github.com/kubeflow/training-operator/pkg/controller.v1"
 	"github.com/kubeflow/training-operator/pkg/controller.v1/common"
 	"github.com/kubeflow/training-operator/pkg/webhooks"
@@ -68,6 +69,15 @@ func main() {
 	flag.StringVar(&gangSchedulerName, "gang-scheduler-name", "", "volcano, or the scheduler-plugins scheduler's name.")
 	flag.StringVar(&namespace, "namespace", "", "The namespace to monitor kubeflow jobs; unset: cluster-wide.")
 	flag.IntVar(&controllerThreads, "controller-threads", 1, "Number of worker threads used by the controller.")
+	// The release's PyTorch and MPI flags, with its defaults (the PyTorch workers' init container).
+	flag.StringVar(&config.Config.PyTorchInitContainerImage, "pytorch-init-container-image",
+		config.PyTorchInitContainerImageDefault, "The image for pytorch init container")
+	flag.StringVar(&config.Config.PyTorchInitContainerTemplateFile, "pytorch-init-container-template-file",
+		config.PyTorchInitContainerTemplateFileDefault, "The template file for pytorch init container")
+	flag.IntVar(&config.Config.PyTorchInitContainerMaxTries, "pytorch-init-container-max-tries",
+		config.PyTorchInitContainerMaxTriesDefault, "The number of tries for the pytorch init container")
+	flag.StringVar(&config.Config.MPIKubectlDeliveryImage, "mpi-kubectl-delivery-image",
+		config.MPIKubectlDeliveryImageDefault, "The image for mpi launcher init container")
 	flag.StringVar(&webhookHost, "webhook-host", "127.0.0.1", "Address the webhook server listens on.")
 	flag.IntVar(&webhookServerPort, "webhook-server-port", 0, "Port of the webhook server; 0: no webhooks.")
 	flag.StringVar(&webhookCertDir, "webhook-cert-dir", "", "Folder with tls.crt and tls.key for the webhook server.")
