@@ -11,6 +11,7 @@ module folder's go.mod, go.sum and Go files, the Go version and the link flags, 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 from dataclasses import dataclass, field
@@ -124,10 +125,8 @@ def build(log=print) -> dict[str, Path]:
 
 def module_dir(module: str, version: str) -> Path:
     """The unpacked folder of MODULE@VERSION in the project's module cache (downloaded if needed)."""
-    import json
-
     out = subprocess.run(["go", "mod", "download", "-json", f"{module}@{version}"], capture_output=True,
-                         text=True, env=go_env(), cwd=CACHE if CACHE.exists() else ROOT)
+                         text=True, env=go_env(), cwd=ROOT)
     info = json.loads(out.stdout or "{}")
     if out.returncode != 0 or "Dir" not in info:
         raise RuntimeError(f"go mod download {module}@{version}: {info.get('Error') or out.stderr.strip()}")
