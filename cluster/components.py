@@ -96,12 +96,6 @@ def bin_dir(component: Component, go: str) -> Path:
     return BIN_CACHE / f"{component.name}-{component.version}-{component.digest(go)}"
 
 
-def binaries() -> dict[str, Path]:
-    """Every binary's path (built or not), by binary name."""
-    go = go_version()
-    return {binary: bin_dir(c, go) / binary for c in COMPONENTS for binary in c.binaries}
-
-
 def build(log=print) -> dict[str, Path]:
     """Build what is missing; return every binary's path. Raises CalledProcessError on failure."""
     go = go_version()

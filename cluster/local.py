@@ -188,8 +188,10 @@ def up(log=print) -> dict:
 
         log("custom resource definitions, namespaces ...")
         apply(crd_objects())
-        kubectl("wait", "--for=condition=Established", "--all", "crd", f"--timeout={WAIT['crds']}s",
-                timeout=WAIT["crds"] + 10)
+        # kubectl wait fails at once on a CRD whose status has no conditions yet: poll it, bounded.
+        wait_for("custom resource definitions Established", lambda: kubectl(
+            "wait", "--for=condition=Established", "--all", "crd", "--timeout=5s", check=False).returncode == 0,
+                 WAIT["crds"], [apiserver])
         apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns.name}}
                for ns in NAMESPACES if ns.name != "default"])
 

@@ -121,8 +121,9 @@ def json_stream(text: str) -> list[dict]:
     return objects
 
 
-def _live(kube: Kube, kind: str, namespace: str, name: str) -> dict | None:
-    done = kube.kubectl("get", kind_resource(kind), name, "-n", namespace, "-o", "json", check=False)
+def _live(kube: Kube, resource: str, namespace: str, name: str) -> dict | None:
+    """The live object, RESOURCE qualified by its group (three CRDs are named PodGroup)."""
+    done = kube.kubectl("get", resource, name, "-n", namespace, "-o", "json", check=False)
     return json.loads(done.stdout) if done.returncode == 0 else None
 
 
@@ -148,7 +149,8 @@ def _delete_and_wait(kube: Kube, job: dict, namespace: str, expected: list[dict]
                  "--timeout=60s", check=False, timeout=90)
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
-        if all(_live(kube, o["kind"], namespace, o["metadata"]["name"]) is None for o in expected if o["kind"] != "Secret"):
+        if all(_live(kube, _api_resource(o), namespace, o["metadata"]["name"]) is None
+               for o in expected if o["kind"] != "Secret"):
             return
         time.sleep(1)
     pytest.fail(f"objects of {job['metadata']['name']} still there {WAIT_SECONDS} s after the job was deleted")
