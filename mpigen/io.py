@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .config import Config
     from .load.document import LoadResult
     from .pipeline import CompiledJob
+    from .trainer.documents import Source
 
 
 class UsageError(Exception):
@@ -64,6 +65,24 @@ def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagn
     loaded, name = load_input(path)
     classes, diagnostics = priority_classes(loaded.documents, name)
     return classes, loaded.diagnostics + diagnostics
+
+
+def cluster_file(path: str | None) -> tuple[dict[str, int] | None, list[Source] | None, list[Diagnostic]]:
+    """The PriorityClasses and the training runtimes of a ``--cluster`` file (None, None without
+    one), and its diagnostics. The runtimes are read here, not ignored with a warning."""
+    if path is None:
+        return None, None, []
+    from .diagnostics import Severity, format_path
+    from .load.cluster import priority_classes
+    from .trainer.documents import cluster_runtimes
+
+    loaded, name = load_input(path)
+    classes, diagnostics = priority_classes(loaded.documents, name)
+    runtimes = cluster_runtimes(loaded.documents, name)
+    read = {(r.locate(())[0], format_path(r.prefix)) for r in runtimes}
+    diagnostics = [d for d in diagnostics if not (d.code == "cluster" and d.severity is Severity.WARNING
+                                                  and (d.line, d.path) in read)]
+    return classes, runtimes, loaded.diagnostics + diagnostics
 
 
 def load_config(path: str | None) -> Config:

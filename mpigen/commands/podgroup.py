@@ -12,6 +12,12 @@
   random map order makes minResources differ in value (equal priorities and a minAvailable
   cut), the PodGroup is printed for the document's order with a ``nondeterministic`` warning.
 
+* **TrainJob** (``trainer.kubeflow.org/v1alpha1``): Kubeflow Trainer v2.3.0, on the
+  TrainingRuntime or ClusterTrainingRuntime its ``runtimeRef`` names, read from ``--cluster
+  FILE`` (:mod:`mpigen.trainer`). No ``--gang``: the runtime's ``podGroupPolicy`` decides between
+  coscheduling and Volcano; a runtime without one gets no PodGroup, which is said in a note
+  (``no-podgroup``), and nothing is printed for that job.
+
 Jobs are found in every YAML document and in the ``items`` of a ``kind: List`` document (what
 ``kubectl get -o yaml`` prints); diagnostics point at the item's own lines.
 """
@@ -31,6 +37,8 @@ from ..operator import podgroup as pg
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
+from ..trainer.documents import explain_trainjobs, trainjob_sources
+from ..trainer.runtimes import TRAINER_API
 from ..validate import checked_mpijob, checked_training_job
 from ..versions import OperatorVersion
 from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
@@ -40,28 +48,56 @@ from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, op
 
 @click.command()
 @click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
-@gang_option("The operator's --gang-scheduling setting.", none=False, required=True)
+@gang_option("The operator's --gang-scheduling setting (MPIJob, PyTorchJob, TFJob; a TrainJob's runtime "
+             "decides itself).", none=False)
 @scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
-@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; for a TrainJob, also its TrainingRuntime or "
+                "ClusterTrainingRuntime (kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml).")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
-def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
-    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob in MANIFEST
-    (a file or -; items of a `kind: List` included).
+def podgroup(manifest: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
+             operator_version: str) -> int:
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob
+    in MANIFEST (a file or -; items of a `kind: List` included).
 
     MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
     always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
-    for scheduler-plugins, --scheduler-name.
+    for scheduler-plugins, --scheduler-name. TrainJobs follow Kubeflow Trainer v2.3.0: the
+    runtime named by their runtimeRef, from --cluster, decides (no --gang).
     """
     version = io.operator_version(operator_version)
-    classes, diagnostics = io.cluster_classes(cluster_file)
+    classes, runtimes, diagnostics = io.cluster_file(cluster_file)
     loaded, name = io.load_input(manifest)
-    groups, found = podgroups(loaded, name, gang, scheduler_name, classes, version)
+    trainjobs = trainjob_sources(loaded.documents, name)
+    if gang is None and _operator_jobs(loaded):
+        raise io.UsageError("--gang is required for an MPIJob, PyTorchJob or TFJob (the operator's "
+                            "--gang-scheduling); a TrainJob's runtime decides itself")
+    groups, found = podgroups(loaded, name, gang or "", scheduler_name, classes, version, bool(trainjobs))
     diagnostics += found
+    explained, found = explain_trainjobs(trainjobs, runtimes, classes)
+    diagnostics += found
+    for item in explained:
+        group = item.built.podgroup
+        if group is None:
+            runtime = item.built.runtime
+            diagnostics.append(item.job.diagnostic(
+                ("spec", "runtimeRef"), code="no-podgroup", severity=Severity.INFO,
+                message=f"{runtime['kind']} {runtime['metadata']['name']} has no podGroupPolicy: Trainer creates no "
+                "PodGroup for this TrainJob"))
+        else:
+            groups.append(group)
     io.report(diagnostics)
     if has_errors(diagnostics):
         return EXIT_INVALID
-    click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
+    if groups:
+        click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
     return EXIT_OK
+
+
+def _operator_jobs(loaded: LoadResult) -> bool:
+    """Whether the file holds a job of mpi-operator or training-operator (which need --gang)."""
+    return any(isinstance(doc.data, dict) and (doc.data.get("kind") == "MPIJob" or (
+        doc.data.get("kind") in TRAINING_KINDS and doc.data.get("apiVersion") == TRAINING_API))
+        for doc in documents(loaded))
 
 
 def _strip(mapping: dict, prefix: tuple) -> dict:
@@ -108,7 +144,7 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 
 
 def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
-              priority_classes: dict[str, int] | None, version: OperatorVersion
+              priority_classes: dict[str, int] | None, version: OperatorVersion, trainjobs: bool = False
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
     diagnostics = list(loaded.diagnostics)
@@ -161,7 +197,8 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             report(doc, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
-    if not groups and not any(d.severity is Severity.ERROR for d in diagnostics):
+    if not groups and not trainjobs and not any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no {MPIJOB_API} MPIJob and no {TRAINING_API} PyTorchJob or TFJob in this file"))
+                                      f"no {MPIJOB_API} MPIJob, no {TRAINING_API} PyTorchJob or TFJob and no "
+                                      f"{TRAINER_API} TrainJob in this file"))
     return groups, diagnostics

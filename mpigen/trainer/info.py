@@ -40,6 +40,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from mpigen.operator.podgroup import _parse as parse_quantity
 from mpigen.operator.quantity import Quantity, QuantityError
 
 from . import patch as smp
@@ -129,6 +130,7 @@ class Info:
     pod_annotations: dict[str, str] = field(default_factory=dict)  # Scheduler.PodAnnotations
     # not in Go's Info: numProcPerNode as the torch or MPI plugin resolved it, for explain
     num_proc_per_node: int | str | None = None
+    num_proc_reason: str = ""
 
     def pod_set_by_ancestor(self, ancestor: str) -> PodSet | None:
         return next((ps for ps in self.pod_sets if ps.ancestor == ancestor), None)
@@ -228,8 +230,8 @@ def go_quantity(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         raise TrainerError(f"{value!r} is not a quantity")
     try:
-        return str(Quantity.parse(value if isinstance(value, (str, int)) else str(value)))
-    except QuantityError as exc:
+        return str(parse_quantity(value))
+    except (QuantityError, ValueError) as exc:
         raise TrainerError(f"quantity {value!r}: {exc}") from None
 
 
@@ -280,11 +282,14 @@ def typed_runtime(runtime: dict[str, Any]) -> dict[str, Any]:
 
 
 def pod_spec_of(rjob: dict[str, Any]) -> dict[str, Any]:
-    """The pod spec of a replicated job (``template.spec.template.spec``), created if missing."""
-    template = rjob.setdefault("template", {})
-    job_spec = template.setdefault("spec", {})
-    pod_template = job_spec.setdefault("template", {})
-    return pod_template.setdefault("spec", {})
+    """The pod spec of a replicated job (``template.spec.template.spec``), created where missing or
+    null (Go's typed zero value)."""
+    node = rjob
+    for key in ("template", "spec", "template", "spec"):
+        if not isinstance(node.get(key), dict):
+            node[key] = {}
+        node = node[key]
+    return node
 
 
 # ------------------------------------------------------------------ PodRequests
@@ -304,7 +309,7 @@ def _max(into: dict[str, Quantity], items: dict[str, Quantity]) -> None:
 
 def _requests(container: Any) -> dict[str, Quantity]:
     requests = ((container or {}).get("resources") or {}).get("requests") if isinstance(container, dict) else None
-    return {name: Quantity.parse(v) for name, v in (requests or {}).items()}
+    return {name: parse_quantity(v) for name, v in (requests or {}).items()}
 
 
 def pod_requests(pod: dict[str, Any]) -> dict[str, Quantity]:
@@ -331,9 +336,9 @@ def pod_requests(pod: dict[str, Any]) -> dict[str, Quantity]:
     supported = {n: v for n, v in pod_level.items() if n in ("cpu", "memory") or n.startswith("hugepages-")}
     if supported:
         for name, value in supported.items():
-            reqs[name] = Quantity.parse(value)
+            reqs[name] = parse_quantity(value)
     if isinstance(pod.get("overhead"), dict):
-        _add(reqs, {n: Quantity.parse(v) for n, v in pod["overhead"].items()})
+        _add(reqs, {n: parse_quantity(v) for n, v in pod["overhead"].items()})
     return reqs
 
 
@@ -462,7 +467,7 @@ def num_gpu_per_node(resources: dict[str, Any]) -> int:
     def first(values: Any) -> int:
         for name in sorted(values or {}):
             if "gpu" in name.lower():
-                return Quantity.parse(values[name]).value()
+                return parse_quantity(values[name]).value()
         return 0
 
     gpus = first(resources.get("requests"))
@@ -474,7 +479,7 @@ def num_cpu_per_node(resources: dict[str, Any]) -> int:
     """``getNumCPUPerNode`` (torch plugin): the cpu request's value rounded up, else (no or a
     zero request) the cpu limit's, else 0."""
     request = (resources.get("requests") or {}).get("cpu")
-    if request is None or Quantity.parse(request).is_zero():
+    if request is None or parse_quantity(request).is_zero():
         limit = (resources.get("limits") or {}).get("cpu")
-        return 0 if limit is None else Quantity.parse(limit).value()
-    return Quantity.parse(request).value()
+        return 0 if limit is None else parse_quantity(limit).value()
+    return parse_quantity(request).value()

@@ -55,12 +55,15 @@ def enforce_ml_policy(info: Info, trainjob: dict[str, Any]) -> None:
         node = info.pod_set_by_name(NODE)
         if node is not None:
             node.count = max(trainer["numNodes"] - 1, 1) if launcher_as_node else trainer["numNodes"]
+    info.num_proc_reason = "the runtime's mlPolicy.mpi.numProcPerNode"
     if trainer is not None and trainer.get("numProcPerNode") is not None:
         mpi["numProcPerNode"] = trainer["numProcPerNode"]
+        info.num_proc_reason = "trainer.numProcPerNode"
     elif mpi.get("numProcPerNode") == 1:
         gpus = num_gpu_per_node(resources_per_node(info, trainjob))
         if gpus > 1:
             mpi["numProcPerNode"] = gpus
+            info.num_proc_reason = "the runtime says 1: the GPUs per node instead"
     info.num_proc_per_node = mpi.get("numProcPerNode")
     ssh_volume = {"name": SSH_VOLUME, "secret": {
         "secretName": f"{name}{SSH_SECRET_SUFFIX}", "defaultMode": 0o400,

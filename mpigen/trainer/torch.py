@@ -50,13 +50,21 @@ def completion_index_env(name: str) -> dict[str, Any]:
 
 def num_proc_per_node(info: Info, trainjob: dict[str, Any]) -> int | str:
     """PET_NPROC_PER_NODE: ``trainer.numProcPerNode``, else ``"auto"`` with GPUs, else the CPUs (>= 1)."""
+    return _num_proc_per_node(info, trainjob)[0]
+
+
+def _num_proc_per_node(info: Info, trainjob: dict[str, Any]) -> tuple[int | str, str]:
+    """(numProcPerNode, why) -- the why for ``mpigen explain``."""
     trainer = (trainjob.get("spec") or {}).get("trainer") or {}
     if trainer.get("numProcPerNode") is not None:
-        return trainer["numProcPerNode"]
+        return trainer["numProcPerNode"], "trainer.numProcPerNode"
     resources = resources_per_node(info, trainjob)
-    if num_gpu_per_node(resources) == 0:
-        return max(1, num_cpu_per_node(resources))
-    return "auto"
+    where = "trainer.resourcesPerNode" if "resourcesPerNode" in trainer else "the runtime's node container"
+    gpus = num_gpu_per_node(resources)
+    if gpus == 0:
+        cpus = num_cpu_per_node(resources)
+        return max(1, cpus), f"auto without a GPU: the CPUs per node ({cpus} in {where}), at least 1"
+    return "auto", f"torchrun starts one process per GPU: {gpus} per node in {where}"
 
 
 def enforce_ml_policy(info: Info, trainjob: dict[str, Any]) -> None:
@@ -70,7 +78,8 @@ def enforce_ml_policy(info: Info, trainjob: dict[str, Any]) -> None:
     trainer_ps = info.pod_set_by_ancestor(ANCESTOR_TRAINER)
     if trainer_ps is not None and isinstance(trainer, dict) and trainer.get("numNodes") is not None:
         trainer_ps.count = trainer["numNodes"]
-    nproc = info.num_proc_per_node = num_proc_per_node(info, trainjob)
+    nproc, info.num_proc_reason = _num_proc_per_node(info, trainjob)
+    info.num_proc_per_node = nproc
     gpus = num_gpu_per_node(resources_per_node(info, trainjob))
     container = None
     if isinstance(trainer, dict):

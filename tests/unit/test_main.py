@@ -106,7 +106,9 @@ COMMAND_LINES = [
     (["validate", "-x"], 2, "Error: No such option '-x'."),
     (["validate", "--format", "xml", ENV_SPEC], 2, "Error: Invalid value for '--format': 'xml' is not one of "
                                                    "'text', 'json', 'junit', 'github'."),
-    (["podgroup", ENV_SPEC], 2, "Error: Missing option '--gang'. Choose from:"),
+    (["podgroup", "golden/horovod-volcano/base.yaml"], 2,
+     "mpigen: --gang is required for an MPIJob, PyTorchJob or TFJob (the operator's --gang-scheduling); a "
+     "TrainJob's runtime decides itself"),
     (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
                    "operators no longer serve."),
 ]
