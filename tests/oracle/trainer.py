@@ -352,3 +352,54 @@ def shrink(case: dict, still_disagrees, budget: int = 600) -> dict:
             if progress or budget <= 0:
                 break
     return current
+
+
+# ------------------------------------------------------------------ fixed cases
+
+
+def _with_policy(runtime: dict, policy: dict | None) -> dict:
+    runtime = copy.deepcopy(runtime)
+    if policy is not None:
+        runtime["spec"]["podGroupPolicy"] = policy
+    return runtime
+
+
+def fixed_case(case_id: str, runtime: dict, trainer: dict | None = None, *, policy: dict | None = None,
+               priority_classes: list[dict] | None = None, name: str = "pi", namespace: str = "default") -> dict:
+    """A case on ``runtime`` (with ``podGroupPolicy`` = ``policy`` when given)."""
+    runtime = _with_policy(runtime, policy)
+    spec: dict = {"runtimeRef": {"name": runtime["metadata"]["name"], "kind": runtime["kind"]}}
+    if trainer is not None:
+        spec["trainer"] = trainer
+    return {"id": case_id, "version": VERSION, "gang": next(iter(runtime["spec"].get("podGroupPolicy") or {""})),
+            "priorityClasses": priority_classes or [], "runtime": runtime,
+            "trainJob": {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+                         "metadata": {"name": name, "namespace": namespace}, "spec": spec}}
+
+
+def example_cases() -> list[dict]:
+    """TrainJobs on the upstream default runtimes, as a user would write them: the torch and MPI
+    runtimes under both gang schedulers, GPUs as limits only, torchtune, a namespaced runtime."""
+    bases = base_runtimes()
+    gpus = {"requests": {"cpu": "8", "memory": "32Gi"}, "limits": {"nvidia.com/gpu": 4}}
+    namespaced = copy.deepcopy(bases["deepspeed-distributed"])
+    namespaced["kind"] = "TrainingRuntime"
+    namespaced["metadata"]["namespace"] = "research"
+    volcano_queue = copy.deepcopy(bases["torch-distributed"])
+    volcano_queue["spec"]["template"]["metadata"] = {"annotations": {"scheduling.volcano.sh/queue-name": "research"}}
+    volcano_queue["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"][
+        "priorityClassName"] = "high"
+    return [
+        fixed_case("torch-coscheduling", bases["torch-distributed"], {"numNodes": 4, "resourcesPerNode": gpus},
+                   policy={"coscheduling": {}}),
+        fixed_case("torch-volcano", volcano_queue, {"numNodes": 2, "env": [{"name": "NCCL_DEBUG", "value": "INFO"}],
+                                                    "resourcesPerNode": {"requests": {"cpu": "6"}}},
+                   policy={"volcano": {}}, priority_classes=[{"name": "high", "value": 1000}]),
+        fixed_case("deepspeed-volcano", bases["deepspeed-distributed"], {"numNodes": 3, "resourcesPerNode": gpus},
+                   policy={"volcano": {}}),
+        fixed_case("deepspeed-namespaced", namespaced, {"numNodes": 2, "numProcPerNode": 2},
+                   policy={"coscheduling": {"scheduleTimeoutSeconds": 300}}, namespace="research"),
+        fixed_case("torchtune", bases["torchtune-llama3.2-1b"], {"command": ["tune", "run"]},
+                   policy={"coscheduling": {}}),
+        fixed_case("jax-plain", bases["jax-distributed"], {"numNodes": 2}),
+    ]
