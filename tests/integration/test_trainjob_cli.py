@@ -120,3 +120,25 @@ def test_podgroup_of_a_runtime_without_pod_group_policy_is_a_note(tmp_path: Path
     assert code == 0 and out == ""
     assert "info no-podgroup ClusterTrainingRuntime torch-plain has no podGroupPolicy: Trainer creates no " \
            "PodGroup for this TrainJob" in err
+
+
+def _odd_runtimes() -> list[tuple[str, dict]]:
+    template_null = yaml.safe_load(yaml.safe_dump(TORCH))
+    template_null["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"] = None
+    metadata_int = dict(yaml.safe_load(yaml.safe_dump(TORCH)), metadata=1)
+    container_null = yaml.safe_load(yaml.safe_dump(TORCH))
+    container_null["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"][
+        "containers"] = [None]
+    return [("pod template null", template_null), ("metadata not a mapping", metadata_int),
+            ("a null container", container_null)]
+
+
+def test_odd_runtimes_are_diagnosed_not_crashed_on(tmp_path: Path) -> None:
+    """A runtime the API server would store as Go's zero values (a null pod template) or refuse (a
+    metadata that is no mapping, a null container) gives output or diagnostics, never exit 3."""
+    for name, runtime in _odd_runtimes():
+        job, cluster = _files(tmp_path, _trainjob("torch-gang", numNodes=2), runtime)
+        for args in (["explain", job], ["explain", job, "--format", "yaml"], ["podgroup", job]):
+            code, _, err = run([*args, "--cluster", cluster])
+            assert code in (0, 1), (name, args, err)
+            assert "internal error" not in err, (name, err)

@@ -797,11 +797,17 @@ def report(harness: Harness, results: list[Result], *, out=sys.stdout, shrink_li
         else:
             print(f"  (not shrunk: more than {shrink_limit} disagreeing cases) {reproduction(result.case)}", file=out)
     noted = [r for r in results if r.notes and not r.disagreements]
+    plugin_order = [r for r in noted if r.case["version"] == TRAINER]
+    noted = [r for r in noted if r.case["version"] != TRAINER]
     if noted:
         print(f"NOTE {len(noted)} agreeing case(s) where Go's map iteration ordered equal-priority replica "
               f"types otherwise than mpigen's fixed order (MPIJob: Launcher, Worker; PyTorchJob/TFJob: the "
               f"document's), so the operator wrote another of its possible minResources; (e.g. "
               f"{noted[0].case['id']}: {noted[0].notes[0].detail})", file=out)
+    if plugin_order:
+        print(f"NOTE {len(plugin_order)} agreeing TrainJob case(s) where Go's map iteration ran Trainer's plugins in "
+              f"another order than mpigen's (the registry's source order), so the env came in another order; (e.g. "
+              f"{plugin_order[0].case['id']}: {plugin_order[0].notes[0].detail})", file=out)
     agree = len(results) - len(disagreeing)
     print("coverage: " + ", ".join(f"{k}: {v}" for k, v in coverage(results).items()), file=out)
     print(f"{agree}/{len(results)} cases agree", file=out)

@@ -434,7 +434,7 @@ def _valid_quantities():
         st.sampled_from(["1", "2", "4", "8", "500m", "1500m", "0.5", "1Gi", "1024Mi", "16Gi", "960000", "1e3",
                          "100Mi", "1k", "0", "2.5", "3", "12", "64Gi", "1.5Gi"]),
         quantity_texts().filter(lambda q: not q.startswith("-")),
-        st.integers(0, 64))
+        st.integers(0, 64), st.sampled_from([0.5, 1.5, 2.0, 0.25]))
 
 
 @st.composite
@@ -500,6 +500,8 @@ def _runtime(draw, bases: dict, namespace: str) -> dict:
     mpi = spec["mlPolicy"].get("mpi")
     if mpi is not None and draw(st.integers(0, 3)) == 0:
         mpi["numProcPerNode"] = draw(st.sampled_from([1, 2, 3]))
+    if mpi is not None and draw(st.integers(0, 20)) == 0:
+        mpi["mpiImplementation"] = ""  # the CRD's enum allows it; the MPI plugin returns an error
     for rjob in rjobs:
         pod = _pod_spec(rjob)
         node = next((c for c in pod["containers"] if c["name"] == "node"), None)
@@ -518,6 +520,12 @@ def _runtime(draw, bases: dict, namespace: str) -> dict:
         if draw(st.integers(0, 7)) == 0:
             pod["containers"].append({"name": "sidecar", "image": "busybox",
                                       "resources": {"requests": {"cpu": "100m", "memory": draw(_valid_quantities())}}})
+        if node is not None and draw(st.integers(0, 6)) == 0:  # the runtime's own env, maybe overridden
+            node["env"] = [{"name": "NCCL_DEBUG", "value": "WARN"}, {"name": "LOG", "value": "1"}]
+        if draw(st.integers(0, 12)) == 0:  # pod-level requests and overhead count in PodRequests
+            pod["resources"] = {"requests": {"cpu": draw(_valid_quantities()), "memory": "8Gi"}}
+        if draw(st.integers(0, 12)) == 0:
+            pod["overhead"] = {"cpu": "250m", "memory": draw(_valid_quantities())}
         labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
         if labels.get(ANCESTOR_LABEL) is None and draw(st.integers(0, 5)) == 0:
             rjob["template"]["spec"]["parallelism"] = draw(st.integers(1, 3))
@@ -578,6 +586,15 @@ def trainer_cases(draw, bases: dict) -> dict:
         spec["suspend"] = True
     if draw(st.integers(0, 5)) == 0:
         spec["runtimePatches"] = [draw(_runtime_patch(runtime))]
+    initializers = {r["name"] for r in runtime["spec"]["template"]["spec"]["replicatedJobs"]} & {
+        "dataset-initializer", "model-initializer"}
+    if initializers and draw(st.integers(0, 2)) == 0:
+        source: dict = {"storageUri": "hf://org/data"}
+        if draw(st.booleans()):
+            source["env"] = [{"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}]
+        if draw(st.booleans()):
+            source["secretRef"] = {"name": "creds"}
+        spec["initializer"] = {draw(st.sampled_from(["dataset", "model"])): source}
     gang = next(iter((runtime["spec"].get("podGroupPolicy") or {"": None})))
     return {
         "version": TRAINER_VERSION,
@@ -598,6 +615,15 @@ def _runtime_patch(draw, runtime: dict) -> dict:
         pod["nodeSelector"] = {"cloud.example/pool": draw(st.sampled_from(["a100", "h100"]))}
     if draw(st.booleans()):
         pod["tolerations"] = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    if draw(st.integers(0, 3)) == 0:
+        pod["volumes"] = [{"name": "scratch", "emptyDir": {"sizeLimit": draw(st.sampled_from(["1Gi", "1000M"]))}}]
+    sidecars = [c["name"] for c in _pod_spec(rjob)["containers"] if c["name"] not in
+                ("node", "dataset-initializer", "model-initializer")]
+    if sidecars and draw(st.booleans()):
+        pod["containers"] = [{"name": sidecars[0], "env": [{"name": "SIDE", "value": "1"}],
+                              "volumeMounts": [{"name": "scratch", "mountPath": "/scratch"}]}]
+    elif draw(st.integers(0, 5)) == 0:  # env for the node container: the webhook refuses it
+        pod["containers"] = [{"name": "node", "env": [{"name": "X", "value": "1"}]}]
     template: dict = {"spec": {"replicatedJobs": [{"name": rjob["name"], "template": {"spec": {"template": {
         "metadata": {"labels": {"kueue.x-k8s.io/podset": rjob["name"]}}, "spec": pod}}}}]}}
     if draw(st.booleans()):

@@ -12,6 +12,7 @@ field, once the oracle's Go zero values, owner references and status are set asi
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ import yaml
 from mpigen.operator import mpi_controller, training_controller
 from mpigen.versions import OperatorVersion
 from tests.golden.cases import ROOT, discover
+from tests.oracle.trainer import EXAMPLES
 
 pytestmark = pytest.mark.oracle
 
@@ -164,13 +166,6 @@ def _golden_trainjobs() -> list[tuple[str, dict, dict, list[dict]]]:
     return out
 
 
-def _trainer_explain_cases() -> list[tuple[str, dict, dict, list[dict]]]:
-    from tests.oracle import trainer
-
-    examples = [(c["id"], c["trainJob"], c["runtime"], c["priorityClasses"]) for c in trainer.example_cases()]
-    return _golden_trainjobs() + examples
-
-
 def _explain_yaml(tmp_path: Path, job: dict, runtime: dict, classes: list[dict]) -> list[dict]:
     job_file, cluster_file = tmp_path / "trainjob.yaml", tmp_path / "cluster.yaml"
     job_file.write_text(yaml.safe_dump(job))
@@ -183,14 +178,31 @@ def _explain_yaml(tmp_path: Path, job: dict, runtime: dict, classes: list[dict])
     return [d for d in yaml.safe_load_all(done.stdout) if d]
 
 
-@pytest.mark.parametrize("name,job,runtime,classes", _trainer_explain_cases(),
-                         ids=[c[0] for c in _trainer_explain_cases()])
+GOLDEN_TRAINJOBS = _golden_trainjobs()
+
+
+@pytest.mark.parametrize("name,job,runtime,classes", GOLDEN_TRAINJOBS, ids=[c[0] for c in GOLDEN_TRAINJOBS])
 def test_explain_equals_the_trainer_framework(tmp_path: Path, name: str, job: dict, runtime: dict,
                                              classes: list[dict]) -> None:
-    """``mpigen explain --format yaml`` of a TrainJob lists exactly the objects Trainer v2.3.0 builds:
-    the runtime snapshot (its YAML read back), the PodGroup, the SSH Secret, the hostfile and the JobSet."""
+    """``mpigen explain --format yaml`` of a golden TrainJob lists exactly the objects Trainer v2.3.0
+    builds: the runtime snapshot (its YAML read back), the PodGroup, the SSH Secret, the hostfile and
+    the JobSet."""
+    _explain_equals_the_framework(tmp_path, name, job, runtime, classes)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_explain_of_examples_equals_the_trainer_framework(tmp_path: Path, example: str) -> None:
+    """The same for TrainJobs on the upstream default runtimes (read from the oracle's module cache)."""
     from tests.oracle import trainer
 
+    if shutil.which("go") is None and not trainer.module_dir().is_dir():
+        pytest.skip("the go command is needed to fetch the Trainer module")
+    case = trainer.example_case(example)
+    _explain_equals_the_framework(tmp_path, example, case["trainJob"], case["runtime"], case["priorityClasses"])
+
+
+def _explain_equals_the_framework(tmp_path: Path, name: str, job: dict, runtime: dict, classes: list[dict]) -> None:
+    from tests.oracle import trainer
     from tests.oracle.harness import build
 
     build(TRAINER_ORACLE.name)

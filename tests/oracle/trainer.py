@@ -377,9 +377,14 @@ def fixed_case(case_id: str, runtime: dict, trainer: dict | None = None, *, poli
                          "metadata": {"name": name, "namespace": namespace}, "spec": spec}}
 
 
+EXAMPLES = ("torch-coscheduling", "torch-volcano", "deepspeed-volcano", "deepspeed-namespaced", "torchtune",
+            "jax-plain")
+
+
 def example_cases() -> list[dict]:
-    """TrainJobs on the upstream default runtimes, as a user would write them: the torch and MPI
-    runtimes under both gang schedulers, GPUs as limits only, torchtune, a namespaced runtime."""
+    """TrainJobs on the upstream default runtimes, as a user would write them (ids: ``EXAMPLES``):
+    the torch and MPI runtimes under both gang schedulers, GPUs as limits only, torchtune, a
+    namespaced runtime."""
     bases = base_runtimes()
     gpus = {"requests": {"cpu": "8", "memory": "32Gi"}, "limits": {"nvidia.com/gpu": 4}}
     namespaced = copy.deepcopy(bases["deepspeed-distributed"])
@@ -403,3 +408,7 @@ def example_cases() -> list[dict]:
                    policy={"coscheduling": {}}),
         fixed_case("jax-plain", bases["jax-distributed"], {"numNodes": 2}),
     ]
+
+
+def example_case(case_id: str) -> dict:
+    return next(c for c in example_cases() if c["id"] == case_id)
