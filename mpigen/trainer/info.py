@@ -460,10 +460,17 @@ def resources_per_node(info: Info, trainjob: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def int32(n: int) -> int:
+    """Go's conversion of an int to int32 (two's complement wrap)."""
+    return (n + 2**31) % 2**32 - 2**31
+
+
 def num_gpu_per_node(resources: dict[str, Any]) -> int:
     """``GetNumGPUPerNode``: the value (rounded up) of the first resource whose name contains
     "gpu" (any case) in the requests, else in the limits; 0 when none. Go ranges over the map:
-    with several GPU names the one it meets first is random; mpigen takes the first by name."""
+    with several GPU names the one it meets first is random; mpigen takes the first by name.
+    (Beyond 2**63 Go's ``Quantity.Value()`` overflows in ways that depend on how the quantity is
+    stored; mpigen, as :mod:`mpigen.operator.quantity`, keeps the exact value.)"""
     def first(values: Any) -> int:
         for name in sorted(values or {}):
             if "gpu" in name.lower():

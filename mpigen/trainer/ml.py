@@ -27,15 +27,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .info import ANCESTOR_TRAINER, NODE, Info, env_vars, num_gpu_per_node, resources_per_node, upsert_env, \
+from .info import ANCESTOR_TRAINER, NODE, Info, env_vars, int32, num_gpu_per_node, resources_per_node, upsert_env, \
     upsert_ports
 from .torch import TRAINER_PORT, completion_index_env
 
 XGBOOST_RESERVED_ENV = ("DMLC_TRACKER_URI", "DMLC_TRACKER_PORT", "DMLC_TASK_ID", "DMLC_NUM_WORKER")
-
-
-def _int32(n: int) -> int:
-    return (n + 2**31) % 2**32 - 2**31
 
 
 def _trainer(trainjob: dict[str, Any]) -> dict[str, Any] | None:
@@ -91,8 +87,8 @@ def xgboost_enforce_ml_policy(info: Info, trainjob: dict[str, Any]) -> None:
     if container is None:
         return
     gpus = num_gpu_per_node(resources_per_node(info, trainjob))
-    per_node = _int32(gpus) if gpus > 0 else 1
-    total = _int32(ps.count * per_node)
+    per_node = int32(gpus) if gpus > 0 else 1
+    total = int32(ps.count * per_node)
     name = trainjob["metadata"]["name"]
     upsert_env(container.env, {"name": "DMLC_TRACKER_URI", "value": f"{name}-{NODE}-0-0.{name}"},
                {"name": "DMLC_TRACKER_PORT", "value": str(TRAINER_PORT)},

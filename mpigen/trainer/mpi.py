@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .info import LAUNCHER, NODE, Endpoints, Info, PodSet, TrainerError, num_gpu_per_node, resources_per_node, \
-    upsert_env, upsert_volume_mounts, upsert_volumes
+from .info import LAUNCHER, NODE, Endpoints, Info, PodSet, TrainerError, int32, num_gpu_per_node, \
+    resources_per_node, upsert_env, upsert_volume_mounts, upsert_volumes
 
 REDACTED = "<redacted>"
 SSH_SECRET_SUFFIX = "-mpi-ssh-auth"
@@ -62,7 +62,7 @@ def enforce_ml_policy(info: Info, trainjob: dict[str, Any]) -> None:
     elif mpi.get("numProcPerNode") == 1:
         gpus = num_gpu_per_node(resources_per_node(info, trainjob))
         if gpus > 1:
-            mpi["numProcPerNode"] = gpus
+            mpi["numProcPerNode"] = int32(gpus)  # ptr.To(int32(gpuQ))
             info.num_proc_reason = "the runtime says 1: the GPUs per node instead"
     info.num_proc_per_node = mpi.get("numProcPerNode")
     ssh_volume = {"name": SSH_VOLUME, "secret": {

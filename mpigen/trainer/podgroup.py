@@ -34,7 +34,7 @@ from typing import Any
 from mpigen.operator.podgroup import _emit_list
 from mpigen.operator.quantity import Quantity
 
-from .info import Info, pod_spec_of
+from .info import Info, int32, pod_spec_of
 
 SCHEDULER_PLUGINS_API_VERSION = "scheduling.x-k8s.io/v1alpha1"
 VOLCANO_API_VERSION = "scheduling.volcano.sh/v1beta1"
@@ -66,7 +66,7 @@ def enforce_pod_group_policy(info: Info, trainjob: dict[str, Any]) -> None:
 
 def min_member(info: Info) -> int:
     """The sum of the PodSets' counts (int32 arithmetic, as Go adds them)."""
-    return (sum(ps.count for ps in info.pod_sets) + 2**31) % 2**32 - 2**31
+    return int32(sum(ps.count for ps in info.pod_sets))
 
 
 def min_resources(info: Info) -> dict[str, Quantity]:

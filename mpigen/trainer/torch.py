@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .info import ANCESTOR_TRAINER, NODE, Info, TrainerError, env_vars, num_cpu_per_node, num_gpu_per_node, \
+from .info import ANCESTOR_TRAINER, NODE, Info, TrainerError, env_vars, int32, num_cpu_per_node, num_gpu_per_node, \
     resources_per_node, upsert_env, upsert_ports
 
 TRAINER_PORT = 29500  # constants.ContainerTrainerPort
@@ -63,7 +63,8 @@ def _num_proc_per_node(info: Info, trainjob: dict[str, Any]) -> tuple[int | str,
     gpus = num_gpu_per_node(resources)
     if gpus == 0:
         cpus = num_cpu_per_node(resources)
-        return max(1, cpus), f"auto without a GPU: the CPUs per node ({cpus} in {where}), at least 1"
+        # intstr.FromInt: the count becomes an int32 (a count beyond 2**31 wraps around)
+        return int32(max(1, cpus)), f"auto without a GPU: the CPUs per node ({cpus} in {where}), at least 1"
     return "auto", f"torchrun starts one process per GPU: {gpus} per node in {where}"
 
 

@@ -202,6 +202,8 @@ def test_no_pod_group_policy_no_podgroup() -> None:
     ({"resourcesPerNode": {"requests": {"cpu": "3500m"}}}, None, "4"),  # no GPU: the CPUs, rounded up
     ({"resourcesPerNode": {"limits": {"cpu": "2"}, "requests": {"cpu": "0"}}}, None, "2"),  # a zero request: the limit
     ({"numNodes": 1}, None, "1"),  # nothing: at least 1
+    # intstr.FromInt makes the CPU count an int32: 3e9 wraps around (as Trainer writes it)
+    ({"resourcesPerNode": {"requests": {"cpu": "3e9"}}}, None, "-1294967296"),
     ({"numProcPerNode": 3}, {"limits": {"nvidia.com/gpu": "4"}}, "3"),
     # resourcesPerNode replaces the runtime's resources for the count, it is not merged into them
     ({"resourcesPerNode": {"requests": {"memory": "1Gi"}}}, {"limits": {"nvidia.com/gpu": "4"}}, "1"),
@@ -253,6 +255,9 @@ def test_mpi_launcher_as_node_hostfile_slots_and_env() -> None:
     assert hostfile.line(0) == "pi-node-0-0.pi slots=4"
     assert hostfile.line(9998) == "pi-node-0-9998.pi slots=4"
     assert hostfile.line(9999) == "pi-launcher-0-0.pi slots=4"  # the launcher is a node
+    wrapped = framework.build(trainjob("deepspeed-distributed", resourcesPerNode={"limits": {"nvidia.com/gpu": "4294967298"}}),
+                              deepspeed_runtime())
+    assert wrapped.num_proc_per_node == 2  # ptr.To(int32(gpuQ))
     assert built.podgroup["spec"]["minMember"] == 10_000
     launcher, node = _node(built, "launcher"), _node(built, "node")
     assert _env(launcher) == {"OMPI_MCA_orte_default_hostfile": "/etc/mpi/hostfile",
