@@ -515,8 +515,8 @@ def render_trainjob_text(item: Explained) -> str:
     for rjob, ps in zip(spec.get("replicatedJobs") or [], info.pod_sets):
         labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
         role = labels.get(ANCESTOR_LABEL)
-        lines.append(f"  Replicated job {rjob['name']}" + (f" ({role})" if role else "") + f": {len(ps.endpoints or [])} "
-                     f"pod(s) {_endpoint_text(ps.endpoints)}")
+        lines.append(f"  Replicated job {rjob['name']}" + (f" ({role})" if role else "")
+                     + f": {len(ps.endpoints or [])} pod(s) {_endpoint_text(ps.endpoints)}")
         pod_template = rjob["template"]["spec"]["template"]
         pod, meta = pod_template.get("spec") or {}, pod_template.get("metadata") or {}
         lines.append(f"    schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "

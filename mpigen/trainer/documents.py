@@ -100,7 +100,8 @@ def explain_trainjobs(jobs: list[Source], runtimes: list[Source] | None, priorit
             where = ("no runtimes are known: give the cluster's with --cluster FILE (kubectl get "
                      "clustertrainingruntimes,trainingruntimes -A -o yaml)" if runtimes is None else
                      "it is not in the cluster file (a TrainingRuntime must be in the TrainJob's namespace)")
-            diagnostics.append(job.diagnostic(("spec", "runtimeRef", "name"), code="unknown-runtime", severity=Severity.ERROR,
+            diagnostics.append(job.diagnostic(("spec", "runtimeRef", "name"), code="unknown-runtime",
+                                              severity=Severity.ERROR,
                                               message=f"{describe_ref(job.data)} is not known: {where}"))
             continue
         problems = runtime_shape(found.data)

@@ -30,7 +30,6 @@ Nothing here depends on the number of nodes but the hostfile, whose lines are co
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -253,7 +253,8 @@ def _typed_pod_spec(pod: Any) -> None:
             if isinstance(container, dict):
                 _typed_resources(container.get("resources"))
                 for env in container.get("env") or []:
-                    ref = ((env or {}).get("valueFrom") or {}).get("resourceFieldRef") if isinstance(env, dict) else None
+                    source = env.get("valueFrom") if isinstance(env, dict) else None
+                    ref = source.get("resourceFieldRef") if isinstance(source, dict) else None
                     if isinstance(ref, dict) and "divisor" in ref:
                         ref["divisor"] = go_quantity(ref["divisor"])
     _typed_resources(pod.get("resources"))

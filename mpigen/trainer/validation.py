@@ -22,12 +22,13 @@ from .mpi import RESERVED_ENV as MPI_RESERVED_ENV
 from .podgroup import VOLCANO_QUEUE_ANNOTATION
 from .torch import RESERVED_ENV as TORCH_RESERVED_ENV
 from .torch import TORCHTUNE_ENTRYPOINT, TORCHTUNE_IMMUTABLE_CONFIGS, TORCHTUNE_MODELS, _lora, _qlora, model_of, \
-    num_proc_per_node, recipe_and_config
+    recipe_and_config
 
 Problem = tuple[tuple, str]
 _CONTAINER_FOR = {ANCESTOR_TRAINER: NODE, ANCESTOR_DATASET: ANCESTOR_DATASET, ANCESTOR_MODEL: ANCESTOR_MODEL}
 INITIALIZER_VOLUME = "initializer"
-DEPRECATION_POLICY_URL = "https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html#runtime-deprecation-policy"
+DEPRECATION_POLICY_URL = ("https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html"
+                          "#runtime-deprecation-policy")
 # validation.IsDomainPrefixedPath: a DNS-1123 subdomain, then a path of url-safe characters
 _SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+")
@@ -57,8 +58,9 @@ def runtime_problems(runtime: dict[str, Any]) -> list[Problem]:
 def deprecation_warning(runtime: dict[str, Any]) -> str | None:
     labels = (runtime.get("metadata") or {}).get("labels") or {}
     if runtime.get("kind") == "ClusterTrainingRuntime" and labels.get("trainer.kubeflow.org/support") == "deprecated":
-        return (f"Referenced ClusterTrainingRuntime \"{runtime['metadata'].get('name', '')}\" is deprecated and will be "
-                f"removed in a future release of Kubeflow Trainer. See runtime deprecation policy: "
+        name = runtime["metadata"].get("name", "")
+        return (f"Referenced ClusterTrainingRuntime \"{name}\" is deprecated and will be removed in a future "
+                f"release of Kubeflow Trainer. See runtime deprecation policy: "
                 f"{DEPRECATION_POLICY_URL}")
     return None
 
@@ -71,14 +73,16 @@ def _containers(rjob: dict[str, Any]) -> list[dict[str, Any]]:
 def _jobset(info: Info, trainjob: dict[str, Any]) -> list[Problem]:
     out: list[Problem] = []
     spec = trainjob.get("spec") or {}
-    names = {r.get("name"): {c.get("name") for c in _containers(r)} for r in info.jobset_spec.get("replicatedJobs") or []}
+    names = {r.get("name"): {c.get("name") for c in _containers(r)}
+             for r in info.jobset_spec.get("replicatedJobs") or []}
     initializer = spec.get("initializer") or {}
     for key, role in (("dataset", ANCESTOR_DATASET), ("model", ANCESTOR_MODEL)):
         if not isinstance(initializer, dict) or initializer.get(key) is None:
             continue
         config = "datasetConfig" if key == "dataset" else "modelConfig"
         if role not in names:
-            out.append((("spec", "runtimeRef"), f"must have {role} job when trainJob is configured with input {config}"))
+            out.append((("spec", "runtimeRef"),
+                        f"must have {role} job when trainJob is configured with input {config}"))
         elif role not in names[role]:
             out.append((("spec", "runtimeRef"), f"must have container with name - {role} in the {role} job"))
         else:
@@ -246,4 +250,4 @@ def trainjob_problems(info: Info, trainjob: dict[str, Any], priority_classes: di
             + _volcano(info, priority_classes) + _xgboost(info, trainjob))
 
 
-__all__ = ["runtime_problems", "deprecation_warning", "trainjob_problems", "num_proc_per_node"]
+__all__ = ["runtime_problems", "deprecation_warning", "trainjob_problems"]

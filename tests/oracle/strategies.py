@@ -521,7 +521,8 @@ def _runtime(draw, bases: dict, namespace: str) -> dict:
         if node is not None and draw(st.integers(0, 2)) == 0:
             node["resources"] = draw(_per_node())
         if node is not None and draw(st.integers(0, 5)) == 0:
-            node["ports"] = draw(st.sampled_from([[{"containerPort": 8080}], [{"name": "metrics", "containerPort": 9090}],
+            node["ports"] = draw(st.sampled_from([[{"containerPort": 8080}],
+                                                  [{"name": "metrics", "containerPort": 9090}],
                                                   [{"containerPort": 29500, "name": "rdzv"}]]))
         if draw(st.integers(0, 3)) == 0:
             pod["priorityClassName"] = draw(st.sampled_from(PRIORITY_CLASS_NAMES))

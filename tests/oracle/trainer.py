@@ -275,7 +275,8 @@ def coverage_keys(result: Any) -> Iterator[str]:
         yield f"trainer minResources {case['gang']}"
     trainer = case["trainJob"]["spec"].get("trainer") or {}
     per_node = trainer.get("resourcesPerNode") or {}
-    if any("gpu" in n for n in per_node.get("limits") or {}) and not any("gpu" in n for n in per_node.get("requests") or {}):
+    gpu_limits = any("gpu" in n for n in per_node.get("limits") or {})
+    if gpu_limits and not any("gpu" in n for n in per_node.get("requests") or {}):
         yield "trainer GPU limits only"
     nproc = exp.built.num_proc_per_node
     if policy == "torch":

@@ -94,7 +94,8 @@ def test_pod_template_defaults_reach_ports_and_env_refs() -> None:
     node = {"name": "node", "ports": [{"containerPort": 1}],
             "env": [{"name": "A", "valueFrom": {"secretKeyRef": {"key": "k"}}}]}
     runtime = defaults.runtime_defaults(torch_runtime())
-    runtime["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"] = [node]
+    pod = runtime["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+    pod["containers"] = [node]
     container = defaults.runtime_defaults(runtime)["spec"]["template"]["spec"]["replicatedJobs"][0][
         "template"]["spec"]["template"]["spec"]["containers"][0]
     assert container["ports"] == [{"containerPort": 1, "protocol": "TCP"}]
@@ -255,7 +256,8 @@ def test_mpi_launcher_as_node_hostfile_slots_and_env() -> None:
     assert hostfile.line(0) == "pi-node-0-0.pi slots=4"
     assert hostfile.line(9998) == "pi-node-0-9998.pi slots=4"
     assert hostfile.line(9999) == "pi-launcher-0-0.pi slots=4"  # the launcher is a node
-    wrapped = framework.build(trainjob("deepspeed-distributed", resourcesPerNode={"limits": {"nvidia.com/gpu": "4294967298"}}),
+    wrapped = framework.build(trainjob("deepspeed-distributed",
+                                       resourcesPerNode={"limits": {"nvidia.com/gpu": "4294967298"}}),
                               deepspeed_runtime())
     assert wrapped.num_proc_per_node == 2  # ptr.To(int32(gpuQ))
     assert built.podgroup["spec"]["minMember"] == 10_000
