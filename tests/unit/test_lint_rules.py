@@ -32,7 +32,8 @@ from mpigen.versions import OperatorVersion
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
-KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment"}  # Deployment: the pod-* rules only
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment",  # Deployment: the pod-* rules only
+               "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"}  # Kubeflow Trainer v2.3.0
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
 
