@@ -62,15 +62,15 @@ def runtime_problems(runtime: dict[str, Any]) -> list[Problem]:
         return []  # the webhook's objectSelector: NotIn [disabled]
     base: Path = ("spec", "template", "spec", "replicatedJobs")
     out: list[Problem] = []
-    for index, rjob in enumerate(mapping(mapping(mapping(runtime.get("spec")).get("template")).get("spec"))
-                                 .get("replicatedJobs") or []):
+    rjobs = mapping(mapping(mapping(runtime.get("spec")).get("template")).get("spec")).get("replicatedJobs")
+    for index, rjob in enumerate(rjobs if isinstance(rjobs, list) else []):
         if not isinstance(rjob, dict):
             continue
         labels = mapping(mapping(rjob.get("template")).get("metadata")).get("labels")
         if not isinstance(labels, dict):
             continue
         ancestor = labels.get(ANCESTOR_LABEL)
-        if ancestor not in _ANCESTOR_CONTAINER:
+        if not isinstance(ancestor, str) or ancestor not in _ANCESTOR_CONTAINER:
             continue
         replicas = rjob.get("replicas", 1)  # the JobSet CRD defaults replicas to 1
         if replicas != 1:
@@ -125,7 +125,8 @@ def _env_names(trainer: dict[str, Any]) -> list[str]:
 
 def _jobset(job: dict[str, Any], info: RuntimeInfo) -> Iterator[Problem]:
     """``jobset.go`` ``Validate`` (91-212)."""
-    names = {ps.name: set(ps.container_names(init=True)) | set(ps.container_names()) for ps in info.pod_sets}
+    names = {ps.name: {n for n in ps.container_names(init=True) + ps.container_names() if isinstance(n, str)}
+             for ps in info.pod_sets}
     initializer = mapping(mapping(job.get("spec")).get("initializer"))
     ref_path: Path = ("spec", "runtimeRef")
     for key, step, config in (("dataset", DATASET_INITIALIZER, "datasetConfig"), ("model", MODEL_INITIALIZER, "modelConfig")):
@@ -151,10 +152,10 @@ def _jobset(job: dict[str, Any], info: RuntimeInfo) -> Iterator[Problem]:
                           .get("replicatedJobs")):
             # The webhook looks the job and its containers up in the merged template, which the patch
             # itself completes (see the trainjob-patch-target-missing rule): only the env check bites.
-            containers = names.get(rjob.get("name"), set())
+            containers = names.get(rjob["name"], set()) if isinstance(rjob.get("name"), str) else set()
             pod_patch = mapping(mapping(mapping(mapping(rjob.get("template")).get("spec")).get("template")).get("spec"))
             for container in items(pod_patch.get("containers")):
-                if container.get("name") in containers and container.get("env") and \
+                if isinstance(container.get("name"), str) and container["name"] in containers and container.get("env") and \
                         container.get("name") in (DATASET_INITIALIZER, MODEL_INITIALIZER, NODE):
                     yield patches_path, (f"must not have envs for the {DATASET_INITIALIZER}, {MODEL_INITIALIZER}, "
                                          f"{NODE} containers")
@@ -206,7 +207,8 @@ def _torch(job: dict[str, Any], info: RuntimeInfo) -> Iterator[Problem]:
     if not isinstance(torch, dict):
         return
     for target in items(mapping(torch.get("envInjection")).get("targets")):
-        for container in target.get("containerNames") or []:
+        names = target.get("containerNames")
+        for container in names if isinstance(names, list) else []:
             ps = info.pod_set(target.get("jobName"))
             if ps is None or container not in ps.container_names() + ps.container_names(init=True):
                 yield (("spec", "runtimeRef"), f"envInjection target podSet {target.get('jobName')!r} container "
@@ -225,7 +227,7 @@ def _gpus(resources: dict[str, Any]) -> int:
 
     def count(values: Any) -> int:
         for name, value in mapping(values).items():
-            if "gpu" in name.lower():
+            if isinstance(name, str) and "gpu" in name.lower():
                 try:
                     return Quantity.parse(value).value() if isinstance(value, (str, int)) else 0
                 except QuantityError:

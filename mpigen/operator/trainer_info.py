@@ -94,14 +94,15 @@ def _merge(original: Any, patch: Any, path: tuple[str, ...]) -> Any:
 def merged_spec(runtime: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     """The runtime's ``spec.template.spec`` with the TrainJob's runtime patches merged in."""
     spec = copy.deepcopy(mapping(mapping(mapping(runtime.get("spec")).get("template")).get("spec")))
-    order = {job_.get("name"): i for i, job_ in enumerate(items(spec.get("replicatedJobs")))}
+    order = {job_["name"]: i for i, job_ in enumerate(items(spec.get("replicatedJobs"))) if isinstance(job_.get("name"), str)}
     for patch in items(mapping(job.get("spec")).get("runtimePatches")):
         template_patch = mapping(mapping(patch.get("trainingRuntimeSpec")).get("template")).get("spec")
         if isinstance(template_patch, dict):
             spec = _merge(spec, template_patch, ())
     if isinstance(spec.get("replicatedJobs"), list):
         spec["replicatedJobs"] = sorted(spec["replicatedJobs"],
-                                        key=lambda j: order.get(j.get("name"), 0) if isinstance(j, dict) else 0)
+                                        key=lambda j: order.get(j["name"], 0) if isinstance(j, dict)
+                                        and isinstance(j.get("name"), str) else 0)
     return spec
 
 

@@ -33,8 +33,8 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     if not is_trainjob(ctx) or runtime is None:
         return
     name = mapping(runtime.get("metadata")).get("name")
-    jobs = {job.get("name"): pod for _, job, pod in replicated_jobs(mapping(mapping(runtime.get("spec")).get("template"))
-                                                                        .get("spec"))}
+    jobs = {job["name"]: pod for _, job, pod in replicated_jobs(mapping(mapping(runtime.get("spec")).get("template"))
+                                                                     .get("spec")) if isinstance(job.get("name"), str)}
     patches = ctx.get("spec", "runtimePatches")
     for i, patch in enumerate(patches if isinstance(patches, list) else []):
         base: Path = ("spec", "runtimePatches", i, "trainingRuntimeSpec", "template", "spec", "replicatedJobs")
