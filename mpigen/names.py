@@ -22,6 +22,14 @@ LEGACY_API = {
     "TFJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
 }
 """The apiVersions the operators no longer serve, by kind (``mpigen migrate`` rewrites them)."""
+TRAINER_API = "trainer.kubeflow.org/v1alpha1"  # Kubeflow Trainer v2.3.0
+TRAINER_VERSION = "v2.3.0"
+"""The Kubeflow Trainer release whose CRDs, webhooks and default runtimes mpigen ports."""
+TRAINJOB_KIND = "TrainJob"
+TRAINING_RUNTIME_KIND = "TrainingRuntime"
+CLUSTER_TRAINING_RUNTIME_KIND = "ClusterTrainingRuntime"
+RUNTIME_KINDS = (TRAINING_RUNTIME_KIND, CLUSTER_TRAINING_RUNTIME_KIND)
+JOBSET_API = "jobset.x-k8s.io/v1alpha2"  # JobSet v0.12.0, the release Trainer v2.3.0 pins
 
 
 def volume_name(volume: dict[str, Any]) -> str:

@@ -139,8 +139,26 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
                        skip: Any = None, prefix: tuple = ()) -> list[Diagnostic]:
     """Every schema violation of ``instance`` (the data of ``document`` at ``prefix``), with positions.
 
-    ``skip(error)`` may return True for errors the caller handles itself.
+    ``skip(error)`` may return True for errors the caller handles itself. The CRD's CEL rules
+    (``x-kubernetes-validations``, ported in :mod:`.schema_rules`) come after the structural ones.
     """
+    out = _structural_diagnostics(instance, document, filename, schema_name, skip, prefix)
+    if schema_name == SPEC_SCHEMA:
+        return out  # mpigen's own schema has no CEL rules (and `build` reads no JSON schema file)
+    from .schema_rules import failures, tree_for
+
+    tree = tree_for(schema_name)
+    if tree is not None:
+        for path, message, rule in failures(instance, tree):
+            path = prefix + path
+            line, col = document.locate(path)
+            out.append(Diagnostic(filename, line, col, format_path(path), "schema", Severity.ERROR,
+                                  f"{message} (the CRD's validation rule: {rule})"))
+    return out
+
+
+def _structural_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
+                            skip: Any, prefix: tuple) -> list[Diagnostic]:
     precompiled = precompiled_for(schema_name)
     if precompiled is not None and precompiled(instance):
         return []  # its "valid" is python-jsonschema's (a rejection is explained below)

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
 from ..load.yaml_loader import Document, decode, iter_text
-from ..names import MPIJOB_API
+from ..names import MPIJOB_API, RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from .admission import Path, name_problems, prune_nulls, schema_for
@@ -135,6 +135,11 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                 out.append(located(path, "mpijob-invalid", Severity.ERROR,
                                    f"the operator rejects this MPIJob: {message}"))
                 schema_paths.add(format_path(prefix + path))
+    if api_version == TRAINER_API and kind in (TRAINJOB_KIND, *RUNTIME_KINDS) and isinstance(stored.get("spec"), dict):
+        for path, code, severity, message in trainer_admission(stored, options):
+            if format_path(prefix + path) not in schema_paths or severity is Severity.INFO:
+                out.append(located(path, code, severity, message))
+                schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
@@ -144,6 +149,30 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located(path, code, severity, message))
     coverage.checked += 1
     return out
+
+
+def trainer_admission(obj: dict[str, Any], options: ValidateOptions
+                      ) -> list[tuple[Path, str, Severity, str]]:
+    """Kubeflow Trainer's webhooks on a TrainJob (against the runtime it names: the cluster's, else
+    Trainer's default runtimes, which an info note then names) or on a runtime."""
+    from ..lint.base import Context
+    from ..lint.trainer_webhooks import runtime_problems, trainjob_problems
+
+    if obj["kind"] != TRAINJOB_KIND:
+        return [(path, "trainingruntime-invalid", Severity.ERROR,
+                 f"Trainer's webhook rejects this {obj['kind']}: {message}") for path, message in runtime_problems(obj)]
+    ctx = Context(obj, options.lint)
+    found: list[tuple[Path, str, Severity, str]] = [
+        (path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
+        for path, message in trainjob_problems(obj, ctx.trainer_info, options.lint.priority_classes)]
+    if ctx.trainer_runtime is not None and options.lint.trainer_runtimes is None:
+        from ..load.trainer_runtimes import default_runtimes
+
+        ref = ctx.trainer_runtime["metadata"]["name"]
+        found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
+                      f"the runtime {ref!r} was checked as {default_runtimes().source} define it: the cluster file "
+                      "(--cluster) gives no runtimes"))
+    return found
 
 
 def _missing_key(message: str) -> str:

@@ -4,7 +4,8 @@ The order goes from what stops a job from being accepted at all (API version, re
 names), through what the API server refuses in the pods the operator creates (the ``pod-*``
 rules, the Pod validation of Kubernetes; they also read Deployments) and what makes the MPI run
 itself fail (ranks, SSH), to gang scheduling, and ends with pod-level hygiene (networking,
-sidecars, credentials). ``_common`` holds shared helpers.
+sidecars, credentials). The Kubeflow Trainer rules (TrainJob, TrainingRuntime,
+ClusterTrainingRuntime) come after the gang rules. ``_common`` and ``_trainer`` hold shared helpers.
 """
 
 RULE_MODULES: tuple[str, ...] = (
@@ -36,6 +37,10 @@ RULE_MODULES: tuple[str, ...] = (
     "queue_ignored",
     "kueue_ignored",
     "priority_class_not_on_pods",
+    "trainjob_runtime_missing",
+    "trainjob_patch_target_missing",
+    "trainer_limit_only_resource",
+    "trainer_volcano_priority_class",
     "host_network_dns",
     "istio_sidecar",
     "plaintext_credential",
