@@ -27,7 +27,6 @@ from ..load.document import Document
 from .compare import ABSENT, FieldChange
 from .immutable import ImmutableField, concrete_paths, fields_for, lookup
 
-CODE = "immutable-field"
 KUSTOMIZATION = "kustomization.yaml"
 JOB_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
 
@@ -62,7 +61,8 @@ class RefusedChange:
         message = (f"{self.kind} {self.name}: {change}: the API server refuses this change on a live "
                    f"object{when} ({self.rule.rule}, {self.rule.origin}), so {what} must be deleted and "
                    f"re-created: {how}")
-        return Diagnostic(f"{tree}/{self.file}", self.line, self.column, path, CODE, Severity.WARNING, message)
+        return Diagnostic(f"{tree}/{self.file}", self.line, self.column, path, "immutable-field", Severity.WARNING,
+                          message)
 
 
 @dataclass
