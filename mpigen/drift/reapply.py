@@ -142,7 +142,9 @@ class _Tree:
         for resource in kustomization.get("resources") or []:
             if not isinstance(resource, str):
                 return None
-            rel = posixpath.normpath(posixpath.join(folder, resource))
+            rel = _inside(folder, resource)
+            if rel is None:
+                return None
             if self.documents(posixpath.join(rel, KUSTOMIZATION)) is not None:
                 inner = self.build(rel, depth + 1)
                 if inner is None:
@@ -156,11 +158,17 @@ class _Tree:
         for patch in kustomization.get("patches") or []:
             if not (isinstance(patch, dict) and isinstance(patch.get("path"), str)):
                 return None
-            rel = posixpath.normpath(posixpath.join(folder, patch["path"]))
-            documents = self.documents(rel)
-            if not documents or len(documents) != 1 or not _patched(built, patch, rel, documents[0]):
+            rel = _inside(folder, patch["path"])
+            documents = None if rel is None else self.documents(rel)
+            if rel is None or not documents or len(documents) != 1 or not _patched(built, patch, rel, documents[0]):
                 return None
         return built
+
+
+def _inside(folder: str, reference: str) -> str | None:
+    """A file or folder a kustomization names, relative to the tree; None when outside it."""
+    rel = posixpath.normpath(posixpath.join(folder, reference))
+    return None if posixpath.isabs(reference) or rel == ".." or rel.startswith("../") else rel
 
 
 def _is_object(data: Any) -> bool:

@@ -143,12 +143,20 @@ def test_a_deployment_selector_edited_by_hand_is_refused(tmp_path: Path) -> None
     assert "the Deployment must be deleted and re-created" in change.diagnostic("deploy/demo").message
 
 
+def _outside(tree: Path) -> None:
+    """The base names a file outside the tree: it is not read."""
+    (tree.parent / "elsewhere").mkdir()
+    (tree / "base/pytorchjob.yaml").rename(tree.parent / "elsewhere/pytorchjob.yaml")
+    (tree / "base/kustomization.yaml").write_text("resources: [../../elsewhere/pytorchjob.yaml]\n")
+
+
 @pytest.mark.parametrize(("damage", "folders"), [
     (lambda tree: (tree / "base/kustomization.yaml").write_text("resources: [pytorchjob.yaml]\nnamePrefix: x-\n"), []),
     (lambda tree: (tree / "base/pytorchjob.yaml").write_text("a: [b\n"), []),
     (lambda tree: (tree / "base/kustomization.yaml").unlink(), []),
     (lambda tree: (tree / "overlays/prod/pytorchjob-patch.yaml").write_text("- {op: replace, path: /x/y, value: 1}\n"),
      [("base",)]),
+    (lambda tree: _outside(tree), []),
     (lambda tree: (tree / "overlays/prod/kustomization.yaml").write_text(
         "resources: [../../base]\npatches: [{path: pytorchjob-patch.yaml, target: {kind: TFJob, name: demo}}]\n"),
      [("base",)]),
