@@ -7,6 +7,11 @@ are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 
 drift, 2 usage or I/O error.
 
 A spec whose trees the cache (:mod:`mpigen.drift.cache`) vouches for is not even loaded.
+
+A drifted tree whose new version changes a field the API server refuses to change on a live object
+(:mod:`mpigen.drift.reapply`: the queue of a PyTorchJob, say) gets an ``immutable-field`` warning at
+the committed line, saying the job must be deleted and re-created; the exit code stays that of the
+drift (1), and ``--fix`` still rewrites the tree.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from ..config import Config
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
 from ..drift.cache import CheckCache
 from ..drift.compare import JobDrift, check_jobs, orphan_trees
+from ..drift.reapply import refused_changes
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
@@ -180,12 +186,15 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
                 cache.store(root, name, raw, [job.name for job in spec_jobs],
                             [d.format() for d in found])
         cache.save()
+    refused: list[Diagnostic] = []
     for result in drifted:
         for drift in result.drift:
             where = "/".join(p for p in (shown, result.job, drift.path) if p)
             click.echo(f"{where}: {drift.describe()}")
             for line in drift.lines():
                 click.echo(f"    {line}")
+        refused += [change.diagnostic(f"{shown}/{result.job}") for change in refused_changes(result.tree, result.files)]
+    io.report(refused)
     if from_config:
         for name in orphan_trees(root, [job.name for job in jobs] + [job.name for job in cached]):
             click.echo(f"mpigen: warning: {shown}/{name} was written by mpigen for a job that none of the "

@@ -49,7 +49,8 @@ MAX_CHANGES = 50
 MAX_VALUE = 120
 """Characters of one value shown in a field change."""
 
-_ABSENT = object()
+ABSENT = object()
+"""The value of a field a document does not have."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,8 @@ class FieldChange:
     """One field of a file: its value on disk (``old``) and the one the spec gives (``new``)."""
 
     path: str
-    old: Any = _ABSENT
-    new: Any = _ABSENT
+    old: Any = ABSENT
+    new: Any = ABSENT
 
     def format(self) -> str:
         return f"{self.path or '(document)'}: {_show(self.old)} -> {_show(self.new)}"
@@ -222,8 +223,8 @@ def field_changes(old: Any, new: Any) -> list[FieldChange]:
     for report in diff.values():
         for level in report:
             path = level.path(output_format="list")
-            old_value = _ABSENT if _absent(level.t1) else level.t1
-            new_value = _ABSENT if _absent(level.t2) else level.t2
+            old_value = ABSENT if _absent(level.t1) else level.t1
+            new_value = ABSENT if _absent(level.t2) else level.t2
             changes.append((_sort_key(path), FieldChange(_patch_path(path) if patch else format_path(path),
                                                          old_value, new_value)))
     changes.sort(key=lambda item: item[0])
@@ -261,7 +262,7 @@ def _sort_key(path: list[Any]) -> tuple:
 
 
 def _show(value: Any) -> str:
-    if value is _ABSENT:
+    if value is ABSENT:
         return "(absent)"
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
     if len(text) > MAX_VALUE:

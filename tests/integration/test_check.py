@@ -156,6 +156,59 @@ def test_fix_refuses_to_overwrite_a_file_mpigen_did_not_write(project: Path) -> 
     assert snapshot(project / "deploy/alpha") == before
 
 
+PYTORCH = """\
+apiVersion: mpigen.dev/v1alpha1
+kind: TrainingJob
+metadata: {{name: queued, namespace: volcano}}
+spec:
+  framework: pytorch
+  image: example/train:1
+  command: [python, train.py]
+  workers: {workers}
+  scheduling: {{gang: volcano, queue: {queue}}}
+"""
+
+
+@pytest.fixture
+def pytorch(tmp_path: Path) -> Path:
+    """A repository with one PyTorchJob in queue research, built into deploy/."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "queued.yaml").write_text(PYTORCH.format(workers=2, queue="research"))
+    code, _, err = run(["build", "queued.yaml", "-o", "deploy"], tmp_path)
+    assert code == 0, err
+    return tmp_path
+
+
+def test_a_queue_change_is_an_immutable_field_warning(pytorch: Path) -> None:
+    (pytorch / "queued.yaml").write_text(PYTORCH.format(workers=2, queue="nlp"))
+    job = pytorch / "deploy/queued/base/pytorchjob.yaml"
+    line = job.read_text().splitlines().index("      queue: research") + 1
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy"], pytorch)
+    assert code == 1  # drift, as before
+    assert '    spec.runPolicy.schedulingPolicy.queue: "research" -> "nlp"' in out.splitlines()
+    (warning,) = err.splitlines()
+    assert warning.startswith(f"deploy/queued/base/pytorchjob.yaml:{line}:7: warning immutable-field PyTorchJob "
+                              'queued: spec.runPolicy.schedulingPolicy.queue: "research" -> "nlp": the API server '
+                              "refuses this change on a live object")
+    assert ("so the job must be deleted and re-created: kubectl delete -k deploy/queued/base, then kubectl apply -k "
+            "deploy/queued/base (spec.runPolicy.schedulingPolicy.queue)") in warning
+
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy", "--fix"], pytorch)
+    assert code == 0
+    assert "rewrote deploy/queued (2 files)" in out.splitlines()
+    assert [w.split(": warning ")[1].split(" ")[0] for w in err.splitlines()] == ["immutable-field"]
+    assert "queue: nlp" in job.read_text()
+    assert run(["check", "queued.yaml", "-o", "deploy"], pytorch)[:3:2] == (0, "")
+
+
+def test_a_worker_change_is_not_an_immutable_field(pytorch: Path) -> None:
+    (pytorch / "queued.yaml").write_text(PYTORCH.format(workers=4, queue="research"))
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy"], pytorch)
+    assert code == 1
+    assert "    spec.pytorchReplicaSpecs.Worker.replicas: 2 -> 4" in out.splitlines()
+    assert "immutable-field" not in err and err == ""
+
+
 def test_spec_errors_are_diagnostics_and_exit_1(project: Path) -> None:
     spec = project / "specs/alpha.yaml"
     spec.write_text(spec.read_text().replace("workers: 2", "workers: -1"))
