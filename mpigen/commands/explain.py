@@ -11,6 +11,12 @@ for all (they differ only by index) and a long hostfile shows its first and last
 the count of those left out. The YAML is for tools and lists every object completely; the
 objects are generated one at a time and the hostfile line by line
 (:func:`mpigen.emit.yaml_emit.iter_dump_all`), so memory does not grow with the worker count.
+
+With a ``--cluster`` file that holds Nodes, the gang (the PodGroup's minMember pods) is checked
+against them (:mod:`mpigen.scheduler.fit`): the text shows the verdict under the PodGroup, and a gang
+that cannot fit is an error (``gang-cannot-fit``) at the job, one that may not fit a warning
+(``gang-may-not-fit``). The output is printed either way, since the operator creates those objects
+all the same; an error makes the exit code 1.
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ def test_a_gang_one_worker_too_large_cannot_fit_and_explain_fails(tmp_path: Path
     path = _write(tmp_path, "too-large.yaml", spec(5))
     code, out, err = run(["explain", path, "--cluster", CLUSTER])
     assert code == 1
-    assert err == f"{path}:11:22: error gang-cannot-fit the gang cannot fit {BASIS}: {TOO_LARGE} (spec.scheduling.gang)\n"
+    assert err == (f"{path}:11:22: error gang-cannot-fit the gang cannot fit {BASIS}: {TOO_LARGE} "
+                   "(spec.scheduling.gang)\n")
     assert f"  On {BASIS}: the gang cannot fit\n    {TOO_LARGE}\n" in out  # what the operator creates, all the same
     code, out, err = run(["explain", path, "--cluster", CLUSTER, "--format", "yaml"])
     assert code == 1 and "error gang-cannot-fit" in err
