@@ -18,6 +18,7 @@ from .versions import OperatorVersion
 
 if TYPE_CHECKING:
     from .config import Config
+    from .load.cluster import Cluster
     from .load.document import LoadResult
     from .pipeline import CompiledJob
 
@@ -55,15 +56,21 @@ def operator_version(value: str) -> OperatorVersion:
         raise UsageError(f"--operator-version: {exc}") from None
 
 
-def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
-    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
+def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
+    """What a ``--cluster`` file holds (None without one), and its diagnostics."""
     if path is None:
         return None, []
-    from .load.cluster import priority_classes
+    from .load.cluster import read_cluster
 
     loaded, name = load_input(path)
-    classes, diagnostics = priority_classes(loaded.documents, name)
-    return classes, loaded.diagnostics + diagnostics
+    cluster, diagnostics = read_cluster(loaded.documents, name)
+    return cluster, loaded.diagnostics + diagnostics
+
+
+def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
+    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
+    cluster, diagnostics = load_cluster(path)
+    return (None if cluster is None else cluster.priority_classes), diagnostics
 
 
 def load_config(path: str | None) -> Config:

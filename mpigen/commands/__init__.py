@@ -17,6 +17,8 @@ from ..versions import DEFAULT_OPERATOR_VERSION
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 PRIORITY_CLASSES = "PriorityClasses of the cluster (kubectl get priorityclass -o yaml)"
+CLUSTER_NODES = ("PriorityClasses of the cluster, and its Nodes (with Pods bound to them, if given), for whether "
+                 "the gang fits (kubectl get priorityclasses,nodes -o yaml)")
 OPERATOR_RULES = "mpi-operator release whose rules apply"
 
 

@@ -11,6 +11,12 @@ for all (they differ only by index) and a long hostfile shows its first and last
 the count of those left out. The YAML is for tools and lists every object completely; the
 objects are generated one at a time and the hostfile line by line
 (:func:`mpigen.emit.yaml_emit.iter_dump_all`), so memory does not grow with the worker count.
+
+With a ``--cluster`` file that holds Nodes, the gang (the PodGroup's minMember pods) is checked
+against them (:mod:`mpigen.scheduler.fit`): the text shows the verdict under the PodGroup, and a gang
+that cannot fit is an error (``gang-cannot-fit``) at the job, one that may not fit a warning
+(``gang-may-not-fit``). The output is printed either way, since the operator creates those objects
+all the same; an error makes the exit code 1.
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
 from ..pipeline import Options, compile_specs, is_spec
+from ..scheduler.fit import Verdict, gang_fit
+from ..scheduler.gang import gang_of
 from ..validate import checked_mpijob, checked_training_job
 from ..versions import OperatorVersion
-from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
@@ -52,7 +60,7 @@ class _Job:
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
 @scheduler_name_option()
-@cluster_option(f"{PRIORITY_CLASSES}.")
+@cluster_option(f"{CLUSTER_NODES}.")
 @operator_version_option()
 @click.option("--cluster-domain", default="", metavar="D",
               help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
@@ -66,7 +74,8 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
     version = io.operator_version(operator_version)
-    classes, diagnostics = io.cluster_classes(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(source)
     diagnostics += loaded.diagnostics
     jobs = _jobs(loaded, name, version, classes, env, diagnostics)
@@ -88,7 +97,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
                                              priority_classes=classes, version=version,
                                              cluster_domain=cluster_domain, max_workers=limit, lazy=True)
 
-    texts, problems = [], []
+    texts, problems, fits = [], [], []
     for item in jobs:  # every job's problems before any output; text shows one Pod per replica type
         training = item.job.get("kind") in TRAINING_KINDS
         try:
@@ -100,16 +109,26 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
             problems.append(Diagnostic(name, line, col, format_path(path), "operator-crash" if crash else "not-created",
                                        Severity.ERROR, f"{exc}: nothing is created"))
             continue
+        verdict = None
+        if cluster is not None and cluster.nodes and job_gang:
+            sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
+            gang_pods = gang_of(item.job, sample)
+            if gang_pods is not None:
+                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
+                line, col, path = item.locate(())
+                found = verdict.diagnostic(name, line, col, format_path(path))
+                fits += [found] if found is not None else []
         if fmt == "text" and training:
-            texts.append(render_training_text(tc.prepared(item.job), created, job_gang))
+            texts.append(render_training_text(tc.prepared(item.job), created, job_gang, verdict))
         elif fmt == "text":
-            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version))
-    io.report(problems)
+            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version, verdict))
+    io.report(problems + fits)
     if problems:
         return EXIT_INVALID
+    done = EXIT_INVALID if has_errors(fits) else EXIT_OK  # the objects are created all the same
     if fmt == "text":
         click.echo("\n".join(texts), nl=False)
-        return EXIT_OK
+        return done
     batch: list[str] = []
     size = 0
     for item in jobs:  # YAML: streamed, every object complete
@@ -121,7 +140,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
                 batch.clear()
                 size = 0
     click.echo("".join(batch), nl=False)
-    return EXIT_OK
+    return done
 
 
 def _jobs(loaded: Any, name: str, version: OperatorVersion, classes: dict[str, int] | None, env: str | None,
@@ -239,7 +258,8 @@ def _env_text(container: dict[str, Any], injected_from: int) -> str:
     return " ".join(f"{e['name']}={e.get('value', '')}" for e in env[injected_from:])
 
 
-def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion) -> str:
+def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion,
+                verdict: Verdict | None = None) -> str:
     name = job["metadata"]["name"]
     namespace = job["metadata"].get("namespace") or "default"
     spec = job["spec"]
@@ -249,7 +269,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
     for group in by_kind.get("PodGroup", []):
-        lines += _podgroup_lines(group)
+        lines += _podgroup_lines(group, verdict)
     for config in by_kind.get("ConfigMap", []):
         hosts = config["data"]["hostfile"]
         if not isinstance(hosts, ctl.Hostfile):
@@ -287,7 +307,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _podgroup_lines(group: dict[str, Any]) -> list[str]:
+def _podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None) -> list[str]:
     pg_spec = group["spec"]
     lines = [f"PodGroup {group['apiVersion']} {group['metadata']['name']}"]
     fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
@@ -295,6 +315,9 @@ def _podgroup_lines(group: dict[str, Any]) -> list[str]:
     if "minResources" in pg_spec:
         resources = " ".join(f"{k}={v}" for k, v in pg_spec["minResources"].items()) or "{}"
         lines.append(f"  minResources: {resources}")
+    if verdict is not None:  # the cluster file's Nodes
+        lines.append(f"  On {verdict.where} ({verdict.basis}): the gang {verdict.outcome}")
+        lines += [f"    {reason}" for reason in verdict.reasons]
     return lines + [""]
 
 
@@ -331,7 +354,8 @@ def _tf_config_text(config: tc.TFConfig) -> str:
     return f"TF_CONFIG = cluster: {{{cluster}}}; {task}; environment: cloud"
 
 
-def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None) -> str:
+def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None,
+                         verdict: Verdict | None = None) -> str:
     """The text for a PyTorchJob or TFJob (``job`` as :func:`~mpigen.operator.training_controller.prepared`
     returns it; ``objects`` with one Pod and Service per replica type)."""
     name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
@@ -344,7 +368,7 @@ def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gan
             lines += [f"HorizontalPodAutoscaler {obj['metadata']['name']}: {obj['spec'].get('minReplicas')}.."
                       f"{obj['spec']['maxReplicas']} replicas on {len(obj['spec']['metrics'])} metric(s)", ""]
         elif obj["kind"] == "PodGroup":
-            lines += _podgroup_lines(obj)
+            lines += _podgroup_lines(obj, verdict)
             if gang == "volcano":
                 lines[-1:] = ["  Pods and Services are created once Volcano has admitted the PodGroup "
                               "(its phase is no longer Pending)", ""]

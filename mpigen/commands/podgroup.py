@@ -14,6 +14,11 @@
 
 Jobs are found in every YAML document and in the ``items`` of a ``kind: List`` document (what
 ``kubectl get -o yaml`` prints); diagnostics point at the item's own lines.
+
+When the ``--cluster`` file holds Nodes, each gang is checked against them
+(:mod:`mpigen.scheduler.fit`) with the pods the operator creates: a gang that cannot fit is an
+error (``gang-cannot-fit``, exit 1, the PodGroups are printed all the same), one that may not fit
+a warning (``gang-may-not-fit``).
 """
 
 from __future__ import annotations
@@ -27,13 +32,18 @@ from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_pa
 from ..emit.yaml_emit import dump, dump_all
 from ..load.document import Document, LoadResult
 from ..names import LEGACY_API, MPIJOB_API, TRAINING_API, TRAINING_KINDS
+from ..load.cluster import Cluster
+from ..operator import mpi_controller as ctl
 from ..operator import podgroup as pg
+from ..operator import training_controller as tc
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
+from ..scheduler.fit import gang_fit
+from ..scheduler.gang import gang_of
 from ..validate import checked_mpijob, checked_training_job
 from ..versions import OperatorVersion
-from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, OPERATOR_RULES, cluster_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 
@@ -42,7 +52,7 @@ from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, op
 @click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
 @gang_option("The operator's --gang-scheduling setting.", none=False, required=True)
 @scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
-@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources.")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
 def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | None, operator_version: str) -> int:
     """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob in MANIFEST
@@ -53,15 +63,16 @@ def podgroup(manifest: str, gang: str, scheduler_name: str, cluster_file: str | 
     for scheduler-plugins, --scheduler-name.
     """
     version = io.operator_version(operator_version)
-    classes, diagnostics = io.cluster_classes(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_file)
     loaded, name = io.load_input(manifest)
-    groups, found = podgroups(loaded, name, gang, scheduler_name, classes, version)
+    groups, found = podgroups(loaded, name, gang, scheduler_name, None if cluster is None else cluster.priority_classes,
+                              version, cluster)
     diagnostics += found
     io.report(diagnostics)
-    if has_errors(diagnostics):
+    if has_errors(d for d in diagnostics if d.code != "gang-cannot-fit"):
         return EXIT_INVALID
     click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
-    return EXIT_OK
+    return EXIT_INVALID if has_errors(diagnostics) else EXIT_OK  # a gang that cannot fit is still created
 
 
 def _strip(mapping: dict, prefix: tuple) -> dict:
@@ -108,9 +119,10 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 
 
 def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
-              priority_classes: dict[str, int] | None, version: OperatorVersion
+              priority_classes: dict[str, int] | None, version: OperatorVersion, cluster: Cluster | None = None
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
+    """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``, and
+    whether each gang fits the ``cluster``'s Nodes when it has some."""
     diagnostics = list(loaded.diagnostics)
     groups: list[dict[str, Any]] = []
     pcs = priority_classes or {}
@@ -118,6 +130,24 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
     def report(doc: Document, path: tuple, code: str, message: str, severity: Severity = Severity.ERROR) -> None:
         line, col = doc.locate(path)
         diagnostics.append(Diagnostic(filename, line, col, format_path(path), code, severity, message))
+
+    def fit(doc: Document, job: dict[str, Any]) -> None:
+        """The gang against the cluster's Nodes, from the pods the operator creates (one per role)."""
+        if cluster is None or not cluster.nodes:
+            return
+        if job["kind"] == "MPIJob":
+            objects = ctl.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=pcs,
+                                          version=version, max_workers=1, lazy=True)
+        else:
+            objects = tc.created_objects(job, gang, scheduler_name=scheduler_name, priority_classes=pcs, max_pods=1)
+        try:
+            found = gang_of(job, list(objects))
+        except (ctl.NotCreated, pg.OperatorPanicError):  # suspended or refused: no pods to place
+            return
+        if found is not None:
+            line, col = doc.locate(())
+            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+            diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, "")] if d is not None)
 
     for doc in documents(loaded):
         data = doc.data
@@ -139,6 +169,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             if warning:
                 report(doc, ("spec", "runPolicy"), "nondeterministic", warning, Severity.WARNING)
             groups.append(group)
+            fit(doc, job)
             continue
         if data.get("kind") != "MPIJob":
             continue
@@ -161,6 +192,7 @@ def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
             report(doc, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
+        fit(doc, job)
     if not groups and not any(d.severity is Severity.ERROR for d in diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
                                       f"no {MPIJOB_API} MPIJob and no {TRAINING_API} PyTorchJob or TFJob in this file"))
