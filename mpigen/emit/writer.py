@@ -240,17 +240,33 @@ def clean_stale(out: Path, job: str) -> None:
         shutil.rmtree(entry, ignore_errors=True)
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back: POSIX has no other way)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 def _make_staging(out: Path, job: str, kind: str = "") -> Path:
     """A new staging folder (``kind`` "old-": where the fallback parks the old tree): beside
-    ``out`` where it can be, else inside it (see the module)."""
+    ``out`` where it can be, else inside it (see the module).
+
+    ``mkdtemp`` makes it 0700 whatever the umask; the staging folder of a new tree becomes
+    ``out/<job>`` by a rename, so it gets the mode a plain ``mkdir`` would give it (0777 less the
+    umask), as every folder and file inside it already has."""
     beside = _beside(out)
+    staging = None
     if beside is not None:
         try:
-            return Path(tempfile.mkdtemp(prefix=f"{beside[1]}{job}{_STAGING}{kind}", dir=beside[0]))
+            staging = Path(tempfile.mkdtemp(prefix=f"{beside[1]}{job}{_STAGING}{kind}", dir=beside[0]))
         except OSError as exc:
             if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
-    return Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}{kind}", dir=out))
+    if staging is None:
+        staging = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}{kind}", dir=out))
+    if not kind:
+        os.chmod(staging, 0o777 & ~_umask())
+    return staging
 
 
 def _check_paths(files: dict[str, str]) -> None:

@@ -411,3 +411,26 @@ def test_the_fallback_parks_the_old_tree_beside_the_output_folder(tmp_path, monk
     write_tree(out, "job", {"base/mpijob.yaml": "v2\n"})
     assert [p.parent for p in parked] == [tmp_path]
     assert sorted(os.listdir(tmp_path)) == ["deploy"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027], ids=["umask-022", "umask-027"])
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_the_tree_follows_the_umask(tmp_path, monkeypatch, umask, exchange):
+    """Folders get 0777 and files 0666 less the umask, as mkdir and open would give them: the
+    tree's own folder too, although it was a staging folder (mkdtemp makes those 0700)."""
+    if not exchange:
+        monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    out = tmp_path / "deploy"
+    old = os.umask(umask)
+    try:
+        write_tree(out, "job", FILES)  # the first write: a rename
+        first = {p: p.stat().st_mode & 0o777 for p in [out / "job", *(out / "job").rglob("*")]}
+        write_tree(out, "job", {**FILES, "overlays/dev/kustomization.yaml": "resources:\n- ../../base\n"})
+        second = {p: p.stat().st_mode & 0o777 for p in [out / "job", *(out / "job").rglob("*")]}
+    finally:
+        os.umask(old)
+    for modes in (first, second):
+        assert len(modes) > 5
+        for path, mode in modes.items():
+            assert mode == (0o777 if path.is_dir() else 0o666) & ~umask, (path, oct(mode))
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~umask)
