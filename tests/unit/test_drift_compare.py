@@ -11,7 +11,8 @@ import yaml
 
 from mpigen.drift import compare
 from mpigen.drift.compare import (CHANGED, CONFLICT, EXTRA, FORMATTING, MISSING, NOT_A_FOLDER, OWNERSHIP,
-                              UNPARSABLE, FieldChange, check_jobs, check_tree, field_changes, orphan_drift, orphan_trees)
+                                  UNPARSABLE, FieldChange, check_jobs, check_tree, field_changes, orphan_drift,
+                                  orphan_trees)
 from mpigen.emit.writer import OWNED_LIST, write_tree
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
