@@ -39,8 +39,24 @@ def test_negative_gpu_is_one_quantity_error():
 def test_bad_name_is_one_hostname_error():
     [(path, code, message)] = errors(name="Bad_Name")
     assert (path, code) == ("metadata.name", "hostname")
-    assert "'Bad_Name-worker-0'" in message and "lowercase letters" in message and "rename the job" in message
-    assert "shorter" not in message  # the length is fine
+    assert message.startswith("the job name 'Bad_Name' contains 'B', '_' and 'N': it must be lower-case letters")
+    assert "rename the job" in message
+    assert "shorter" not in message and "characters long" not in message  # the length is fine
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("1abc", "starts with '1', not a letter"),
+    ("abc-", "ends with '-'"),  # abc--worker-0 is a DNS-1035 label: the API server refuses the name itself
+    ("-abc", "starts with '-', not a letter"),
+    ("x.y", "contains '.'"),
+    ("ABC", "contains 'A', 'B' and 'C'"),
+    ('""', "is empty"),
+    ("9Bad_", "contains 'B' and '_', starts with '9', not a letter"),
+])
+def test_a_name_error_says_what_is_wrong_with_the_name(name, reason):
+    [(path, code, message)] = errors(name=name)
+    assert (path, code) == ("metadata.name", "hostname")
+    assert message.startswith(f"the job name {name.strip(chr(34))!r} {reason}: ")
 
 
 def test_bad_name_is_one_error_whatever_the_environments():
@@ -48,9 +64,56 @@ def test_bad_name_is_one_error_whatever_the_environments():
     assert [(p, c) for p, c, _ in errors(name="Bad_Name", extra=extra)] == [("metadata.name", "hostname")]
 
 
-def test_a_long_name_still_says_how_long():
-    [(_, code, message)] = errors(name="a" * 60)
-    assert code == "hostname" and "69 characters long (at most 63)" in message and "choose a shorter name" in message
+def test_a_long_name_is_one_error_that_says_how_long():
+    extra = "  environments:\n    dev: {workers: 1}\n    prod: {workers: 16000}\n"
+    [(path, code, message)] = errors(name="a" * 60, extra=extra)
+    assert (path, code) == ("metadata.name", "hostname")
+    assert message.startswith(f"the job name '{'a' * 60}' is 60 characters long: the pod hostname "
+                              f"'{'a' * 60}-worker-0' is 69 (a DNS-1035 label has at most 63)")
+    assert message.endswith("shorten the name to at most 54 characters")
+
+
+def test_the_worker_count_of_an_environment_is_named_where_it_is_written():
+    name = "n" * 52  # n...-worker-999 is 63 characters, n...-worker-15999 is 63 + 2
+    extra = "  environments:\n    dev: {workers: 1}\n    prod: {workers: 16000}\n    qa: {image: x}\n"
+    [(path, code, message)] = errors(name=name, extra=extra)
+    assert (path, code) == ("spec.environments.prod.workers", "hostname")
+    assert message == (f"16000 workers (environment 'prod') make the last worker's hostname '{name}-worker-15999' "
+                       "65 characters long (a DNS-1035 label has at most 63); the operator rejects the job: use at "
+                       "most 1000 workers or shorten the job name to at most 50 characters")
+
+
+def test_a_base_worker_count_too_large_is_one_error_at_the_base():
+    text = SPEC.format(name="n" * 52, extra="  environments:\n    dev: {image: x}\n    prod: {image: y}\n")
+    result = compile_specs(load_text(text.replace("workers: 2", "workers: 16000"), "spec.yaml"), "spec.yaml", Options())
+    [diagnostic] = [d for d in result.diagnostics if d.severity.value == "error"]
+    assert (diagnostic.path, diagnostic.line, diagnostic.code) == ("spec.workers", 9, "hostname")
+    assert diagnostic.message.startswith("16000 workers make the last worker's hostname")
+
+
+def test_a_tfjob_ps_count_is_named_too():
+    extra = "  tensorflow:\n    ps: {replicas: 2}\n  environments:\n    big:\n      tensorflow: {ps: {replicas: 1000000}}\n"
+    text = SPEC.format(name="t" * 54, extra=extra).replace("framework: mpi", "framework: tensorflow")
+    result = compile_specs(load_text(text, "spec.yaml"), "spec.yaml", Options())
+    [diagnostic] = [d for d in result.diagnostics if d.severity.value == "error"]
+    assert (diagnostic.path, diagnostic.code) == ("spec.environments.big.tensorflow.ps.replicas", "hostname")
+    assert diagnostic.message.startswith("1000000 parameter servers (environment 'big') make the last parameter "
+                                         f"server's hostname '{'t' * 54}-ps-999999' 64 characters long")
+
+
+def test_a_field_missing_from_the_base_is_one_error_at_the_base():
+    text = SPEC.format(name="demo", extra="  environments:\n    dev: {workers: 1}\n    prod: {workers: 16}\n")
+    result = compile_specs(load_text(text.replace("  image: horovod/horovod:0.28.1\n", ""), "spec.yaml"),
+                           "spec.yaml", Options())
+    assert [(d.line, d.path, d.code, d.message) for d in result.diagnostics] == [
+        (5, "spec", "missing-field", "missing required field 'image'")]
+
+
+def test_an_environment_that_removes_a_required_field_is_named():
+    text = SPEC.format(name="demo", extra="  environments:\n    dev: {image: null}\n    prod: {workers: 16}\n")
+    result = compile_specs(load_text(text, "spec.yaml"), "spec.yaml", Options())
+    assert [(d.path, d.code, d.message) for d in result.diagnostics] == [
+        ("spec.environments.dev.image", "missing-field", "environment 'dev' removes the required field 'image'")]
 
 
 def test_a_gpu_count_the_quantity_check_accepts_keeps_the_schema_error():
