@@ -15,6 +15,7 @@ from ..expand.environments import origin
 from ..names import DNS1035_MAX, job_name_problem, volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..versions import FEATURES, OperatorVersion
+from .schema import quantity_message
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -64,10 +65,8 @@ def _quantities(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
                 continue  # the schema reports the type
             try:
                 quantity = Quantity.parse(quantity_text(value))
-            except QuantityError as exc:
-                example = "a whole number of GPUs, e.g. 1 or 8" if name == "gpu" else "e.g. 500m, 4, 16Gi"
-                yield (("spec",) + path + (name,), "quantity", Severity.ERROR,
-                       f"{value!r} is not a Kubernetes quantity ({exc}); write {example}")
+            except QuantityError:
+                yield (("spec",) + path + (name,), "quantity", Severity.ERROR, quantity_message(value, name == "gpu"))
                 continue
             if quantity.sign() < 0:
                 yield (("spec",) + path + (name,), "quantity", Severity.ERROR, f"{value!r} must not be negative")

@@ -29,7 +29,8 @@ def errors(name: str = "demo", extra: str = "") -> list[tuple[str, str, str]]:
 def test_gpu_two_is_one_quantity_error():
     [(path, code, message)] = errors(extra="  resources: {gpu: two}\n")
     assert (path, code) == ("spec.resources.gpu", "quantity")
-    assert message.startswith("'two' is not a Kubernetes quantity") and "whole number of GPUs" in message
+    assert message == ('a string "two" is not a Kubernetes quantity: it does not start with a number; write a whole '
+                       "number of GPUs, e.g. 1 or 8")
 
 
 def test_negative_gpu_is_one_quantity_error():
@@ -145,3 +146,65 @@ def test_a_misspelt_framework_gets_the_close_match_and_nothing_else():
 def test_a_choice_nothing_is_close_to_gets_no_guess():
     [(_, code, message)] = errors(extra="  scheduling: {gang: slurm}\n")
     assert code == "schema" and "did you mean" not in message and "choose one of: volcano" in message
+
+
+# --- messages that say the right thing ------------------------------------------------------------
+
+def test_a_secret_key_ref_without_key_says_the_key_is_missing():
+    extra = "  env:\n    DB_PASSWORD: {secretKeyRef: {name: db}}\n    TOKEN: {secretKeyRef: {key: token}}\n"
+    assert errors(extra=extra) == [
+        ("spec.env.DB_PASSWORD.secretKeyRef", "missing-field", "missing required field 'key'"),
+        ("spec.env.TOKEN.secretKeyRef", "missing-field", "missing required field 'name'")]
+
+
+def test_a_value_of_no_branch_s_shape_still_lists_the_shapes():
+    [(path, code, message)] = errors(extra="  env:\n    X: [1, 2]\n")
+    assert (path, code) == ("spec.env.X", "schema")
+    assert message.startswith("expected a string or an integer or a mapping, got a list")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("sixteen", 'expected an integer, got a string "sixteen", which is not a number: write it in digits'),
+    ('"16"', 'expected an integer, got a string "16"; write the number without quotes'),
+])
+def test_a_count_in_words_is_not_a_number(value, message):
+    text = SPEC.format(name="demo", extra="").replace("workers: 2", f"workers: {value}")
+    result = compile_specs(load_text(text, "spec.yaml"), "spec.yaml", Options())
+    assert [(d.path, d.message) for d in result.diagnostics] == [("spec.workers", message)]
+
+
+def test_horovod_is_a_framework_of_mpi():
+    text = SPEC.format(name="demo", extra="").replace("framework: mpi", "framework: horovod")
+    result = compile_specs(load_text(text, "spec.yaml"), "spec.yaml", Options())
+    [diagnostic] = result.diagnostics
+    assert diagnostic.path == "spec.framework"
+    assert diagnostic.message.startswith('a string "horovod" is not allowed: Horovod runs under framework: mpi ')
+    assert diagnostic.message.endswith("; choose one of: mpi, pytorch, tensorflow")
+
+
+@pytest.mark.parametrize("value, reason", [
+    ("16GB", "'GB' is not one of its suffixes; write 16G (powers of 1000) or 16Gi (powers of 1024)"),
+    ("2kb", "'kb' is not one of its suffixes; write 2k (powers of 1000) or 2Ki (powers of 1024)"),
+    ("4x", "'x' is not one of its suffixes (n, u, m, k, M, G, T, P, E: powers of 1000; Ki, Mi, Gi, Ti, Pi, Ei: "
+           "powers of 1024); write e.g. 500m, 4, 1.5, 16Gi"),
+    ("1 Gi", "it has spaces; write e.g. 500m, 4, 1.5, 16Gi"),
+    ("1.2.3", "it is not a number; write e.g. 500m, 4, 1.5, 16Gi"),
+    ("1e", "its exponent has no digits; write e.g. 500m, 4, 1.5, 16Gi"),
+    ("x1", "it does not start with a number; write e.g. 500m, 4, 1.5, 16Gi"),
+])
+def test_one_quantity_message_for_specs_and_manifests(value, reason):
+    """The spec's quantity check and a manifest's schema check say the same of the same value."""
+    from mpigen.emit.yaml_emit import dump_all
+    from mpigen.validate import ValidateOptions, validate_bytes
+
+    extra = f'  resources: {{memory: "{value}"}}\n'
+    [(path, code, message)] = errors(extra=extra)
+    assert (path, code) == ("spec.resources.memory", "quantity")
+    assert message == f'a string "{value}" is not a Kubernetes quantity: {reason}'
+    built = compile_specs(load_text(SPEC.format(name="demo", extra="  resources: {memory: 1Gi}\n"), "s.yaml"),
+                          "s.yaml", Options())
+    objects = built.jobs[0].base
+    objects[0]["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["resources"]["limits"][
+        "memory"] = value
+    found, _ = validate_bytes(dump_all(objects).encode(), "m.yaml", ValidateOptions())
+    assert [(d.code, d.message) for d in found if d.severity.value == "error"] == [("quantity", message)]
