@@ -112,6 +112,18 @@ COMMAND_LINES = [
 ]
 
 
+def test_rules_in_text_have_no_markup(capsys) -> None:
+    """The docstrings are reStructuredText (``literal``, *emphasis*); a terminal gets the words."""
+    code, out, _ = _run(["rules"], capsys)
+    assert code == 0
+    assert "``" not in out and "*name*" not in out
+    assert "serves MPIJob only as kubeflow.org/v2beta1 (its CRD in manifests/base/kubeflow.org_mpijobs.yaml)" in out
+    assert "or a port name: a quoted \"8080\" is a name" in out
+    assert "*_TOKEN" in out or "*_ID" in out  # a glob in a literal is not emphasis
+    code, markdown, _ = _run(["rules", "--format", "markdown"], capsys)
+    assert "``kubeflow.org/v2beta1``" in markdown  # Markdown renders it as code
+
+
 @pytest.mark.parametrize("argv, code, line", COMMAND_LINES, ids=[" ".join(a) or "(none)" for a, _, _ in COMMAND_LINES])
 def test_command_lines(argv: list[str], code: int, line: str, capsys) -> None:
     got, out, err = _run(argv, capsys)
