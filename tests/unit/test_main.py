@@ -7,6 +7,8 @@ once took, and those it left to click, are pinned here: what each prints and its
 
 from __future__ import annotations
 
+import json
+
 import os
 import re
 import subprocess
@@ -110,6 +112,33 @@ COMMAND_LINES = [
     (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
                    "operators no longer serve."),
 ]
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "github"])
+def test_validate_reports_an_io_error_in_its_format(fmt: str, capsys) -> None:
+    code, out, err = _run(["validate", "--format", fmt, ENV_SPEC, "no/such/file.yaml"], capsys)
+    assert code == 2
+    assert err.splitlines() == ["mpigen: no/such/file.yaml: no such file or folder"]
+    if fmt == "json":
+        report = json.loads(out)
+        assert (report["files"], report["errors"]) == (["no/such/file.yaml"], 1)
+        assert report["diagnostics"] == [{"file": "no/such/file.yaml", "line": None, "column": None, "path": "",
+                                          "code": "io-error", "severity": "error",
+                                          "message": "no such file or folder"}]
+    elif fmt == "junit":
+        assert '<failure type="io-error" message="no such file or folder">' in out
+    else:
+        assert out == "::error file=no/such/file.yaml,title=io-error::no such file or folder\n"
+
+
+def test_validate_reports_a_usage_error_in_json_and_nothing_on_stdout_in_text(capsys) -> None:
+    code, out, _ = _run(["validate", "--format", "json", "--operator-version", "v9", ENV_SPEC], capsys)
+    assert code == 2
+    [diagnostic] = json.loads(out)["diagnostics"]
+    assert (diagnostic["file"], diagnostic["code"]) == ("", "usage-error")
+    assert diagnostic["message"].startswith("--operator-version: 'v9' is not an operator version")
+    code, out, err = _run(["validate", "no/such/file.yaml"], capsys)
+    assert (code, out) == (2, "")  # text: the message on stderr only
 
 
 def test_rules_in_text_have_no_markup(capsys) -> None:
