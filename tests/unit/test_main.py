@@ -8,7 +8,6 @@ once took, and those it left to click, are pinned here: what each prints and its
 from __future__ import annotations
 
 import json
-
 import os
 import re
 import subprocess
