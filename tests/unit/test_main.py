@@ -140,6 +140,28 @@ def test_validate_reports_a_usage_error_in_json_and_nothing_on_stdout_in_text(ca
     assert (code, out) == (2, "")  # text: the message on stderr only
 
 
+def test_the_readme_lists_every_gang_each_command_takes() -> None:
+    """The synopsis in the README names, for every command with --gang, exactly the choices it takes."""
+    import click
+
+    from mpigen.main import COMMANDS, cli
+
+    synopsis = {}
+    for line in (ROOT / "README.md").read_text().splitlines():
+        found = re.match(r"mpigen (\w+) .*--gang ([a-z|-]+)", line)
+        if found:
+            synopsis[found[1]] = found[2].split("|")
+    context = click.Context(cli)
+    taking = {}
+    for name in COMMANDS:
+        command = cli.get_command(context, name)
+        for param in getattr(command, "params", []):
+            if param.name == "gang":
+                taking[name] = list(param.type.choices)
+    assert taking.keys() == {"explain", "podgroup", "validate"}
+    assert synopsis == taking
+
+
 def test_rules_in_text_have_no_markup(capsys) -> None:
     """The docstrings are reStructuredText (``literal``, *emphasis*); a terminal gets the words."""
     code, out, _ = _run(["rules"], capsys)
