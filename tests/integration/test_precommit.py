@@ -21,6 +21,7 @@ system configuration) so the machine's settings cannot change the outcome.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -245,4 +246,46 @@ def test_check_hook_stops_a_commit_that_only_deletes_a_spec(hooks: Hooks, tmp_pa
     assert done.returncode == 0, done.stdout
     assert "mpigen check" in done.stdout and "Passed" in done.stdout
     assert commits(project, env) == 2
+    assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+
+def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
+    """mpigen init's .pre-commit-config.yaml (repo: local, the mpigen on PATH) under the real
+    pre-commit: the first commit passes both hooks; a spec changed without its tree, and a spec
+    deleted without its tree, are stopped until mpigen check --fix."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = git_env(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
+    project = tmp_path / "project"
+    project.mkdir()
+    sh(["git", "init", "-q"], project, env)
+    done = mpigen(["init", "--name", "demo"], project, env)
+    assert "wrote .pre-commit-config.yaml" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    sh([sys.executable, "-m", "pre_commit", "install"], project, env)
+
+    done = commit(project, env, "a repository set up by mpigen init")
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    assert commits(project, env) == 1
+
+    spec = project / "specs/demo.yaml"
+    spec.write_text(spec.read_text().replace("  workers: 2 ", "  workers: 3 "))
+    done = commit(project, env, "more workers, tree forgotten")
+    assert done.returncode != 0, done.stdout
+    assert "spec.mpiReplicaSpecs.Worker.replicas: 2 -> 3" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    assert commit(project, env, "more workers").returncode == 0
+    assert commits(project, env) == 2
+
+    sh(["git", "rm", "-q", "specs/demo.yaml"], project, env)
+    done = sh(["git", "commit", "-m", "the job is gone"], project, env, check=False)
+    assert done.returncode != 0, done.stdout
+    assert "deploy/demo: written by mpigen for job 'demo', which no spec defines any more" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    done = commit(project, env, "the job is gone, and its tree")
+    assert done.returncode == 0, done.stdout
+    assert commits(project, env) == 3
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
