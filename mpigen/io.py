@@ -24,7 +24,12 @@ if TYPE_CHECKING:
 
 
 class UsageError(Exception):
-    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2."""
+    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2. ``path``: the file
+    that could not be found or read, when that is the error."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def read_input(path: str) -> tuple[bytes, str]:
@@ -35,9 +40,9 @@ def read_input(path: str) -> tuple[bytes, str]:
         with open(path, "rb") as file:
             return file.read(), path
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a file") from None
+        raise UsageError(f"{path}: is a folder, not a file", path) from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
 
 
 def load_input(path: str) -> tuple[LoadResult, str]:

@@ -100,7 +100,7 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
         if env is not None:
             diagnostics.extend(_required_after_merge(effective[env], env, doc, filename))
         for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
-                                                        options.priority_classes, schema_ok):
+                                                        options.priority_classes, schema_ok, env):
             diagnostics.append(located(path, env, code, severity, message))
     diagnostics = one_per_problem(diagnostics)
     if has_errors(diagnostics):
@@ -157,10 +157,11 @@ def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
 
 
 def _required_after_merge(spec: dict[str, Any], env: str, doc: Document, filename: str) -> list[Diagnostic]:
-    """A null in an environment may remove a required field."""
+    """A null in an environment may remove a required field (one the base lacks is the base's error)."""
     out = []
+    base = doc.data["spec"]
     for name in ("framework", "image", "command", "workers"):
-        if name not in spec:
+        if name not in spec and name in base:
             path = ("spec", "environments", env, name)
             line, col = doc.locate(path, key=True)
             out.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,

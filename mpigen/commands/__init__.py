@@ -32,8 +32,15 @@ def operator_version_option(help: str | None = None, default: str | None = str(D
                         show_default=default is not None, metavar="V", help=help)
 
 
+GANGS = ("volcano", "scheduler-plugins", "none")
+"""The operator's --gang-scheduling as ``--gang`` names it (``none``: off, as a spec's ``gang: kueue``
+or ``gang: kube-batch`` expects: those gangs are not the operator's)."""
+
+
 def gang_option(help: str, none: bool = True, required: bool = False) -> Decorator:
-    choices = ["volcano", "scheduler-plugins", "none"] if none else ["volcano", "scheduler-plugins"]
+    choices = list(GANGS) if none else [g for g in GANGS if g != "none"]
+    if none:
+        help += " none: the operator runs without one, as specs with gang kueue or kube-batch expect."
     return click.option("--gang", type=click.Choice(choices), required=required, help=help)
 
 

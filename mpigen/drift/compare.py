@@ -12,7 +12,9 @@ files :func:`mpigen.render.kustomize.kustomize_files` would write are compared w
 - **unparsable**: the file on disk is not YAML mpigen can read;
 - **conflict**: mpigen would write the file but did not write the one there (it is not listed in
   ``.mpigen-owned``), so ``mpigen build -o`` would refuse to overwrite it;
-- **ownership**: ``.mpigen-owned`` lists files that neither exist nor would be written.
+- **ownership**: ``.mpigen-owned`` lists files that neither exist nor would be written;
+- **orphan**: a tree mpigen wrote (it holds ``.mpigen-owned``) for a job no spec defines any more
+  (:func:`orphan_drift`; only the command knows whether it was given every spec).
 
 Every one of them is drift: ``mpigen build -o`` (``mpigen check --fix``) would change the tree.
 Files mpigen does not own and would not write (a README of yours) are never drift.
@@ -43,6 +45,7 @@ UNPARSABLE = "unparsable"
 CONFLICT = "conflict"
 OWNERSHIP = "ownership"
 NOT_A_FOLDER = "not-a-folder"
+ORPHAN = "orphan"
 
 MAX_CHANGES = 50
 """Field changes listed per file; the rest are counted (a rewritten file would flood the report)."""
@@ -95,6 +98,10 @@ class FileDrift:
             return self.detail
         if self.kind == NOT_A_FOLDER:
             return "exists and is not a folder"
+        if self.kind == ORPHAN:
+            return (f"written by mpigen for job {self.detail!r}, which no spec defines any more (its spec was "
+                    f"deleted or renamed); --fix removes the files mpigen wrote there (listed in {OWNED_LIST}) "
+                    "and nothing else")
         return self.kind  # pragma: no cover - every kind is listed above
 
     def lines(self) -> list[str]:
@@ -118,6 +125,11 @@ class JobDrift:
     @property
     def in_step(self) -> bool:
         return not self.drift
+
+    @property
+    def orphan(self) -> bool:
+        """A tree whose spec is gone: ``--fix`` removes what mpigen wrote there."""
+        return any(d.kind == ORPHAN for d in self.drift)
 
     @property
     def fixable(self) -> bool:
@@ -279,3 +291,9 @@ def orphan_trees(root: Path, jobs: Iterable[str]) -> list[str]:
         return []
     return [e.name for e in entries
             if e.name not in names and e.is_dir(follow_symlinks=False) and (Path(e.path) / OWNED_LIST).is_file()]
+
+
+def orphan_drift(root: Path, jobs: Iterable[str]) -> list[JobDrift]:
+    """The trees of :func:`orphan_trees` as drift: each an ``orphan`` of its own."""
+    return [JobDrift(name, "", root / name, {}, [FileDrift("", ORPHAN, detail=name)])
+            for name in orphan_trees(root, jobs)]

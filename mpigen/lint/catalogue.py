@@ -6,10 +6,31 @@ file matches the rules.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..config import CONFIG_FILE, DISABLE_ANNOTATION
 from .base import Rule, load_rules
+
+
+_LITERAL = re.compile(r"``(.+?)``")
+_EMPHASIS = re.compile(r"(?<![\w*`])\*([A-Za-z][^*\n]*?)\*(?![\w*])")
+
+
+def plain(text: str) -> str:
+    """A rule's docstring text without its reStructuredText markup (``literal``, *emphasis*), for
+    a terminal: the words as they are."""
+    return _EMPHASIS.sub(r"\1", _LITERAL.sub(r"\1", text))
+
+
+def render_text(rules: Iterable[Rule]) -> str:
+    """``mpigen rules``: per rule its code, severity, kinds and title, then what goes wrong and the fix."""
+    out = []
+    for rule in rules:
+        out += [f"{rule.code} ({rule.severity.value}; {', '.join(rule.kinds)}): {plain(rule.title)}",
+                f"    {plain(rule.explanation)}",
+                f"    Fix: {plain(rule.fix)}", ""]
+    return "\n".join(out) + "\n"
 
 
 def render_markdown(rules: Iterable[Rule]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean, format_path
@@ -121,6 +122,9 @@ def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     return names
 
 
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
     import json
 
@@ -131,8 +135,58 @@ def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
                     f'write "{text}" in quotes')
         return "; YAML read an unquoted value as a non-string: write it in quotes"
     if isinstance(value, str) and expected & {"integer", "number"}:
-        return "; write the number without quotes"
+        if _NUMBER.fullmatch(value.strip()):
+            return "; write the number without quotes"
+        return ", which is not a number: write it in digits"
     return ""
+
+
+_CHOICE_HINTS = {
+    ("framework", "horovod"): "Horovod runs under framework: mpi (an MPIJob: the launcher starts the training "
+                              "program with mpirun, or your command's own horovodrun)",
+}
+"""(field, value folded) -> what a value that is not a choice means in mpigen's terms."""
+
+_DECIMAL_SUFFIXES = ("n", "u", "m", "", "k", "M", "G", "T", "P", "E")
+_BINARY_SUFFIXES = ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+_QUANTITY_PARTS = re.compile(r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)", re.S)
+_EXPONENT = re.compile(r"[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def quantity_message(value: Any, gpu: bool = False) -> str:
+    """The message for a value that is not a Kubernetes quantity, for specs and manifests alike:
+    what is wrong with it (a suffix it does not know, spaces, no number), and what to write."""
+    reason, instead = _quantity_reason(value) if isinstance(value, str) else ("", "")
+    if not instead:
+        instead = "a whole number of GPUs, e.g. 1 or 8" if gpu else "e.g. 500m, 4, 1.5, 16Gi"
+    return f"{describe(value)} is not a Kubernetes quantity{': ' + reason if reason else ''}; write {instead}"
+
+
+def _quantity_reason(text: str) -> tuple[str, str]:
+    """What is wrong with ``text`` as a quantity, and what to write instead when that is clear."""
+    if not text:
+        return "it is empty", ""
+    if any(c.isspace() for c in text):
+        return "it has spaces", ""
+    match = _QUANTITY_PARTS.fullmatch(text)
+    if match is None:
+        return "it does not start with a number", ""
+    number, suffix = match.groups()
+    if suffix[:1].isdigit() or suffix[:1] == ".":
+        return "it is not a number", ""
+    if suffix in _DECIMAL_SUFFIXES or suffix in _BINARY_SUFFIXES or _EXPONENT.fullmatch(suffix):
+        return "", ""
+    if suffix in ("e", "e+", "e-", "E+", "E-"):
+        return "its exponent has no digits", ""
+    unit = suffix[:-1] if suffix[-1:] in ("B", "b") and len(suffix) > 1 else suffix  # GB, GiB: bytes are implied
+    unit = "k" + unit[1:] if unit[:1] in ("k", "K") and unit[1:] != "i" else unit[:1].upper() + unit[1:]
+    if unit in _BINARY_SUFFIXES or unit in _DECIMAL_SUFFIXES[4:]:
+        decimal = unit[:-1] if unit.endswith("i") else unit
+        binary = "Ki" if decimal == "k" else decimal + "i"
+        return (f"{suffix!r} is not one of its suffixes",
+                f"{number}{decimal} (powers of 1000) or {number}{binary} (powers of 1024)")
+    return (f"{suffix!r} is not one of its suffixes (n, u, m, k, M, G, T, P, E: powers of 1000; "
+            "Ki, Mi, Gi, Ti, Pi, Ei: powers of 1024)"), ""
 
 
 def schema_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
@@ -176,16 +230,16 @@ def _structural_diagnostics(instance: Any, document: Document, filename: str, sc
         line, col = document.locate(path, key=key)
         out.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
 
-    for error in validator.iter_errors(instance):
+    def explain(error: Any) -> None:
         if skip is not None and skip(error):
-            continue
+            return
         path = tuple(error.absolute_path)
         value = error.instance
         kind = error.validator
         if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(value, dict):
             known = _properties(error.schema, root)
             if kind == "additionalProperties" and not isinstance(error.schema.get("additionalProperties"), bool):
-                continue  # not an unknown-field error
+                return  # not an unknown-field error
             for key in sorted(value):
                 if key in known:
                     continue
@@ -206,8 +260,10 @@ def _structural_diagnostics(instance: Any, document: Document, filename: str, sc
             emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, document.plain.get(prefix + path))}")
         elif kind == "enum":
             choices = [str(c) for c in error.validator_value]
-            close = did_you_mean(value, choices) if isinstance(value, str) else None
-            hint = f" (did you mean {close}?)" if close else ""
+            meaning = _CHOICE_HINTS.get((path[-1] if path else None, value.casefold())) \
+                if isinstance(value, str) else None
+            close = did_you_mean(value, choices) if isinstance(value, str) and meaning is None else None
+            hint = f": {meaning}" if meaning else f" (did you mean {close}?)" if close else ""
             emit(path, f"{describe(value)} is not allowed{hint}; choose one of: {', '.join(choices)}")
         elif kind == "const":
             emit(path, f"must be {error.validator_value!r}, got {describe(value)}")
@@ -225,17 +281,28 @@ def _structural_diagnostics(instance: Any, document: Document, filename: str, sc
             emit(path + (value,), f"{json.dumps(value)} is not a valid name here "
                  f"(names must match {error.validator_value})", key=True)
         elif kind == "pattern" and "([KMGTPE]i)" in str(error.validator_value):
-            emit(path, f"{describe(value)} is not a Kubernetes quantity; write e.g. 500m, 4, 1.5, 16Gi", code="quantity")
+            emit(path, quantity_message(value), code="quantity")
         elif kind == "pattern":
             what = error.schema.get("description", "")
             emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
                  + (f": {what}" if what else ""))
         elif kind in ("anyOf", "oneOf"):
-            types = [s.get("type") for s in error.validator_value if isinstance(s, dict) and "type" in s]
+            branches = [s for s in error.validator_value if isinstance(s, dict)]
+            fits = [i for i, s in enumerate(branches) if "type" in s and any(
+                validator.is_type(value, t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]]))]
+            within = [e for e in error.context or () if len(fits) == 1 and list(e.relative_schema_path)[:1] == fits]
+            if within:  # the value has the shape of one branch: what is wrong inside it
+                for sub in within:
+                    explain(sub)
+                return
+            types = [s.get("type") for s in branches if "type" in s]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
             desc = error.schema.get("description", "")
             emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")
                  + _hint(value, types, document.plain.get(prefix + path)))
         else:
             emit(path, error.message)
+
+    for error in validator.iter_errors(instance):
+        explain(error)
     return out

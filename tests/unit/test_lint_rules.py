@@ -95,6 +95,13 @@ def test_good_case(path: Path) -> None:
     assert findings(obj, options) == []
 
 
+def test_a_hostname_error_says_what_is_wrong_with_the_name() -> None:
+    obj, _, options = load_case(CASES / "hostname" / "bad-digit.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "hostname"]
+    assert message.startswith("the job name '1mnist' starts with '1', not a letter: it gives pods hostnames such "
+                              "as '1mnist-master-0', which must be DNS-1035 labels")
+
+
 def test_every_rule_has_bad_and_good_cases() -> None:
     folders = {p.name for p in CASES.iterdir() if p.is_dir()}
     assert folders == CODES, "a case folder per rule code, and no other"

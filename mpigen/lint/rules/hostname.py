@@ -21,6 +21,7 @@ import re
 from typing import Iterator
 
 from ...diagnostics import Severity
+from ...names import job_name_problem
 from ..base import Context, Path
 from ._common import ALL_KINDS, current_api, replicas
 
@@ -52,10 +53,11 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     names = list(hostnames(ctx))
     too_long = [f"{h!r} ({len(h)} characters)" for h in names if len(h) > 63]
     if not DNS1035.fullmatch(names[0] if names else "a"):
+        reason = job_name_problem(ctx.name) or "is not lower-case letters, digits and '-'"
         yield (("metadata", "name"),
-               f"the job name {ctx.name!r} gives pods hostnames such as {names[0]!r} that are not DNS-1035 labels "
-               "(lower-case letters, digits and '-', starting with a letter): the pods and their Services cannot "
-               "be created; rename the job")
+               f"the job name {ctx.name!r} {reason}: it gives pods hostnames such as {names[0]!r}, which must be "
+               "DNS-1035 labels (lower-case letters, digits and '-', starting with a letter): the pods and their "
+               "Services cannot be created; rename the job")
     elif too_long:
         yield (("metadata", "name"),
                f"the job name {ctx.name!r} gives pods hostnames longer than 63 characters: {', '.join(too_long)}; "
