@@ -13,8 +13,12 @@ Where the rules come from:
   ``pkg/apis/kubeflow.org/v1/common_types.go``: ``XValidation:rule="self == oldSelf"``). A transition
   rule is evaluated only when the field exists in both the old and the new object
   (apiextensions-apiserver, CEL transition rules), so setting the queue, or removing it, is
-  accepted; changing it is refused. A rule this module does not understand stops it (a schema bump
-  cannot lose a rule silently); the MPIJob CRD of mpi-operator v0.8.0 and the PodGroup CRDs have none.
+  accepted; changing it is refused. Kubeflow Trainer's TrainJob (``spec.runtimeRef``, ``trainer``,
+  ``initializer``, ``managedBy``, ...) and JobSet (``spec.failurePolicy``, ``network``, ...) have more,
+  some inside the items of list-maps (``runtimePatches``, keyed by ``manager``; ``replicatedJobs``,
+  keyed by ``name``), where the API server pairs an old item with the new one of the same keys
+  (:class:`MapItems`). A rule this module does not understand stops it (a schema bump cannot lose a
+  rule silently); the MPIJob CRD of mpi-operator v0.8.0 and the PodGroup CRDs have none.
 - **Validating webhooks** (code, so written here with their source):
 
   - training-operator v1.9.0 ``pkg/webhooks/tensorflow/tfjob_webhook.go`` ``ValidateUpdate`` ->
@@ -76,11 +80,34 @@ NO_ADDING = "no-adding"
 ANY_KEY = "*"
 """A path segment matching every key of a map (a schema's ``additionalProperties``)."""
 
+
+@dataclass(frozen=True)
+class MapItems:
+    """A path segment matching every item of a list-map (``x-kubernetes-list-type: map``); an item of
+    the old object is correlated with the item of the new one that has the same values of ``keys``
+    (``x-kubernetes-list-map-keys``), as the API server correlates them for a transition rule."""
+
+    keys: tuple[str, ...]
+
 _JOB_KINDS = (("kubeflow.org", "MPIJob"), ("kubeflow.org", "PyTorchJob"), ("kubeflow.org", "TFJob"))
 _KUEUE = "sigs.k8s.io/kueue v0.19.2"
 _KUEUE_FILE = "pkg/controller/jobframework/validation.go"
 _KUBERNETES = "k8s.io/kubernetes v1.35.1"
 _TRAINING_OPERATOR = "github.com/kubeflow/training-operator v1.9.0"
+
+
+def schema_path(path: tuple[str | MapItems, ...]) -> str:
+    """A table path as users read it: ``spec.runtimePatches[manager=*].manager`` for a field inside
+    the items of a list-map."""
+    out, start = "", 0
+    for i, part in enumerate(path + (None,)):
+        if isinstance(part, MapItems) or part is None:
+            chunk = format_path(path[start:i])
+            out += ("." if out and chunk else "") + chunk
+            if part is not None:
+                out += "[" + ",".join(f"{key}=*" for key in part.keys) + "]"
+            start = i + 1
+    return out
 
 
 class UnknownRule(ValueError):
@@ -93,7 +120,7 @@ class ImmutableField:
 
     group: str  # the API group ("" for core), any version
     kind: str
-    path: tuple[str, ...]  # ANY_KEY matches any key of a map
+    path: tuple[str | MapItems, ...]  # ANY_KEY matches any key of a map, MapItems any item of a list-map
     mode: str  # SET_ONCE, FIXED, FIXED_STRING, NO_REMOVAL, NO_ADDING
     origin: str  # the module and version whose rule it is
     source: str  # where the rule is written: file, function
@@ -102,7 +129,7 @@ class ImmutableField:
 
     @property
     def json_path(self) -> str:
-        return format_path(self.path)
+        return schema_path(self.path)
 
     def refuses(self, old: Any, new: Any, absent: Any = None) -> bool:
         """Whether changing ``old`` into ``new`` is refused; ``absent`` marks a missing field."""
@@ -180,9 +207,16 @@ def _transition_rules(node: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[
         for child in node.get(keyword, ()):
             yield from _transition_rules(child, path)
     items = node.get("items")
-    if isinstance(items, dict) and any(True for _ in _transition_rules(items, ())):
-        raise UnknownRule(f"{format_path(path)}: a transition rule inside list items "
-                          "(correlated by list-map keys) is not interpreted")
+    if not isinstance(items, dict):
+        return
+    keys = node.get("x-kubernetes-list-map-keys")
+    if node.get("x-kubernetes-list-type") == "map" and keys:
+        yield from _transition_rules(items, path + (MapItems(tuple(keys)),))
+    elif any(True for _ in _transition_rules(items, ())):
+        # the API server correlates the items of list-maps only; a CRD with a transition rule in the
+        # items of another list is refused when it is created
+        raise UnknownRule(f"{schema_path(path)}: a transition rule inside the items of a list that is "
+                          "not a list-map is not interpreted")
 
 
 _SELF_EQUALS_OLD = re.compile(r"^\s*(?:self\s*==\s*oldSelf|oldSelf\s*==\s*self)\s*$")
@@ -191,7 +225,7 @@ _SELF_EQUALS_OLD = re.compile(r"^\s*(?:self\s*==\s*oldSelf|oldSelf\s*==\s*self)\
 def _mode(rule: dict[str, Any], path: tuple[str, ...], schema: str) -> str:
     """How a transition rule refuses: ``self == oldSelf`` is SET_ONCE; anything else is unknown."""
     if rule.get("optionalOldSelf") or not _SELF_EQUALS_OLD.match(rule.get("rule", "")):
-        raise UnknownRule(f"{schema}: {format_path(path)}: transition rule "
+        raise UnknownRule(f"{schema}: {schema_path(path)}: transition rule "
                           f"{json.dumps(rule, sort_keys=True)} is not interpreted")
     return SET_ONCE
 
@@ -225,25 +259,47 @@ _CORE_FIELDS = (
 )
 
 
-def concrete_paths(obj: Any, path: tuple[str, ...],
-                   prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
-    """The paths ``path`` names in ``obj``: itself without a wildcard (whether it exists or not),
-    else one per key of the maps an ``ANY_KEY`` stands for."""
-    if ANY_KEY not in path:
-        yield prefix + path
+def correlated_paths(old: Any, new: Any, path: tuple[str | MapItems, ...]
+                     ) -> Iterator[tuple[tuple[str | int, ...], tuple[str | int, ...]]]:
+    """The pairs of concrete paths (in ``old``, in ``new``) that ``path`` names: itself without a
+    wildcard (whether it exists or not); one per key of either object's maps an ``ANY_KEY`` stands
+    for; one per pair of list-map items with the same keys a ``MapItems`` stands for (an item in one
+    object only has no old or no new value, so no transition rule applies to it)."""
+    for i, head in enumerate(path):
+        if head == ANY_KEY or isinstance(head, MapItems):
+            break
+    else:
+        yield tuple(path), tuple(path)
         return
-    head, rest = path[0], path[1:]
-    if not isinstance(obj, dict):
+    prefix, rest = tuple(path[:i]), path[i + 1:]
+    old_here, new_here = lookup(old, prefix, None), lookup(new, prefix, None)
+    if head == ANY_KEY:
+        keys = [*(old_here if isinstance(old_here, dict) else ()),
+                *(new_here if isinstance(new_here, dict) else ())]
+        for key in dict.fromkeys(keys):
+            for a, b in correlated_paths(lookup(old_here, (key,), None), lookup(new_here, (key,), None), rest):
+                yield prefix + (key,) + a, prefix + (key,) + b
         return
-    keys = list(obj) if head == ANY_KEY else [head] if head in obj else []
-    for key in keys:
-        yield from concrete_paths(obj[key], rest, prefix + (key,))
+    if not (isinstance(old_here, list) and isinstance(new_here, list)):
+        return
+
+    def key_of(item: Any) -> tuple | None:
+        return tuple(repr(item.get(k)) for k in head.keys) if isinstance(item, dict) else None
+
+    new_index = {key_of(item): j for j, item in enumerate(new_here)}
+    for j, item in enumerate(old_here):
+        k = new_index.get(key_of(item)) if key_of(item) is not None else None
+        if k is not None:
+            for a, b in correlated_paths(item, new_here[k], rest):
+                yield prefix + (j,) + a, prefix + (k,) + b
 
 
 def lookup(obj: Any, path: tuple[str | int, ...], absent: Any) -> Any:
     """The value at ``path`` in ``obj``, or ``absent``."""
     for part in path:
-        if isinstance(obj, dict) and part in obj:
+        if isinstance(obj, dict) and isinstance(part, str) and part in obj:
+            obj = obj[part]
+        elif isinstance(obj, list) and isinstance(part, int) and 0 <= part < len(obj):
             obj = obj[part]
         else:
             return absent

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document
 from .compare import ABSENT, FieldChange
-from .immutable import ImmutableField, concrete_paths, fields_for, lookup
+from .immutable import ImmutableField, correlated_paths, fields_for, lookup
 
 KUSTOMIZATION = "kustomization.yaml"
 JOB_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
@@ -236,9 +236,8 @@ def refused_changes(tree: Path, files: dict[str, str]) -> list[RefusedChange]:
             if after is None:
                 continue
             for rule in fields_for(before.obj["apiVersion"], before.obj["kind"]):
-                paths = dict.fromkeys([*concrete_paths(before.obj, rule.path), *concrete_paths(after, rule.path)])
-                for path in paths:
-                    old, new = lookup(before.obj, path, ABSENT), lookup(after, path, ABSENT)
+                for path, new_path in correlated_paths(before.obj, after, rule.path):
+                    old, new = lookup(before.obj, path, ABSENT), lookup(after, new_path, ABSENT)
                     if not rule.refuses(old, new, ABSENT):
                         continue
                     rel, (line, column) = before.locate(path)

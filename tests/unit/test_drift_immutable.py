@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from mpigen.drift.immutable import (ANY_KEY, FIXED, FIXED_STRING, NO_ADDING, NO_REMOVAL, SET_ONCE, ImmutableField,
-                                    UnknownRule, concrete_paths, fields_for, immutable_fields, lookup, schema_fields)
+                                    MapItems, UnknownRule, correlated_paths, fields_for, immutable_fields, lookup, schema_fields)
 from mpigen.spec.schema import load_schema
 
 QUEUE = ("spec", "runPolicy", "schedulingPolicy", "queue")
@@ -52,7 +52,7 @@ def test_the_crd_entries_are_read_from_the_schemas_not_written_down() -> None:
     slots["x-kubernetes-validations"] = [{"rule": "self == oldSelf", "message": "immutable"},
                                          {"rule": "self >= 0", "message": "not a transition rule"}]
     table = _table_from({"kubeflow.org/pytorchjob_v1.json": pytorch, "kubeflow.org/mpijob_v2beta1.json": mpijob})
-    found = {(e.kind, e.path) for e in table}
+    found = {(e.kind, e.path) for e in table if e.group == "kubeflow.org"}
     assert found == {("TFJob", QUEUE), ("MPIJob", ("spec", "slotsPerWorker"))}
     (slots_entry,) = [e for e in table if e.kind == "MPIJob"]
     assert slots_entry.origin == "github.com/kubeflow/mpi-operator v0.8.0" and slots_entry.mode == SET_ONCE
@@ -75,13 +75,34 @@ def test_a_transition_rule_not_understood_stops_the_table(rule: dict) -> None:
         _table_from({"kubeflow.org/pytorchjob_v1.json": pytorch})
 
 
-def test_a_transition_rule_inside_list_items_stops_the_table() -> None:
+def test_a_transition_rule_inside_atomic_list_items_stops_the_table() -> None:
     pytorch = copy.deepcopy(load_schema("kubeflow.org/pytorchjob_v1.json"))
-    container = _schema_at(pytorch, ("spec", "pytorchReplicaSpecs"))["additionalProperties"]
-    container = _schema_at(container, ("template", "spec", "containers"))["items"]
-    container["properties"]["name"]["x-kubernetes-validations"] = [{"rule": "self == oldSelf"}]
-    with pytest.raises(UnknownRule, match="list items"):
+    replica = _schema_at(pytorch, ("spec", "pytorchReplicaSpecs"))["additionalProperties"]
+    args = _schema_at(replica, ("template", "spec", "containers"))["items"]["properties"]["args"]
+    args["items"]["x-kubernetes-validations"] = [{"rule": "self == oldSelf"}]
+    with pytest.raises(UnknownRule, match="not a list-map"):
         _table_from({"kubeflow.org/pytorchjob_v1.json": pytorch})
+
+
+def test_a_transition_rule_inside_list_map_items_correlates_them_by_key() -> None:
+    """TrainJob's runtimePatches (a list-map keyed by manager): each patch's manager is immutable."""
+    (manager,) = entries("trainer.kubeflow.org/v1alpha1", "TrainJob")[
+        ("spec", "runtimePatches", MapItems(("manager",)), "manager")]
+    assert manager.mode == SET_ONCE and manager.json_path == "spec.runtimePatches[manager=*].manager"
+    old = {"spec": {"runtimePatches": [{"manager": "a", "x": 1}, {"manager": "b", "x": 2}]}}
+    new = {"spec": {"runtimePatches": [{"manager": "c"}, {"manager": "b", "x": 3}, {"manager": "a", "x": 1}]}}
+    path = ("spec", "runtimePatches", MapItems(("manager",)), "x")
+    pairs = list(correlated_paths(old, new, path))
+    assert pairs == [(("spec", "runtimePatches", 0, "x"), ("spec", "runtimePatches", 2, "x")),
+                     (("spec", "runtimePatches", 1, "x"), ("spec", "runtimePatches", 1, "x"))]
+    assert [(lookup(old, a, ABSENT), lookup(new, b, ABSENT)) for a, b in pairs] == [(1, 1), (2, 3)]
+
+
+def test_every_shipped_schema_rule_is_interpreted() -> None:
+    """A schema bump that brings a transition rule of a new shape fails here, not in a user's check."""
+    kinds = {(e.group, e.kind) for e in immutable_fields()}
+    assert {("jobset.x-k8s.io", "JobSet"), ("trainer.kubeflow.org", "TrainJob"),
+            ("kubeflow.org", "PyTorchJob")} <= kinds
 
 
 def test_mpijob_has_no_crd_rule_and_no_operator_webhook() -> None:
@@ -131,8 +152,8 @@ def test_what_each_mode_refuses(mode: str, old: object, new: object, refused: bo
 
 def test_paths_with_a_wildcard() -> None:
     obj = {"spec": {"r": {"Master": {"p": 1}, "Worker": {}}}}
-    assert list(concrete_paths(obj, ("spec", "r", ANY_KEY, "p"))) == [("spec", "r", "Master", "p"),
-                                                                      ("spec", "r", "Worker", "p")]
-    assert list(concrete_paths(obj, ("spec", "x"))) == [("spec", "x")]
+    assert [a for a, _ in correlated_paths(obj, obj, ("spec", "r", ANY_KEY, "p"))] == [("spec", "r", "Master", "p"),
+                                                                                       ("spec", "r", "Worker", "p")]
+    assert list(correlated_paths(obj, obj, ("spec", "x"))) == [(("spec", "x"), ("spec", "x"))]
     assert lookup(obj, ("spec", "r", "Master", "p"), ABSENT) == 1
     assert lookup(obj, ("spec", "r", "Worker", "p"), ABSENT) is ABSENT
