@@ -15,7 +15,7 @@ from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .names import SPEC_API_VERSION, SPEC_KIND
+from .names import CURRENT_API, SPEC_API_VERSION, SPEC_KIND
 from .render.job import CompiledJob, render_objects
 from .spec.schema import SPEC_SCHEMA, schema_diagnostics
 from .spec.spec_rules import check_spec
@@ -152,13 +152,14 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     environment's ``spec``, each placed at the spec field that produced the value
     (:mod:`.render.origins`).
 
-    The checks are validate's after its YAML and schema layers: mpi-operator's ``validation.go``
-    and every lint rule (the API server's Pod rules among them), with the options validate is
+    The checks are validate's after its YAML and schema layers: the operators' admission rules
+    (mpi-operator's ``validation.go``, the training-operator's webhook) and every lint rule (the API server's Pod rules among them), with the options validate is
     given for the cluster the spec describes (its scheduler-plugins scheduler name, ``--cluster``,
     ``--operator-version``). The YAML and schema layers are not run again: the objects are built as
     data, written by the one emitter, and hold their schemas by construction; the property test
     (tests/integration/test_build_validate_agree.py) checks that, and that validate finds nothing
     build does not report."""
+    from .lint.admission import admission_problems
     from .lint.base import LintOptions
     from .lint.runner import lint_object
     from .render.origins import spec_field
@@ -169,23 +170,13 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
                        operator_version=options.operator_version)
     out = []
     for obj in objects:
-        found = [(path, "mpijob-invalid", Severity.ERROR, f"the operator rejects this MPIJob: {message}")
-                 for path, message in _admission(obj, options.operator_version)]
+        found = [(path, code, Severity.ERROR, message) for path, code, message in
+                 (admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else [])]
         found += lint_object(obj, lint)
         for path, code, severity, message in found:
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
                                     obj["metadata"]["name"], format_path(path)))
     return out
-
-
-def _admission(obj: dict[str, Any], version: OperatorVersion) -> list[tuple[tuple[str | int, ...], str]]:
-    """What mpi-operator refuses before it creates anything (``validation.go``, on the defaulted job)."""
-    if obj["kind"] != "MPIJob":
-        return []
-    from .operator.mpi_defaults import set_defaults
-    from .operator.mpi_validation import validate_mpijob
-
-    return validate_mpijob(set_defaults(obj, version))
 
 
 def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:
