@@ -97,7 +97,7 @@ def test_the_goldens_have_jobs_of_every_operator() -> None:
 
 @pytest.mark.parametrize("name,job,version,classes", [j for j in JOBS if j[1]["kind"] == "MPIJob"],
                          ids=[j[0] for j in JOBS if j[1]["kind"] == "MPIJob"])
-def test_explain_equals_the_mpi_operator(name: str, job: dict, version: str, classes: dict[str, int]) -> None:
+def test_explain_equals_the_mpi_operator(name: str, job: dict, version: str, classes: dict[str, int], go: str) -> None:
     gang, scheduler = _gang(job)
     response = _run(MPI_ORACLES[version], {"id": name, "mpijob": job, "priorityClasses": _classes_list(classes),
                                            "gang": gang, "schedulerName": scheduler, "maxPods": MAX_PODS})
@@ -113,7 +113,8 @@ def test_explain_equals_the_mpi_operator(name: str, job: dict, version: str, cla
 
 @pytest.mark.parametrize("name,job,version,classes", [j for j in JOBS if j[1]["kind"] != "MPIJob"],
                          ids=[j[0] for j in JOBS if j[1]["kind"] != "MPIJob"])
-def test_explain_equals_the_training_operator(name: str, job: dict, version: str, classes: dict[str, int]) -> None:
+def test_explain_equals_the_training_operator(name: str, job: dict, version: str, classes: dict[str, int],
+                                             go: str) -> None:
     gang, scheduler = _gang(job)
     if not gang:
         pytest.skip("no operator gang (kube-batch or none): the oracle runs with a gang scheduler")
