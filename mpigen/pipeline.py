@@ -170,8 +170,7 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
                        operator_version=options.operator_version)
     out = []
     for obj in objects:
-        found = [(path, code, Severity.ERROR, message) for path, code, message in
-                 (admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else [])]
+        found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
         found += lint_object(obj, lint)
         for path, code, severity, message in found:
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..diagnostics import Severity
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .base import Path
 
 
 def admission_problems(stored: dict[str, Any], version: OperatorVersion = DEFAULT_OPERATOR_VERSION
-                       ) -> list[tuple[Path, str, str]]:
-    """(path, code, message) of what the operator refuses before it creates anything, for a job
+                       ) -> list[tuple[Path, str, Severity, str]]:
+    """(path, code, severity, message) of what the operator refuses before it creates anything, for a job
     with a spec, as the API server stores it: mpi-operator's ``validation.go`` on the defaulted
     MPIJob (``mpijob-invalid``), the training-operator's validating webhook on a PyTorchJob or
     TFJob as submitted (``training-job-invalid``)."""
@@ -25,10 +26,11 @@ def admission_problems(stored: dict[str, Any], version: OperatorVersion = DEFAUL
         from ..operator.mpi_defaults import set_defaults
         from ..operator.mpi_validation import validate_mpijob
 
-        return [(path, "mpijob-invalid", f"the operator rejects this MPIJob: {message}")
+        return [(path, "mpijob-invalid", Severity.ERROR, f"the operator rejects this MPIJob: {message}")
                 for path, message in validate_mpijob(set_defaults(stored, version))]
     from ..operator.training_controller import webhook_problems
 
     kind = stored["kind"]
-    return [(path, "training-job-invalid", f"the training-operator's webhook rejects this {kind} and nothing is "
-                                           f"created: {message}") for path, message in webhook_problems(stored)]
+    return [(path, "training-job-invalid", Severity.ERROR, f"the training-operator's webhook rejects this {kind} and "
+                                                           f"nothing is created: {message}")
+            for path, message in webhook_problems(stored)]

@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, Severity, format_path, has_errors
 from ..lint.base import LintOptions
 from ..load.document import LoadResult, objects
 from ..load.yaml_loader import Document, decode, iter_text
-from ..names import CURRENT_API
+from ..names import CURRENT_API, LEGACY_API
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from .admission import Path, admission_problems, name_problems, prune_nulls, schema_for
@@ -123,14 +123,17 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             if diagnostic.code == "missing-field":
                 missing.add((diagnostic.path, _missing_key(diagnostic.message)))
     job = CURRENT_API.get(kind) == api_version
+    if kind in CURRENT_API and not job and api_version not in LEGACY_API[kind]:  # legacy-api-version: a lint rule
+        out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
+                           f"unknown {kind} apiVersion {api_version!r}: the operators serve {CURRENT_API[kind]}"))
     if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
         out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': a {kind} needs "
                            "one, and the operator creates nothing without it"))
         schema_paths.add(format_path(prefix))
     elif job and (kind == "MPIJob" or not out):  # the webhook port reads a job of the schema's shape only
-        for path, code, message in admission_problems(stored, options.lint.operator_version):
+        for path, code, severity, message in admission_problems(stored, options.lint.operator_version):
             if format_path(prefix + path) not in schema_paths:
-                out.append(located(path, code, Severity.ERROR, message))
+                out.append(located(path, code, severity, message))
                 schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 

@@ -149,3 +149,17 @@ def test_podgroup_of_a_spec_reports_build_errors_at_the_spec(tmp_path: Path) -> 
     assert err.startswith("tests/cases/specs/invalid/mpirun-np-mismatch.yaml:11:12: error slots-np-mismatch "), err
     code, out, err = run(["podgroup", "specs/horovod-volcano.yaml", "--env", "nope"])
     assert code == 2 and "--env nope: no such environment in tensorflow-benchmarks" in err
+
+
+@pytest.mark.parametrize("kind, api", [("MPIJob", "kubeflow.org/v9"), ("PyTorchJob", "kubeflow.org/v2")])
+def test_a_job_of_an_unknown_api_version_is_an_error_for_all_three(kind: str, api: str, tmp_path: Path) -> None:
+    """validate accepted an MPIJob of an apiVersion no operator serves, which podgroup refused."""
+    path = tmp_path / "v9.yaml"
+    path.write_text(f"apiVersion: {api}\nkind: {kind}\nmetadata: {{name: x}}\nspec: {{}}\n")
+    served = {"MPIJob": "kubeflow.org/v2beta1", "PyTorchJob": "kubeflow.org/v1"}[kind]
+    for command in ("validate", "explain", "podgroup"):
+        code, out, err = run([command, str(path), "--gang", "volcano"])
+        report = out if command == "validate" else err
+        assert code == 1, (command, report)
+        assert f"v9.yaml:1:13: error unknown-api unknown {kind} apiVersion '{api}': the operators serve {served} " \
+               "(apiVersion)\n" in report, (command, report)
