@@ -153,8 +153,9 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     (:mod:`.render.origins`).
 
     The checks are validate's after its YAML and schema layers: the operators' admission rules
-    (mpi-operator's ``validation.go``, the training-operator's webhook) and every lint rule (the API server's Pod rules among them), with the options validate is
-    given for the cluster the spec describes (its scheduler-plugins scheduler name, ``--cluster``,
+    (mpi-operator's ``validation.go``, the training-operator's webhook) and every lint rule (the
+    API server's Pod rules among them), with the options validate is given for the cluster the
+    spec describes (its scheduler-plugins scheduler name, ``--cluster``,
     ``--operator-version``). The YAML and schema layers are not run again: the objects are built as
     data, written by the one emitter, and hold their schemas by construction; the property test
     (tests/integration/test_build_validate_agree.py) checks that, and that validate finds nothing

@@ -1,6 +1,6 @@
 """What the API server and the operators accept: an object as the server stores it (nulls dropped),
-its shipped schema, and whether an MPIJob, PyTorchJob or TFJob is refused before anything is
-created (the schema, then mpi-operator's ``validation.go`` or the training-operator's webhook).
+its shipped schema, and whether the API server refuses it for want of a name (the operators'
+admission rules, which refuse a job before anything is created, are :mod:`mpigen.lint.admission`).
 
 Used by :mod:`.engine`, for ``mpigen validate`` and for the jobs ``podgroup`` and ``explain``
 read (:func:`mpigen.validate.find_jobs`): one verdict on a job, whichever command reads it.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..lint.admission import admission_problems
 from ..spec.schema import schemas_folder
 
 Path = tuple[str | int, ...]

@@ -23,7 +23,8 @@ from ..load.yaml_loader import Document, decode, iter_text
 from ..names import CURRENT_API, LEGACY_API
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
-from .admission import Path, admission_problems, name_problems, prune_nulls, schema_for
+from ..lint.admission import admission_problems
+from .admission import Path, name_problems, prune_nulls, schema_for
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
@@ -198,7 +199,8 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
                 continue
             if env is not None and env not in compiled.environments:
                 raise NoSuchEnvironment(env, compiled.name)
-            jobs += [Job(obj, _spec_locator(doc, obj, env)) for obj in compiled.objects(env) if obj["kind"] in JOB_KINDS]
+            jobs += [Job(obj, _spec_locator(doc, obj, env)) for obj in compiled.objects(env)
+                     if obj["kind"] in JOB_KINDS]
             continue
         for prefix, obj in objects(data):
             if not isinstance(obj, dict) or obj.get("kind") not in JOB_KINDS:

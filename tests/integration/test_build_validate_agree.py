@@ -61,8 +61,9 @@ def disagreements(text: str, name: str, version: OperatorVersion = DEFAULT_OPERA
     for job in result.jobs:
         for env in [None, *job.environments]:
             objects = job.objects(env)
-            options = ValidateOptions(lint=LintOptions(scheduler_name=_scheduler_name(objects), priority_classes=classes,
-                                                       operator_version=version), build=Options(version, classes))
+            lint = LintOptions(scheduler_name=_scheduler_name(objects), priority_classes=classes,
+                               operator_version=version)
+            options = ValidateOptions(lint=lint, build=Options(version, classes))
             found, _ = validate_bytes(dump_all(objects).encode(), "built.yaml", options)
             out += [f"{name} --env {env}: {d.format()}" for d in found if (d.code, d.severity) not in reported]
     return out

@@ -125,10 +125,11 @@ def test_gang_overrides_what_the_templates_show(tmp_path: Path) -> None:
     assert yaml.safe_load(out)["apiVersion"] == "scheduling.x-k8s.io/v1alpha1"
 
 
-@pytest.mark.parametrize("spec, env, cluster", [("horovod-volcano", None, []),
-                                                ("scheduler-plugins-envs", "prod", []),
-                                                ("priority-order", None, ["--cluster", "specs/cluster/priorityclasses.yaml"]),
-                                                ("tensorflow-ps", None, [])])
+CLUSTER = ["--cluster", "specs/cluster/priorityclasses.yaml"]
+
+
+@pytest.mark.parametrize("spec, env, cluster", [("horovod-volcano", None, []), ("scheduler-plugins-envs", "prod", []),
+                                                ("priority-order", None, CLUSTER), ("tensorflow-ps", None, [])])
 def test_podgroup_of_a_spec_is_the_podgroup_of_what_build_prints(spec: str, env: str | None, cluster: list[str],
                                                                  tmp_path: Path) -> None:
     envs = ["--env", env] if env else []
