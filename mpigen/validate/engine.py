@@ -128,8 +128,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
                            f"unknown {kind} apiVersion {api_version!r}: the operators serve {CURRENT_API[kind]}"))
     if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
-        out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': a {kind} needs "
-                           "one, and the operator creates nothing without it"))
+        out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
+                           f"creates nothing for a {kind} without one"))
         schema_paths.add(format_path(prefix))
     elif job and (kind == "MPIJob" or not out):  # the webhook port reads a job of the schema's shape only
         for path, code, severity, message in admission_problems(stored, options.lint.operator_version):

@@ -164,3 +164,16 @@ def test_a_job_of_an_unknown_api_version_is_an_error_for_all_three(kind: str, ap
         assert code == 1, (command, report)
         assert f"v9.yaml:1:13: error unknown-api unknown {kind} apiVersion '{api}': the operators serve {served} " \
                "(apiVersion)\n" in report, (command, report)
+
+
+@pytest.mark.parametrize("kind, api", [("MPIJob", "kubeflow.org/v2beta1"), ("TFJob", "kubeflow.org/v1")])
+def test_a_job_without_spec_is_an_error_for_all_three(kind: str, api: str, tmp_path: Path) -> None:
+    """validate accepted a job without a spec, which podgroup and explain refused."""
+    path = tmp_path / "nospec.yaml"
+    path.write_text(f"apiVersion: {api}\nkind: {kind}\nmetadata: {{name: x}}\n")
+    for command in ("validate", "explain", "podgroup"):
+        code, out, err = run([command, str(path), "--gang", "volcano"])
+        report = out if command == "validate" else err
+        assert code == 1, (command, report)
+        assert report.startswith(f"{path}:1:1: error missing-field missing required field 'spec': the operator "
+                                 f"creates nothing for a {kind} without one\n"), (command, report)
