@@ -119,13 +119,19 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
 
     for job in jobs:
         obj = job.obj
-        job_gang = Context(obj, LintOptions(gang=gang)).gang
+        context = Context(obj, LintOptions(gang=gang))
+        job_gang = context.gang
         if job_gang is None:
+            kube_batch = any((t.get("spec") or {}).get("schedulerName") == "kube-batch"
+                             for _, _, t in context.pod_templates() if isinstance(t.get("spec"), dict))
+            why = ("its pods are gang-scheduled by kube-batch, whose PodGroup no operator creates (mpigen build "
+                   "writes it beside the job)" if kube_batch else
+                   "its pod templates name neither Volcano (schedulerName volcano, annotation "
+                   "scheduling.k8s.io/group-name) nor a scheduler-plugins PodGroup (label "
+                   "scheduling.x-k8s.io/pod-group)")
             report(job, ("spec",), "not-created",
-                   f"the {obj['kind']} {obj['metadata']['name']} is not gang-scheduled: its pod templates name "
-                   "neither Volcano (schedulerName volcano, annotation scheduling.k8s.io/group-name) nor a "
-                   "scheduler-plugins PodGroup (label scheduling.x-k8s.io/pod-group), so the operator creates no "
-                   "PodGroup; give --gang to say how the operator runs")
+                   f"the {obj['kind']} {obj['metadata']['name']} is not gang-scheduled by the operator: {why}, so "
+                   "the operator creates no PodGroup; give --gang to say how the operator runs")
             continue
         try:
             if obj["kind"] in TRAINING_KINDS:

@@ -160,8 +160,9 @@ JOB_KINDS = tuple(CURRENT_API)  # MPIJob, PyTorchJob, TFJob
 class NoSuchEnvironment(Exception):
     """``--env NAME`` names no environment of a spec (a usage error)."""
 
-    def __init__(self, env: str, job: str) -> None:
-        super().__init__(f"--env {env}: no such environment in {job}")
+    def __init__(self, env: str, job: str, environments: list[str]) -> None:
+        known = ", ".join(environments) or "none"
+        super().__init__(f"--env {env}: no such environment in {job} (environments: {known})")
 
 
 @dataclass(slots=True)
@@ -198,7 +199,7 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
             if compiled is None:
                 continue
             if env is not None and env not in compiled.environments:
-                raise NoSuchEnvironment(env, compiled.name)
+                raise NoSuchEnvironment(env, compiled.name, sorted(compiled.environments))
             jobs += [Job(obj, _spec_locator(doc, obj, env)) for obj in compiled.objects(env)
                      if obj["kind"] in JOB_KINDS]
             continue

@@ -119,7 +119,10 @@ def test_gang_overrides_what_the_templates_show(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(_mpijob(scheduler=None), sort_keys=False))
     code, out, err = run(["podgroup", str(path)])
     assert code == 1 and out == ""
-    assert re.search(r"^.*pi\.yaml:\d+:\d+: error not-created the MPIJob pi is not gang-scheduled: ", err, re.M), err
+    assert re.search(r"^.*pi\.yaml:\d+:\d+: error not-created the MPIJob pi is not gang-scheduled by the operator: "
+                     r"its pod templates name neither Volcano", err, re.M), err
+    code, out, err = run(["podgroup", "golden/kube-batch-tfjob/base.yaml"])
+    assert code == 1 and "not gang-scheduled by the operator: its pods are gang-scheduled by kube-batch" in err, err
     code, out, err = run(["podgroup", str(path), "--gang", "scheduler-plugins"])
     assert code == 0, err
     assert yaml.safe_load(out)["apiVersion"] == "scheduling.x-k8s.io/v1alpha1"
@@ -149,7 +152,7 @@ def test_podgroup_of_a_spec_reports_build_errors_at_the_spec(tmp_path: Path) -> 
     assert code == 1 and out == ""
     assert err.startswith("tests/cases/specs/invalid/mpirun-np-mismatch.yaml:11:12: error slots-np-mismatch "), err
     code, out, err = run(["podgroup", "specs/horovod-volcano.yaml", "--env", "nope"])
-    assert code == 2 and "--env nope: no such environment in tensorflow-benchmarks" in err
+    assert code == 2 and "--env nope: no such environment in tensorflow-benchmarks (environments: none)" in err
 
 
 @pytest.mark.parametrize("kind, api", [("MPIJob", "kubeflow.org/v9"), ("PyTorchJob", "kubeflow.org/v2")])
