@@ -4,7 +4,11 @@ Built from mpigen's own port of the controllers (:mod:`mpigen.operator.mpi_contr
 :mod:`mpigen.operator.training_controller`), never from a cluster: the PodGroup, the hostfile,
 the Service, the SSH Secret, the launcher Job and the worker Pods with their scheduling fields,
 and the environment the operator injects. SOURCE is an mpigen spec (compiled first) or MPIJob,
-PyTorchJob or TFJob manifests (as the API server stores them).
+PyTorchJob or TFJob manifests (as the API server stores them), the items of a ``kind: List``
+included: the jobs are found, and judged, as ``mpigen validate`` and ``mpigen podgroup`` find and
+judge them (:func:`mpigen.validate.find_jobs`), so a job validate reports an error on is not
+explained (exit 1). The gang scheduler is the one the job's pod templates show, unless ``--gang``
+says otherwise.
 
 The text is for people and has the same size for any number of workers: one worker Pod stands
 for all (they differ only by index) and a long hostfile shows its first and last lines with
@@ -22,25 +26,23 @@ all the same; an error makes the exit code 1.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import Lines, iter_dump_all
-from ..expand.environments import origin, spec_for
 from ..lint.base import Context, LintOptions
-from ..names import MPIJOB_API, TRAINING_API, TRAINING_KINDS
+from ..names import TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
-from ..pipeline import Options, compile_specs, is_spec
+from ..pipeline import Options
 from ..scheduler.fit import Verdict, gang_fit
 from ..scheduler.gang import gang_of
-from ..validate import checked_mpijob, checked_training_job
+from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
 from . import (CLUSTER_NODES, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
@@ -48,12 +50,6 @@ from . import (CLUSTER_NODES, cluster_option, env_option, format_option, gang_op
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
 TEXT_HEAD = 4  # lines shown first when a long listing is summarized
-
-
-@dataclass
-class _Job:
-    job: dict[str, Any]
-    locate: Callable[[tuple], tuple[int | None, int | None, tuple]]  # manifest path -> line, col, path shown
 
 
 @click.command()
@@ -77,51 +73,56 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     cluster, diagnostics = io.load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(source)
-    diagnostics += loaded.diagnostics
-    jobs = _jobs(loaded, name, version, classes, env, diagnostics)
+    options = ValidateOptions(lint=LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes,
+                                               operator_version=version), build=Options(version, classes))
+    try:
+        jobs, found = find_jobs(loaded, name, options, env)
+    except NoSuchEnvironment as exc:
+        raise io.UsageError(str(exc)) from None
+    diagnostics += found
     io.report(diagnostics)
     if has_errors(diagnostics):
         return EXIT_INVALID
 
-    def operator_objects(item: _Job, limit: int | None) -> Any:
+    def operator_objects(item: Job, limit: int | None) -> Any:
         """(gang, the objects the controller creates, one at a time; at most ``limit`` worker Pods)."""
-        job_gang = gang if gang is not None else Context(item.job, LintOptions()).gang
+        job_gang = gang if gang is not None else Context(item.obj, LintOptions()).gang
         job_gang = None if job_gang == "none" else job_gang
-        if item.job.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
-            return job_gang, tc.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+        if item.obj.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
+            return job_gang, tc.created_objects(item.obj, job_gang, scheduler_name=scheduler_name,
                                                 priority_classes=classes, cluster_domain=cluster_domain,
                                                 max_pods=limit)
         # The ConfigMap's hostfile is a lazy Hostfile; NotCreated or OperatorPanicError comes before
         # the first object (so max_workers=0 tells, before any output, whether anything is created).
-        return job_gang, ctl.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+        return job_gang, ctl.created_objects(item.obj, job_gang, scheduler_name=scheduler_name,
                                              priority_classes=classes, version=version,
                                              cluster_domain=cluster_domain, max_workers=limit, lazy=True)
 
     texts, problems, fits = [], [], []
     for item in jobs:  # every job's problems before any output; text shows one Pod per replica type
-        training = item.job.get("kind") in TRAINING_KINDS
+        training = item.obj.get("kind") in TRAINING_KINDS
         try:
             job_gang, created = operator_objects(item, 1 if training or fmt == "text" else 0)
             created = list(created)
         except (ctl.NotCreated, OperatorPanicError) as exc:
             crash = isinstance(exc, OperatorPanicError)
-            line, col, path = item.locate(_cause(item.job, exc))
+            line, col, path = item.locate(_cause(item.obj, exc))
             problems.append(Diagnostic(name, line, col, format_path(path), "operator-crash" if crash else "not-created",
                                        Severity.ERROR, f"{exc}: nothing is created"))
             continue
         verdict = None
         if cluster is not None and cluster.nodes and job_gang:
             sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
-            gang_pods = gang_of(item.job, sample)
+            gang_pods = gang_of(item.obj, sample)
             if gang_pods is not None:
                 verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
                 line, col, path = item.locate(())
                 found = verdict.diagnostic(name, line, col, format_path(path))
                 fits += [found] if found is not None else []
         if fmt == "text" and training:
-            texts.append(render_training_text(tc.prepared(item.job), created, job_gang, verdict))
+            texts.append(render_training_text(tc.prepared(item.obj), created, job_gang, verdict))
         elif fmt == "text":
-            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version, verdict))
+            texts.append(render_text(set_defaults(item.obj, version), created, job_gang, version, verdict))
     io.report(problems + fits)
     if problems:
         return EXIT_INVALID
@@ -143,50 +144,6 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     return done
 
 
-def _jobs(loaded: Any, name: str, version: OperatorVersion, classes: dict[str, int] | None, env: str | None,
-          diagnostics: list[Diagnostic]) -> list[_Job]:
-    """The jobs of a spec file (compiled) or of a manifest (as the API server stores them)."""
-    jobs: list[_Job] = []
-    if any(is_spec(doc.data) for doc in loaded.documents):
-        result = compile_specs(loaded, name, Options(version, classes))
-        diagnostics += result.diagnostics
-        docs = {doc.data["metadata"]["name"]: doc for doc in loaded.documents
-                if is_spec(doc.data) and isinstance(doc.data.get("metadata"), dict)
-                and isinstance(doc.data["metadata"].get("name"), str)}  # else compile_specs reported it
-        for compiled in result.jobs:
-            if env is not None and env not in compiled.environments:
-                raise io.UsageError(f"--env {env}: no such environment in {compiled.name}")
-            doc = docs[compiled.name]
-            spec = doc.data["spec"]
-
-            def locate(path: tuple, doc: Any = doc, spec: dict[str, Any] = spec) -> tuple[Any, Any, tuple]:
-                where = _spec_path(path, spec_for(spec, env))
-                where = ("spec",) + tuple(origin(where[1:], spec, env))
-                line, col = doc.locate(where)
-                return line, col, where
-
-            jobs += [_Job(o, locate) for o in compiled.objects(env) if o.get("kind") in ("MPIJob", *TRAINING_KINDS)]
-        return jobs
-    for doc in loaded.documents:
-        if not isinstance(doc.data, dict):
-            continue
-        kind = (doc.data.get("apiVersion"), doc.data.get("kind"))
-        if kind == (MPIJOB_API, "MPIJob"):
-            job, problems = checked_mpijob(doc, name, version)
-        elif kind[0] == TRAINING_API and kind[1] in TRAINING_KINDS:
-            job, problems = checked_training_job(doc, name)
-        else:
-            continue
-        diagnostics += problems
-        if job is not None:
-            jobs.append(_Job(job, lambda path, doc=doc: (*doc.locate(path), path)))
-    if not jobs and not has_errors(diagnostics):
-        diagnostics.append(Diagnostic(name, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no mpigen spec and no {MPIJOB_API} MPIJob or {TRAINING_API} PyTorchJob or "
-                                      "TFJob in this file"))
-    return jobs
-
-
 def _cause(job: dict[str, Any], exc: Exception) -> tuple:
     """The manifest field that makes the controller create nothing (or crash)."""
     message = str(exc)
@@ -206,25 +163,6 @@ def _cause(job: dict[str, Any], exc: Exception) -> tuple:
         if f"mpiReplicaSpecs.{role}" in message:
             return ("spec", "mpiReplicaSpecs", role)
     return ("spec",)
-
-
-def _spec_path(path: tuple, spec: dict[str, Any]) -> tuple:
-    """Where an mpigen spec sets what ``path`` of the MPIJob it compiles to holds."""
-    scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else {}
-    launcher = ((spec.get("mpi") or {}).get("launcher") or {}) if isinstance(spec.get("mpi"), dict) else {}
-    if path[-1:] == ("priorityClassName",) and path[:2] == ("spec", "mpiReplicaSpecs"):
-        places = [(("spec", "priorityClassName"), spec.get("priorityClassName")),
-                  (("spec", "scheduling", "priorityClass"), scheduling.get("priorityClass"))]
-        if path[2] == "Launcher":
-            places.insert(0, (("spec", "mpi", "launcher", "priorityClassName"), launcher.get("priorityClassName")))
-        for where, value in places:
-            if value:
-                return where
-    if path[:2] == ("spec", "mpiReplicaSpecs"):
-        return ("spec", "mpi", "launcher") if path[2:3] == ("Launcher",) else ("spec", "workers")
-    if path[:2] == ("spec", "runPolicy"):
-        return path
-    return ("spec", "scheduling", "gang") if "gang" in scheduling else ("spec",)
 
 
 def for_yaml(objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:

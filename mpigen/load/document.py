@@ -102,3 +102,20 @@ class LoadResult:
 
     documents: list[Document]
     diagnostics: list[Diagnostic]
+
+
+
+def is_list(data: Any) -> bool:
+    """A list of objects: ``kind: List`` (what ``kubectl get -o yaml`` prints) or a typed list
+    (``MPIJobList``...), with its ``items``."""
+    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
+        and isinstance(data.get("items"), list)
+
+
+def objects(data: Any) -> list[tuple[Path, Any]]:
+    """The objects of one YAML document, each with its path in the document: the ``items`` of a
+    list (:func:`is_list`), else the document itself. The one way every command (validate,
+    explain, podgroup, migrate) finds the jobs of a file."""
+    if is_list(data):
+        return [(("items", i), item) for i, item in enumerate(data["items"])]
+    return [((), data)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.document import Document, LoadResult
+from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
 from . import mpi_legacy, mpi_v1alpha1, training
 from .common import Change, LegacyFlags
@@ -59,11 +59,6 @@ def migrate_object(obj: Any, flags: LegacyFlags = LegacyFlags()) -> tuple[Any, l
     return new, changes, True
 
 
-def _is_list(data: Any) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
-        and isinstance(data.get("items"), list)
-
-
 def _located(doc: Document, filename: str, prefix: tuple, change: Change) -> Diagnostic:
     path = prefix + tuple(change.path)
     line, col = doc.locate(path, key=True)
@@ -83,7 +78,7 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None
     migrated_docs: list[bool] = []
     for doc in loaded.documents:
         data, any_migrated = doc.data, False
-        if _is_list(data):
+        if is_list(data):
             items = []
             for i, item in enumerate(data["items"]):
                 new, changes, done = migrate_object(item, flags)

@@ -272,17 +272,25 @@ def test_starts_sshd(words: list[str], expected: bool | None) -> None:
 
 
 @pytest.mark.parametrize("container, expected", [
-    ({"command": ["mpirun", "-np", "4", "a"]}, ("command", "4")),
-    ({"command": ["mpirun", "--np=4", "a"]}, ("command", "4")),
-    ({"command": ["mpirun"], "args": ["-n", "2", "a"]}, ("args", "2")),
-    ({"command": ["mpirun", "-x", "A", "-mca", "btl", "^openib", "-c", "3", "a"]}, ("command", "3")),
-    ({"command": ["sh", "-c", "cd /x && mpirun -n 4 python a.py"]}, ("command", "4")),
-    ({"command": ["mpiexec", "-np", "$NP", "a"]}, ("command", "$NP")),
+    ({"command": ["mpirun", "-np", "4", "a"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpirun", "--np=4", "a"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpirun"], "args": ["-n", "2", "a"]}, ("args", "mpirun", "2", None)),
+    ({"command": ["mpirun", "-x", "A", "-mca", "btl", "^openib", "-c", "3", "a"]}, ("command", "mpirun", "3", None)),
+    ({"command": ["sh", "-c", "cd /x && mpirun -n 4 python a.py"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpiexec", "-np", "$NP", "a"]}, ("command", "mpirun", "$NP", None)),
     ({"command": ["mpirun", "python", "a.py", "-n", "5"]}, None),
-    ({"command": ["horovodrun", "-np", "4", "python", "a.py"]}, None),
+    ({"command": ["horovodrun", "-np", "4", "python", "a.py"]}, ("command", "horovodrun", "4", None)),
+    ({"command": ["horovodrun"], "args": ["--num-proc=8", "--hostfile", "/etc/mpi/hostfile", "python", "a.py"]},
+     ("args", "horovodrun", "8", "hostfile:/etc/mpi/hostfile")),
+    ({"command": ["horovodrun", "--start-timeout", "60", "-H", "a:2,b:2", "-np", "4", "python", "a.py"]},
+     ("command", "horovodrun", "4", "a:2,b:2")),
+    ({"command": ["sh", "-c", "horovodrun -np 2 -hostfile /etc/mpi/hostfile python a.py -np 9"]},
+     ("command", "horovodrun", "2", "hostfile:/etc/mpi/hostfile")),
+    ({"command": ["horovodrun", "python", "a.py", "-np", "5"]}, None),
     ({"command": []}, None),
 ])
 def test_find_np(container: dict, expected) -> None:
     from mpigen.lint.rules.slots_np_mismatch import find_np
 
-    assert find_np(container) == expected
+    found = find_np(container)
+    assert (found and (found[0], found[1].tool, found[1].count, found[1].hosts)) == expected

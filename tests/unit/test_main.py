@@ -107,7 +107,10 @@ COMMAND_LINES = [
     (["validate", "-x"], 2, "Error: No such option '-x'."),
     (["validate", "--format", "xml", ENV_SPEC], 2, "Error: Invalid value for '--format': 'xml' is not one of "
                                                    "'text', 'json', 'junit', 'github'."),
-    (["podgroup", ENV_SPEC], 2, "Error: Missing option '--gang'. Choose from:"),
+    (["podgroup", ENV_SPEC, "--env", "staging"], 2, "mpigen: --env staging: no such environment in resnet-ddp "
+                                                    "(environments: dev, prod)"),
+    (["podgroup", ENV_SPEC, "--gang", "none"], 2, "Error: Invalid value for '--gang': 'none' is not one of "
+                                                  "'volcano', 'scheduler-plugins'."),
     (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
                    "operators no longer serve."),
 ]
