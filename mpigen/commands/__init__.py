@@ -63,3 +63,14 @@ def format_option(*choices: str, help: str | None = None) -> Decorator:
 def config_option(help: str, exists: bool = False) -> Decorator:
     return click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=exists), metavar="FILE",
                         help=help)
+
+
+def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[Any, Any, tuple]:
+    """Where a job's gang verdict (``gang-cannot-fit``) is reported: for a job compiled from a spec,
+    the spec field that sets the gang's size or kind (``scheduling.minAvailable``, else
+    ``scheduling.gang``); for a manifest, the job itself. ``locate`` is the job's
+    (:class:`mpigen.validate.Job`)."""
+    line, col, shown = locate(("spec", "runPolicy", "schedulingPolicy", "minAvailable"))
+    if tuple(shown[:2]) == ("spec", "scheduling"):
+        return line, col, shown
+    return locate(())

@@ -44,7 +44,7 @@ from ..scheduler.fit import Verdict, gang_fit
 from ..scheduler.gang import gang_of
 from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, cluster_option, env_option, format_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, gang_location, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
@@ -116,7 +116,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
             gang_pods = gang_of(item.obj, sample)
             if gang_pods is not None:
                 verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
-                line, col, path = item.locate(())
+                line, col, path = gang_location(item.locate)
                 found = verdict.diagnostic(name, line, col, format_path(path))
                 fits += [found] if found is not None else []
         if fmt == "text" and training:

@@ -49,7 +49,7 @@ from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, gang_location, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 
@@ -145,7 +145,7 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
         except (ctl.NotCreated, pg.OperatorPanicError):  # suspended or refused: no pods to place
             return
         if found is not None:
-            line, col, shown = job.locate(())
+            line, col, shown = gang_location(job.locate)
             verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
             diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
 
