@@ -2,9 +2,13 @@
 
 1. YAML: syntax, duplicate keys, object tags, bombs (the loader), YAML 1.1 traps (in messages).
 2. Schema, with the API server's semantics: a null is dropped as the server drops it; an unknown
-   field is an error, because the server would prune it silently.
+   field is an error, because the server would prune it silently; the object is read as kubectl
+   reads it (an unquoted ``y`` is a boolean); what the server's decoder refuses beyond the schema
+   (an int32 field's 3000000000, base64 that does not decode) is an error too.
 3. The operator's admission rules (mpi-operator's ``validation.go``) on the defaulted object.
-4. The lint rules (``mpigen/lint/rules``).
+4. The lint rules (``mpigen/lint/rules``), among them the API server's own validation of the
+   objects' metadata, pod templates, Services, Deployments, ConfigMaps, Secrets, PriorityClasses;
+   then what training-operator's validating webhook refuses that no rule reported.
 
 An mpigen spec (``mpigen.dev/v1alpha1`` ``TrainingJob``) goes through the spec compiler's checks
 instead. Everything is collected; nothing stops at the first problem.
@@ -18,8 +22,8 @@ from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..lint.base import LintOptions
-from ..load.yaml_loader import Document, decode, iter_text
-from ..names import MPIJOB_API
+from ..load.yaml_loader import Document, decode, iter_text, kubectl_reads
+from ..names import MPIJOB_API, TRAINING_API, TRAINING_KINDS
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from .admission import Path, name_problems, prune_nulls, schema_for
@@ -34,6 +38,9 @@ class ValidateOptions:
 NO_KIND = "no kind"
 """How :class:`Coverage` counts a skipped document that has no ``kind``."""
 SKIPPED = ("no-schema", "not-an-object")
+WEBHOOK_CODE = "training-job-invalid"
+"""The code of what training-operator v1.9.0's validating webhook refuses (as ``podgroup`` and
+``explain`` report it, :func:`mpigen.validate.admission.checked_training_job`)."""
 """The codes of the notes on skipped objects (``--require-schema`` makes them errors)."""
 
 
@@ -120,7 +127,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             return [located((), "no-schema", Severity.INFO,
                             f"mpigen has no schema for {api_version} {kind}: not checked")]
     else:
-        for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
+        sent = kubectl_reads(stored, doc.plain, prefix) if doc.plain else stored  # y/n are booleans to kubectl
+        for diagnostic in schema_diagnostics(sent, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
             if diagnostic.code == "missing-field":
@@ -137,11 +145,24 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                 schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 
+    linted: set[str] = set()  # where a lint rule reported an error
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
         full = prefix + tuple(path)
         if format_path(full) in schema_paths or (full and (format_path(full[:-1]), full[-1]) in missing):
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
+        if severity is Severity.ERROR:
+            linted.add(format_path(full))
+    if api_version == TRAINING_API and kind in TRAINING_KINDS and not schema_paths and not missing \
+            and isinstance(stored.get("spec"), dict):
+        from ..operator.training_controller import webhook_problems
+
+        # The training-operator's validating webhook, where no lint rule (container-name, zero-replicas,
+        # hostname, pod-containers) already said the same at the same field.
+        for path, message in webhook_problems(stored):
+            if format_path(prefix + tuple(path)) not in linted:
+                out.append(located(path, WEBHOOK_CODE, Severity.ERROR,
+                                   f"the training-operator's webhook rejects this {kind}: {message}"))
     coverage.checked += 1
     return out
 

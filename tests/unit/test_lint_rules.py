@@ -32,7 +32,8 @@ from mpigen.versions import OperatorVersion
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
-KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment"}  # Deployment: the pod-* rules only
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment", "Service", "ConfigMap", "Secret", "PriorityClass",
+               "PodGroup", "Queue"}  # the kinds mpigen has schemas for
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
 
@@ -205,7 +206,11 @@ SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "
                CASES / "plaintext-credential" / "bad.yaml", CASES / "host-network-dns" / "bad.yaml",
                CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml",
                CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
-               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml"]
+               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml",
+               CASES / "object-meta" / "bad.yaml", CASES / "object-meta" / "bad-owners.yaml",
+               CASES / "deployment-spec" / "bad.yaml", CASES / "service-spec" / "bad.yaml",
+               CASES / "service-spec" / "bad-types.yaml", CASES / "config-data" / "bad.yaml",
+               CASES / "config-data" / "bad-secret.yaml", CASES / "priority-class-spec" / "bad.yaml"]
 
 
 @pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)
