@@ -113,7 +113,7 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
                                            options.priority_classes)
         for path, code, severity, message in findings:
             diagnostics.append(located(path, env, code, severity, message))
-        for code, message in _pod_errors(objects):
+        for code, message in _server_errors(objects):
             diagnostics.append(located(("spec",), env, code, Severity.ERROR, message))
         outputs[env] = objects
     if has_errors(diagnostics):
@@ -123,20 +123,23 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     return compiled, diagnostics
 
 
-def _pod_errors(objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """The API server's Pod rules (the ``pod-*`` lint rules) on every pod template built: a spec
-    value the schema lets through but a Pod may not hold (a label value with a space, a toleration
-    without key or operator, ...) would otherwise be refused only when the operator creates the
-    pods. Reported at the spec, naming the field of the built object."""
-    from .lint.runner import pod_rules
+def _server_errors(objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The API server's own validation (the ``pod-*`` rules and the other rules that port it,
+    ``SERVER_RULES``) on every object built: a spec value the schema and the spec's checks let
+    through but the API server refuses (a label value with a space, a toleration without key or
+    operator, a Service name over 63 characters, ...) would otherwise be refused only when the
+    objects are applied, or when the operator creates the pods. Reported at the spec, naming the
+    field of the built object."""
+    from .lint.runner import server_rules
 
     found = []
     for obj in objects:
-        for path, code, severity, message in pod_rules(obj):
+        for path, code, severity, message in server_rules(obj):
             if severity is Severity.ERROR:
                 where = format_path(tuple(path))
-                found.append((code, f"the {obj['kind']} {obj['metadata']['name']} would have its pods refused "
-                                    f"by the API server: {where}: {message}"))
+                what = "have its pods refused" if code.startswith("pod-") else "be refused"
+                found.append((code, f"the {obj['kind']} {obj['metadata']['name']} would {what} by the API server: "
+                                    f"{where}: {message}"))
     return found
 
 

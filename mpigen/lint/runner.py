@@ -29,7 +29,7 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
     ``disabled`` holds codes switched off for the run; the object's own
     ``mpigen.dev/disable`` annotation adds to it (``all`` switches every rule off).
     """
-    from ..config import disabled_by_annotation  # here: build's pod_rules need no config (pathlib)
+    from ..config import disabled_by_annotation  # here: build's server_rules need no config (pathlib)
 
     off = disabled | disabled_by_annotation(obj)
     if "all" in off:
@@ -44,22 +44,22 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
     return findings
 
 
-def pod_rules(obj: dict[str, Any]) -> list[Finding]:
-    """The findings of the ``pod-*`` rules alone (the API server's Pod validation), loading no
-    other rule: ``mpigen build`` runs them on everything it builds."""
-    from .rules import RULE_MODULES
+def server_rules(obj: dict[str, Any]) -> list[Finding]:
+    """The findings of the rules that port the API server's validation alone (``SERVER_RULES``:
+    the ``pod-*`` rules, object metadata, Deployment, Service, ConfigMap, Secret, PriorityClass),
+    loading no other rule: ``mpigen build`` runs them on everything it builds."""
+    from .rules import SERVER_RULES
 
     ctx = Context(obj, LintOptions())
     findings: list[Finding] = []
-    for rule in _pod_rules(tuple(name for name in RULE_MODULES if name.startswith("pod_"))):
+    for rule in _rules(SERVER_RULES):
         if ctx.kind in rule.kinds:
             findings.extend((tuple(path), rule.code, rule.severity, message) for path, message in rule.check(ctx))
     return findings
 
 
 @functools.lru_cache(maxsize=None)
-def _pod_rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
+def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
     import importlib
 
     return tuple(Rule.from_module(importlib.import_module(f"mpigen.lint.rules.{name}")) for name in names)
-

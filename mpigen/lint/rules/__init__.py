@@ -46,3 +46,9 @@ RULE_MODULES: tuple[str, ...] = (
     "istio_sidecar",
     "plaintext_credential",
 )
+
+SERVER_RULES: tuple[str, ...] = tuple(name for name in RULE_MODULES if name.startswith("pod_")) + (
+    "object_meta", "deployment_spec", "service_spec", "config_data", "priority_class_spec")
+"""The rules that port the API server's own validation (in its words): ``mpigen build`` runs them
+on everything it builds, so that a spec value the spec's checks let through is not refused when
+the objects are applied (or, in a pod template, when the operator creates the pods)."""

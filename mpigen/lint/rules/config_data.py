@@ -20,9 +20,6 @@ keys its type requires (``kubectl create secret tls|docker-registry|generic`` wr
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from typing import Any, Iterator
 
 from ...diagnostics import Severity
@@ -72,6 +69,9 @@ def _decoded(value: Any) -> bytes | None:
     """A base64 value as Go's decoder reads it (line breaks skipped); None when it does not decode."""
     if not isinstance(value, str):
         return None
+    import base64
+    import binascii
+
     try:
         return base64.b64decode(value.replace("\r", "").replace("\n", ""), validate=True)
     except (binascii.Error, ValueError):
@@ -125,6 +125,8 @@ def _where(key: str, strings: dict) -> Path:
 
 def _json_object(raw: bytes) -> bool:
     """``json.Unmarshal`` into a ``map[string]interface{}`` succeeds (Go's JSON has no NaN)."""
+    import json
+
     def no_constants(name: str) -> Any:
         raise ValueError(name)
 

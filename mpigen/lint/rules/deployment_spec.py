@@ -21,7 +21,6 @@ least one pod (``maxSurge: 1`` or ``maxUnavailable: 1``).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterator
 
@@ -87,6 +86,8 @@ def _strategy(strategy: Any, path: Path) -> Iterator[tuple[Path, str]]:
         if isinstance(unavailable, str) and _PERCENT.fullmatch(unavailable) and int(unavailable[:-1]) > 100:
             yield path + ("rollingUpdate", "maxUnavailable"), invalid(unavailable, "must not be greater than 100%")
     else:
+        import json
+
         shown = {"Type": kind, "RollingUpdate": None if rolling is None else
                  {"MaxUnavailable": rolling.get("maxUnavailable", 0), "MaxSurge": rolling.get("maxSurge", 0)}}
         yield path, (f"Unsupported value: {json.dumps(shown, separators=(',', ':'))}: supported values: "

@@ -28,13 +28,11 @@ on a ``type: LoadBalancer`` Service.
 
 from __future__ import annotations
 
-import ipaddress
-import json
 from typing import Any, Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (forbidden, go_quote, inclusive_range_error, invalid, is_dns1123_label,
+from ..k8s_validation import (forbidden, go_quote, invalid, is_dns1123_label,
                               is_dns1123_subdomain, is_qualified_name, is_valid_ip_legacy, is_valid_port_name,
                               is_valid_port_num, lists, not_supported, required, validate_labels)
 from ._common import is_int, mapping
@@ -198,6 +196,8 @@ def _ports(ports: list, path: Path) -> Iterator[tuple[Path, str]]:
             node_ports.add((protocol, node_port))
         if is_int(number) and isinstance(protocol, str):
             if (protocol, number) in pairs:
+                import json
+
                 key = {"Name": "", "Protocol": protocol, "AppProtocol": None, "Port": number, "TargetPort": 0,
                        "NodePort": 0}
                 yield at, f"Duplicate value: {json.dumps(key, separators=(',', ':'))}"
@@ -282,8 +282,11 @@ def _load_balancer(spec: dict, annotations: dict, svc_type: str, s: Path) -> Ite
 _CIDR_ERROR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
 
 
-def _sloppy_ip(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """``netutils.ParseIPSloppy``: an IP, IPv4 octets with leading zeros allowed."""
+def _sloppy_ip(value: str) -> Any:
+    """``netutils.ParseIPSloppy``: an IP (an ``ipaddress`` address), IPv4 octets with leading zeros
+    allowed; None when it is not one."""
+    import ipaddress
+
     if "%" in value:
         return None
     try:
@@ -326,6 +329,8 @@ def _endpoint_ip(value: str) -> Iterator[str]:
 
 
 def _link_local_multicast(ip: Any) -> bool:
+    import ipaddress
+
     if ip.version == 4:
         return ip in ipaddress.ip_network("224.0.0.0/24")
     return ip.packed[0] == 0xFF and (ip.packed[1] & 0x0F) == 0x02
