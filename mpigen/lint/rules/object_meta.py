@@ -10,7 +10,9 @@ as a prefix; the namespace is a DNS-1123 label; label keys are qualified names a
 63 characters of letters, digits, ``-``, ``_`` and ``.`` (``ValidateLabels``); annotation keys are
 qualified names and all annotations together at most 256 KiB (``ValidateAnnotations``); owner
 references name an apiVersion, kind, name and uid, and at most one is the controller
-(``ValidateOwnerReferences``); finalizers are qualified names (``ValidateFinalizers``). kubectl
+(``ValidateOwnerReferences``); finalizers are qualified names (``ValidateFinalizers``), and on a
+built-in kind (Deployment, Service, ConfigMap, Secret, PriorityClass) have a ``/`` unless they are
+``kubernetes``, ``orphan`` or ``foregroundDeletion`` (``validateKubeFinalizerName``). kubectl
 itself refuses a ``creationTimestamp``, ``deletionTimestamp`` or managed-fields time that is not
 an RFC 3339 time (``metav1.Time``). A label that Kueue reads (``kueue.x-k8s.io/queue-name``) is a
 label like any other. A job's name is also checked by ``hostname``, which asks more of it; a name
@@ -38,6 +40,8 @@ SEVERITY = Severity.ERROR
 KINDS = OBJECT_KINDS
 
 CLUSTER_SCOPED = ("PriorityClass", "Queue")
+BUILT_IN = ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass")  # validated by pkg/apis/*/validation
+STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")  # core/helper standardFinalizers
 ANNOTATIONS_MAX_BYTES = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB
 BANNED_OWNERS = (("", "v1", "Event"),)
 ORPHAN, FOREGROUND = "orphan", "foregroundDeletion"  # metav1.FinalizerOrphanDependents, FinalizerDeleteDependents
@@ -64,7 +68,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     yield from validate_labels(meta.get("labels"), base + ("labels",))
     yield from annotations(meta.get("annotations"), base + ("annotations",))
     yield from owner_references(meta.get("ownerReferences"), base + ("ownerReferences",))
-    yield from finalizers(meta.get("finalizers"), base + ("finalizers",))
+    yield from finalizers(meta.get("finalizers"), base + ("finalizers",), built_in=ctx.kind in BUILT_IN)
     for key in ("creationTimestamp", "deletionTimestamp"):
         yield from _time(meta.get(key), base + (key,))
     for i, entry in enumerate(lists(meta.get("managedFields"))):
@@ -140,13 +144,17 @@ def _group_version(api_version: str) -> tuple[str, str]:
     return group, version
 
 
-def finalizers(value: Any, path: Path) -> Iterator[tuple[Path, str]]:
-    """``ValidateFinalizers``: each a qualified name; not both orphan and foregroundDeletion."""
+def finalizers(value: Any, path: Path, built_in: bool = False) -> Iterator[tuple[Path, str]]:
+    """``ValidateFinalizers``: each a qualified name; not both orphan and foregroundDeletion. A
+    built-in kind's (``ValidateObjectMeta`` of ``pkg/apis/core/validation``,
+    ``validateKubeFinalizerName``) also has a ``/`` unless it is a standard one."""
     names = lists(value)
     for i, name in enumerate(names):
         if isinstance(name, str):
             for message in is_qualified_name(name):
                 yield path + (i,), invalid(name, message)
+            if built_in and "/" not in name and name not in STANDARD_FINALIZERS:
+                yield path + (i,), invalid(name, "name is neither a standard finalizer name nor is it fully qualified")
     if ORPHAN in names and FOREGROUND in names:
         yield path, invalid(names, f"finalizer {ORPHAN} and {FOREGROUND} cannot be both set")
 
