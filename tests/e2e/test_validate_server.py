@@ -31,7 +31,7 @@ from pathlib import Path
 from tests.e2e.conftest import FIGURES, ROOT, Kube
 from tests.pod_corpus import cases as pod_cases
 from tests.pod_corpus import caught, errors as pod_errors
-from tests.server_corpus import Case, cases, file_name
+from tests.server_corpus import cases, file_name
 
 NAMESPACE = "agree-validate"
 POD_PREFIX = "pod_rules/"  # the second figure's cases, in GAPS
