@@ -2,9 +2,13 @@
 
 1. YAML: syntax, duplicate keys, object tags, bombs (the loader), YAML 1.1 traps (in messages).
 2. Schema, with the API server's semantics: a null is dropped as the server drops it; an unknown
-   field is an error, because the server would prune it silently.
+   field is an error, because the server would prune it silently; the object is read as kubectl
+   reads it (an unquoted ``y`` is a boolean); what the server's decoder refuses beyond the schema
+   (an int32 field's 3000000000, base64 that does not decode) is an error too.
 3. The operator's admission rules (mpi-operator's ``validation.go``) on the defaulted object.
-4. The lint rules (``mpigen/lint/rules``).
+4. The lint rules (``mpigen/lint/rules``), among them the API server's own validation of the
+   objects' metadata, pod templates, Services, Deployments, ConfigMaps, Secrets, PriorityClasses;
+   then what training-operator's validating webhook refuses that no rule reported.
 
 An mpigen spec (``mpigen.dev/v1alpha1`` ``TrainingJob``) goes through the spec compiler's checks
 instead. Everything is collected; nothing stops at the first problem.
@@ -19,7 +23,7 @@ from typing import Any, Callable, Iterable
 from ..diagnostics import Diagnostic, Severity, format_path, has_errors
 from ..lint.base import LintOptions
 from ..load.document import LoadResult, objects
-from ..load.yaml_loader import Document, decode, iter_text
+from ..load.yaml_loader import Document, decode, iter_text, kubectl_reads
 from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
@@ -118,7 +122,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             return [located((), "no-schema", Severity.INFO,
                             f"mpigen has no schema for {api_version} {kind}: not checked")]
     else:
-        for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
+        sent = kubectl_reads(stored, doc.plain, prefix) if doc.plain else stored  # y/n are booleans to kubectl
+        for diagnostic in schema_diagnostics(sent, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
             if diagnostic.code == "missing-field":

@@ -1,6 +1,7 @@
 """mpigen build runs the API server's Pod rules on what it builds: a spec value the schema lets
 through but a Pod may not hold fails the build (found by tests/fuzz: build wrote pods the API
-server refuses), at the spec field the value came from, naming the field of the built object."""
+server refuses), at the spec field the value came from, naming the field of the built object. The other rules that port the
+API server's validation (object metadata, Service, Deployment...) run the same way."""
 
 from __future__ import annotations
 
@@ -34,3 +35,13 @@ def test_build_refuses_pods_the_api_server_refuses(extra: str, code: str, words:
 def test_a_valid_spec_builds_without_pod_findings() -> None:
     result = compile_specs(load_text(HEAD, "demo.yaml"), "demo.yaml", Options())
     assert result.jobs and not [d for d in result.diagnostics if d.code.startswith("pod-")]
+
+
+def test_build_refuses_objects_the_api_server_refuses() -> None:
+    """Annotations of more than 256 KiB: the spec's schema has no limit, the API server has."""
+    spec = HEAD.replace("metadata: {name: demo}", "metadata: {name: demo, annotations: {notes: " + "x" * 262144 + "}}")
+    result = compile_specs(load_text(spec, "demo.yaml"), "demo.yaml", Options())
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert not result.jobs
+    assert {d.code for d in errors} == {"object-meta"}
+    assert all("would be refused by the API server: metadata.annotations: Too long" in d.message for d in errors)

@@ -32,7 +32,8 @@ from mpigen.versions import OperatorVersion
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
-KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment",  # Deployment: the pod-* rules only
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment", "Service", "ConfigMap", "Secret", "PriorityClass",
+               "PodGroup", "Queue",  # the kinds mpigen has schemas for
                "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"}  # Kubeflow Trainer v2.3.0
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
@@ -215,7 +216,11 @@ SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "
                CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
                CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml",
                CASES / "trainjob-patch-target-missing" / "bad.yaml", CASES / "trainer-volcano-priority-class" / "bad.yaml",
-               CASES / "trainer-limit-only-resource" / "bad-runtime.yaml", CASES / "trainjob-runtime-missing" / "bad.yaml"]
+               CASES / "trainer-limit-only-resource" / "bad-runtime.yaml", CASES / "trainjob-runtime-missing" / "bad.yaml",
+               CASES / "object-meta" / "bad.yaml", CASES / "object-meta" / "bad-owners.yaml",
+               CASES / "deployment-spec" / "bad.yaml", CASES / "service-spec" / "bad.yaml",
+               CASES / "service-spec" / "bad-types.yaml", CASES / "config-data" / "bad.yaml",
+               CASES / "config-data" / "bad-secret.yaml", CASES / "priority-class-spec" / "bad.yaml"]
 
 
 @pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)
