@@ -184,6 +184,8 @@ def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:
     (a nodeSelector entry is in each) or environments is said once, naming where it was found
     and, unless the base has it, in which environments: (spec path, the environment to place it
     in, code, severity, message)."""
+    from .lint.rules import OBJECT_SERVER_RULES
+
     groups: dict[tuple, dict[str, list[str]]] = {}
     envs: dict[tuple, list[str | None]] = {}
     for env, f in found:
@@ -199,7 +201,8 @@ def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:
         where = "; ".join(f"{obj} at {', '.join(paths)}" for obj, paths in objects.items())
         named = sorted(e for e in envs[key] if e is not None)
         scope = "" if None in envs[key] else f"in environment{'s' if len(named) > 1 else ''} {', '.join(named)}, "
-        verb = " would have its pods refused by the API server" if code.startswith("pod-") else ""
+        verb = (" would have its pods refused by the API server" if code.startswith("pod-") else
+                " would be refused by the API server" if code.replace("-", "_") in OBJECT_SERVER_RULES else "")
         out.append((spec_path, None if None in envs[key] else named[0], code, severity,
                     f"{scope}the built {where}{verb}: {message}"))
     return out

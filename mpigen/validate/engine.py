@@ -136,7 +136,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
                            f"creates nothing for a {kind} without one"))
         schema_paths.add(format_path(prefix))
-    elif job and (kind == "MPIJob" or not out):  # the webhook port reads a job of the schema's shape only
+    elif job and kind == "MPIJob":  # mpi-operator's validation.go, before the lint rules read the job
         for path, code, severity, message in admission_problems(stored, options.lint.operator_version):
             if format_path(prefix + path) not in schema_paths:
                 out.append(located(path, code, severity, message))
@@ -148,11 +148,21 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                 schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 
+    linted: set[str] = set()  # where a lint rule reported an error
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
         full = prefix + tuple(path)
         if format_path(full) in schema_paths or (full and (format_path(full[:-1]), full[-1]) in missing):
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
+        if severity is Severity.ERROR:
+            linted.add(format_path(full))
+    if job and kind != "MPIJob" and not schema_paths and not missing and isinstance(stored.get("spec"), dict):
+        # The training-operator's validating webhook (it reads a job of the schema's shape only), where
+        # no lint rule (container-name, zero-replicas, hostname, object-meta, pod-containers) already
+        # said the same at the same field in its own, more precise terms.
+        for path, code, severity, message in admission_problems(stored, options.lint.operator_version):
+            if format_path(prefix + tuple(path)) not in linted:
+                out.append(located(path, code, severity, message))
     coverage.checked += 1
     return out
 

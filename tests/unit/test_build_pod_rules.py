@@ -44,4 +44,4 @@ def test_build_refuses_objects_the_api_server_refuses() -> None:
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     assert not result.jobs
     assert {d.code for d in errors} == {"object-meta"}
-    assert all("would be refused by the API server: metadata.annotations: Too long" in d.message for d in errors)
+    assert all("the built MPIJob demo at metadata.annotations would be refused by the API server: Too long" in d.message for d in errors)

@@ -51,3 +51,9 @@ RULE_MODULES: tuple[str, ...] = (
     "istio_sidecar",
     "plaintext_credential",
 )
+
+OBJECT_SERVER_RULES: tuple[str, ...] = ("object_meta", "deployment_spec", "service_spec", "config_data",
+                                        "priority_class_spec")
+"""The rules that port the API server's validation of an object itself (the ``pod-*`` rules port
+its validation of the Pods an operator creates from a template): what they find, the API server
+refuses when the object is applied."""
