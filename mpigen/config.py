@@ -19,8 +19,10 @@ One object can switch rules off for itself with the annotation
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pathlib only where a file is looked for: build reads no configuration
+    from pathlib import Path
 
 CONFIG_FILE = ".mpigen.yaml"
 DISABLE_ANNOTATION = "mpigen.dev/disable"
@@ -45,6 +47,8 @@ class Config:
     @property
     def root(self) -> Path:
         """Relative paths in the configuration are relative to its folder."""
+        from pathlib import Path
+
         return self.path.parent if self.path else Path.cwd()
 
 
@@ -80,6 +84,8 @@ def _from_mapping(data: Any, path: Path) -> Config:
 
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest .mpigen.yaml, or pyproject.toml with [tool.mpigen], from ``start`` upwards."""
+    from pathlib import Path
+
     here = (start or Path.cwd()).resolve()
     for folder in [here, *here.parents]:
         candidate = folder / CONFIG_FILE

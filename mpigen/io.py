@@ -18,13 +18,19 @@ from .versions import OperatorVersion
 
 if TYPE_CHECKING:
     from .config import Config
+    from .load.cluster import Cluster
     from .load.document import LoadResult
     from .pipeline import CompiledJob
-    from .trainer.documents import Source
+    from .load.trainer_runtimes import Runtimes
 
 
 class UsageError(Exception):
-    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2."""
+    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2. ``path``: the file
+    that could not be found or read, when that is the error."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def read_input(path: str) -> tuple[bytes, str]:
@@ -35,9 +41,9 @@ def read_input(path: str) -> tuple[bytes, str]:
         with open(path, "rb") as file:
             return file.read(), path
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a file") from None
+        raise UsageError(f"{path}: is a folder, not a file", path) from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
 
 
 def load_input(path: str) -> tuple[LoadResult, str]:
@@ -56,33 +62,27 @@ def operator_version(value: str) -> OperatorVersion:
         raise UsageError(f"--operator-version: {exc}") from None
 
 
-def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
-    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
+def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
+    """What a ``--cluster`` file holds (None without one), and its diagnostics."""
     if path is None:
         return None, []
-    from .load.cluster import priority_classes
+    from .load.cluster import read_cluster
 
     loaded, name = load_input(path)
-    classes, diagnostics = priority_classes(loaded.documents, name)
-    return classes, loaded.diagnostics + diagnostics
+    cluster, diagnostics = read_cluster(loaded.documents, name)
+    return cluster, loaded.diagnostics + diagnostics
 
 
-def cluster_file(path: str | None) -> tuple[dict[str, int] | None, list[Source] | None, list[Diagnostic]]:
-    """The PriorityClasses and the training runtimes of a ``--cluster`` file (None, None without
-    one), and its diagnostics. The runtimes are read here, not ignored with a warning."""
-    if path is None:
-        return None, None, []
-    from .diagnostics import Severity, format_path
-    from .load.cluster import priority_classes
-    from .trainer.documents import cluster_runtimes
+def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
+    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
+    cluster, diagnostics = load_cluster(path)
+    return (None if cluster is None else cluster.priority_classes), diagnostics
 
-    loaded, name = load_input(path)
-    classes, diagnostics = priority_classes(loaded.documents, name)
-    runtimes = cluster_runtimes(loaded.documents, name)
-    read = {(r.locate(())[0], format_path(r.prefix)) for r in runtimes}
-    diagnostics = [d for d in diagnostics if not (d.code == "cluster" and d.severity is Severity.WARNING
-                                                  and (d.line, d.path) in read)]
-    return classes, runtimes, loaded.diagnostics + diagnostics
+
+def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
+    """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
+    runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""
+    return cluster.runtimes if cluster is not None and cluster.runtimes.objects else None
 
 
 def load_config(path: str | None) -> Config:

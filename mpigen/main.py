@@ -26,6 +26,7 @@ COMMANDS = {
     "check": "mpigen.commands.check:check",
     "explain": "mpigen.commands.explain:explain",
     "import": "mpigen.commands.import_arena:import_",
+    "init": "mpigen.commands.init:init",
     "migrate": "mpigen.commands.migrate:migrate",
     "podgroup": "mpigen.commands.podgroup:podgroup",
     "rules": "mpigen.commands.rules:rules",
@@ -56,6 +57,19 @@ class LazyGroup(click.Group):
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand as exc:  # "Did you mean": from every command, not the loaded ones
             raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=self.lazy_commands, ctx=ctx) from None
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Where the spec format is described, and how to start (found only when help is shown)."""
+        from .spec.schema import SPEC_SCHEMA, schemas_folder
+
+        formatter.write_paragraph()
+        formatter.write_text("Specs (apiVersion mpigen.dev/v1alpha1, kind TrainingJob) are described in the "
+                             "README (\"The spec\") and, field by field, by their JSON Schema, for your editor's "
+                             "YAML language server:")
+        formatter.write(f"{'':>{formatter.current_indent + 2}}{schemas_folder() / SPEC_SCHEMA}\n")
+        formatter.write_paragraph()
+        formatter.write_text("A new repository: mpigen init writes .mpigen.yaml, a first spec with comments and "
+                             ".pre-commit-config.yaml with both hooks.")
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

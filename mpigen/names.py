@@ -22,6 +22,43 @@ LEGACY_API = {
     "TFJob": ("kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1", "kubeflow.org/v1beta2"),
 }
 """The apiVersions the operators no longer serve, by kind (``mpigen migrate`` rewrites them)."""
+TRAINER_API = "trainer.kubeflow.org/v1alpha1"  # Kubeflow Trainer v2.3.0
+TRAINER_VERSION = "v2.3.0"
+"""The Kubeflow Trainer release whose CRDs, webhooks and default runtimes mpigen ports."""
+TRAINJOB_KIND = "TrainJob"
+TRAINING_RUNTIME_KIND = "TrainingRuntime"
+CLUSTER_TRAINING_RUNTIME_KIND = "ClusterTrainingRuntime"
+RUNTIME_KINDS = (TRAINING_RUNTIME_KIND, CLUSTER_TRAINING_RUNTIME_KIND)
+JOBSET_API = "jobset.x-k8s.io/v1alpha2"  # JobSet v0.12.0, the release Trainer v2.3.0 pins
+
+
+DNS1035_MAX = 63
+"""Characters of a DNS-1035 label, the form of every pod hostname and Service name of a job."""
+
+
+def job_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a job whose pods are ``<name>-<role>-<i>``, said of its characters
+    ("contains 'B', '_'", "starts with '1'", "ends with '-'", "is empty"); None when it can.
+
+    Those hostnames are DNS-1035 labels (lower-case letters, digits and ``-``, a letter first),
+    and the API server takes a job name only if it ends with a letter or digit.
+    """
+    if not name:
+        return "is empty"
+    problems = []
+    bad = [c for c in dict.fromkeys(name) if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-")]
+    if bad:
+        problems.append(f"contains {_listed(bad)}")
+    if not ("a" <= name[0] <= "z") and name[0] not in bad:
+        problems.append(f"starts with {name[0]!r}, not a letter")
+    if name.endswith("-"):
+        problems.append("ends with '-'")
+    return ", ".join(problems) if problems else None
+
+
+def _listed(chars: list[str]) -> str:
+    shown = [repr(c) for c in chars]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def volume_name(volume: dict[str, Any]) -> str:

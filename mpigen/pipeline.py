@@ -1,7 +1,9 @@
-"""The pipeline: load -> check spec -> expand and default -> render -> (validate) -> emit.
+"""The pipeline: load -> check spec -> expand and default -> render -> validate output -> emit.
 
 Every function here is pure: data in, data plus diagnostics out. The CLI reads files, calls
-these and prints.
+these and prints. The validate-output stage runs ``mpigen validate``'s checks on every object
+built and reports each finding at the spec's line (:func:`output_findings`): an error there
+fails the build.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .names import SPEC_API_VERSION, SPEC_KIND
+from .names import CURRENT_API, SPEC_API_VERSION, SPEC_KIND
 from .render.job import CompiledJob, render_objects
 from .spec.schema import SPEC_SCHEMA, schema_diagnostics
 from .spec.spec_rules import check_spec
@@ -96,26 +98,33 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     diagnostics.extend(_yaml11_numbers(doc, filename))
     effective = {env: spec_for(spec, env) for env in envs}
     schema_ok = not has_errors(diagnostics)
+    reported: dict[str | None, set[str]] = {env: set() for env in envs}  # codes found, per environment
     for env in envs:
         if env is not None:
             diagnostics.extend(_required_after_merge(effective[env], env, doc, filename))
         for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
-                                                        options.priority_classes, schema_ok):
+                                                        options.priority_classes, schema_ok, env):
             diagnostics.append(located(path, env, code, severity, message))
+            reported[env].add(code)
     diagnostics = one_per_problem(diagnostics)
     if has_errors(diagnostics):
         return None, diagnostics
 
     outputs: dict[str | None, list[dict[str, Any]]] = {}
+    built: list[tuple[str | None, BuiltFinding]] = []
     for env in envs:
         expanded = expand(effective[env])
         objects, findings = render_objects(data["metadata"], expanded, options.operator_version,
                                            options.priority_classes)
         for path, code, severity, message in findings:
             diagnostics.append(located(path, env, code, severity, message))
-        for code, message in _pod_errors(objects):
-            diagnostics.append(located(("spec",), env, code, Severity.ERROR, message))
+            reported[env].add(code)
+        # What the spec stage already said in the spec's own terms is not said again.
+        built += [(env, f) for f in output_findings(objects, data["metadata"], effective[env], expanded, options)
+                  if f.code not in reported[env]]
         outputs[env] = objects
+    for path, env, code, severity, message in _merged(built):
+        diagnostics.append(located(path, env, code, severity, message))
     if has_errors(diagnostics):
         return None, diagnostics
     compiled = CompiledJob(data["metadata"]["name"], filename, outputs.pop(None),
@@ -123,21 +132,80 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     return compiled, diagnostics
 
 
-def _pod_errors(objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """The API server's Pod rules (the ``pod-*`` lint rules) on every pod template built: a spec
-    value the schema lets through but a Pod may not hold (a label value with a space, a toleration
-    without key or operator, ...) would otherwise be refused only when the operator creates the
-    pods. Reported at the spec, naming the field of the built object."""
-    from .lint.runner import pod_rules
+@dataclass(frozen=True, slots=True)
+class BuiltFinding:
+    """A finding of ``mpigen validate``'s checks on an object ``build`` emits, at the spec field
+    behind it (``spec_path``, from the document's root, in the environment's effective spec)."""
 
-    found = []
+    spec_path: tuple[str | int, ...]
+    code: str
+    severity: Severity
+    message: str
+    kind: str
+    name: str
+    path: str  # where in the built object
+
+
+def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spec: dict[str, Any],
+                    expanded: dict[str, Any], options: Options) -> list[BuiltFinding]:
+    """The validate-output stage: what ``mpigen validate`` reports on the objects built from one
+    environment's ``spec``, each placed at the spec field that produced the value
+    (:mod:`.render.origins`).
+
+    The checks are validate's after its YAML and schema layers: the operators' admission rules
+    (mpi-operator's ``validation.go``, the training-operator's webhook) and every lint rule (the
+    API server's Pod rules among them), with the options validate is given for the cluster the
+    spec describes (its scheduler-plugins scheduler name, ``--cluster``,
+    ``--operator-version``). The YAML and schema layers are not run again: the objects are built as
+    data, written by the one emitter, and hold their schemas by construction; the property test
+    (tests/integration/test_build_validate_agree.py) checks that, and that validate finds nothing
+    build does not report."""
+    from .lint.admission import admission_problems
+    from .lint.base import LintOptions
+    from .lint.runner import lint_object
+    from .render.origins import spec_field
+
+    scheduling = expanded["scheduling"]
+    lint = LintOptions(scheduler_name=scheduling.get("schedulerName") if scheduling["gang"] == "scheduler-plugins"
+                       else None, priority_classes=options.priority_classes,
+                       operator_version=options.operator_version)
+    out = []
     for obj in objects:
-        for path, code, severity, message in pod_rules(obj):
-            if severity is Severity.ERROR:
-                where = format_path(tuple(path))
-                found.append((code, f"the {obj['kind']} {obj['metadata']['name']} would have its pods refused "
-                                    f"by the API server: {where}: {message}"))
-    return found
+        found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
+        found += lint_object(obj, lint)
+        for path, code, severity, message in found:
+            out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
+                                    obj["metadata"]["name"], format_path(path)))
+    return out
+
+
+def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:
+    """One message per spec field, code and finding: the same problem in several pod templates
+    (a nodeSelector entry is in each) or environments is said once, naming where it was found
+    and, unless the base has it, in which environments: (spec path, the environment to place it
+    in, code, severity, message)."""
+    from .lint.rules import OBJECT_SERVER_RULES
+
+    groups: dict[tuple, dict[str, list[str]]] = {}
+    envs: dict[tuple, list[str | None]] = {}
+    for env, f in found:
+        key = (f.spec_path, f.code, f.severity, f.message)
+        paths = groups.setdefault(key, {}).setdefault(f"{f.kind} {f.name}", [])
+        if f.path not in paths:
+            paths.append(f.path)
+        if env not in envs.setdefault(key, []):
+            envs[key].append(env)
+    out = []
+    for key, objects in groups.items():
+        spec_path, code, severity, message = key
+        where = "; ".join(f"{obj} at {', '.join(paths)}" for obj, paths in objects.items())
+        named = sorted(e for e in envs[key] if e is not None)
+        scope = "" if None in envs[key] else f"in environment{'s' if len(named) > 1 else ''} {', '.join(named)}, "
+        verb = (" would have its pods refused by the API server" if code.startswith("pod-") else
+                " would be refused by the API server" if code.replace("-", "_") in OBJECT_SERVER_RULES else "")
+        out.append((spec_path, None if None in envs[key] else named[0], code, severity,
+                    f"{scope}the built {where}{verb}: {message}"))
+    return out
 
 
 def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
@@ -157,10 +225,11 @@ def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
 
 
 def _required_after_merge(spec: dict[str, Any], env: str, doc: Document, filename: str) -> list[Diagnostic]:
-    """A null in an environment may remove a required field."""
+    """A null in an environment may remove a required field (one the base lacks is the base's error)."""
     out = []
+    base = doc.data["spec"]
     for name in ("framework", "image", "command", "workers"):
-        if name not in spec:
+        if name not in spec and name in base:
             path = ("spec", "environments", env, name)
             line, col = doc.locate(path, key=True)
             out.append(Diagnostic(filename, line, col, format_path(path), "missing-field", Severity.ERROR,

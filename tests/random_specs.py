@@ -19,7 +19,8 @@ resources, hugepages beside memory, tolerations, relative subPaths, distinct mou
 hostnames and the TensorBoard Service within 63 characters). Left out on purpose: what mpigen
 refuses or warns is pointless (plaintext credentials, launcher GPUs without runLauncherAsWorker,
 another gang's fields, suspend under Kueue), gpuTopology with MPI (sshd on the host network),
-cleanPodPolicy None with MPI (idle workers keep their GPUs), slotsPerWorker unlike the GPUs,
+cleanPodPolicy None with MPI (idle workers keep their GPUs), slotsPerWorker unlike the GPUs, a
+Volcano MPIJob whose launcher alone names a PriorityClass (the PodGroup's, which the workers lack),
 mpi.mpirun except false with a launch script, --operator-version and --cluster.
 """
 
@@ -292,6 +293,10 @@ def _repair(spec: dict[str, Any]) -> None:
         scheduling["minAvailable"] = min(scheduling.get("minAvailable", spec["workers"]), spec["workers"])
     if gang == "volcano" and "priorityClass" in scheduling and "priorityClassName" in spec:
         spec["priorityClassName"] = scheduling["priorityClass"]  # the PodGroup's and the pods' priority agree
+    launcher_class = mpi.get("launcher", {}).get("priorityClassName")
+    if framework == "mpi" and gang == "volcano" and launcher_class and "priorityClassName" not in spec \
+            and "priorityClass" not in scheduling:
+        spec["priorityClassName"] = launcher_class  # the PodGroup takes the launcher's: the workers carry it too
     if "minResources" in scheduling:
         scheduling["minResources"] = _min_resources(spec)
         if scheduling["minResources"] is None:

@@ -17,6 +17,10 @@ from ..versions import DEFAULT_OPERATOR_VERSION
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 PRIORITY_CLASSES = "PriorityClasses of the cluster (kubectl get priorityclass -o yaml)"
+CLUSTER_NODES = ("PriorityClasses of the cluster, and its Nodes (with Pods bound to them, if given), for whether "
+                 "the gang fits (kubectl get priorityclasses,nodes -o yaml)")
+RUNTIMES = ("for a TrainJob, its TrainingRuntime or ClusterTrainingRuntime (kubectl get "
+            "clustertrainingruntimes,trainingruntimes -A -o yaml; default: Trainer's default runtimes)")
 OPERATOR_RULES = "mpi-operator release whose rules apply"
 
 
@@ -30,8 +34,15 @@ def operator_version_option(help: str | None = None, default: str | None = str(D
                         show_default=default is not None, metavar="V", help=help)
 
 
+GANGS = ("volcano", "scheduler-plugins", "none")
+"""The operator's --gang-scheduling as ``--gang`` names it (``none``: off, as a spec's ``gang: kueue``
+or ``gang: kube-batch`` expects: those gangs are not the operator's)."""
+
+
 def gang_option(help: str, none: bool = True, required: bool = False) -> Decorator:
-    choices = ["volcano", "scheduler-plugins", "none"] if none else ["volcano", "scheduler-plugins"]
+    choices = list(GANGS) if none else [g for g in GANGS if g != "none"]
+    if none:
+        help += " none: the operator runs without one, as specs with gang kueue or kube-batch expect."
     return click.option("--gang", type=click.Choice(choices), required=required, help=help)
 
 
@@ -54,3 +65,14 @@ def format_option(*choices: str, help: str | None = None) -> Decorator:
 def config_option(help: str, exists: bool = False) -> Decorator:
     return click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=exists), metavar="FILE",
                         help=help)
+
+
+def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[Any, Any, tuple]:
+    """Where a job's gang verdict (``gang-cannot-fit``) is reported: for a job compiled from a spec,
+    the spec field that sets the gang's size or kind (``scheduling.minAvailable``, else
+    ``scheduling.gang``); for a manifest, the job itself. ``locate`` is the job's
+    (:class:`mpigen.validate.Job`)."""
+    line, col, shown = locate(("spec", "runPolicy", "schedulingPolicy", "minAvailable"))
+    if tuple(shown[:2]) == ("spec", "scheduling"):
+        return line, col, shown
+    return locate(())

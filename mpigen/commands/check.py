@@ -6,7 +6,17 @@ globs when no SPEC is given, ``output``, ``cluster`` and ``operatorVersion``; re
 are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 invalid spec or
 drift, 2 usage or I/O error.
 
+When the specs come from the configuration, check knows every job there is: a tree in ``output``
+that mpigen wrote (it holds ``.mpigen-owned``) for a job none of them defines is drift too (its
+spec was deleted), and ``--fix`` removes the files mpigen wrote there. Specs given on the command
+line may be a few of many, so other trees are left alone then.
+
 A spec whose trees the cache (:mod:`mpigen.drift.cache`) vouches for is not even loaded.
+
+A drifted tree whose new version changes a field the API server refuses to change on a live object
+(:mod:`mpigen.drift.reapply`: the queue of a PyTorchJob, say) gets an ``immutable-field`` warning at
+the committed line, saying the job must be deleted and re-created; the exit code stays that of the
+drift (1), and ``--fix`` still rewrites the tree.
 """
 
 from __future__ import annotations
@@ -23,7 +33,8 @@ from .. import io
 from ..config import Config
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
 from ..drift.cache import CheckCache
-from ..drift.compare import JobDrift, check_jobs, orphan_trees
+from ..drift.compare import JobDrift, check_jobs, orphan_drift
+from ..drift.reapply import refused_changes
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
@@ -57,13 +68,12 @@ def _spec_paths(specs: tuple[str, ...], config: Config) -> tuple[list[str], bool
         if not matches:
             click.echo(f"mpigen: warning: specs pattern {pattern!r} in {config.path} matches no file", err=True)
         found += [_display(Path(p), config.root) for p in matches]
-    if not found:
-        raise io.UsageError(f"the specs patterns in {config.path} match no file")
-    return list(dict.fromkeys(found)), True
+    return list(dict.fromkeys(found)), True  # none: every tree mpigen wrote is a spec's that is gone
 
 
-def _output(output: str | None, config: Config, fix: bool = False) -> tuple[Path, str]:
-    """The folder holding the trees, and how to show it."""
+def _output(output: str | None, config: Config, fix: bool = False, specs: bool = True) -> tuple[Path, str]:
+    """The folder holding the trees, and how to show it (it may be missing when there are no ``specs``:
+    then there is nothing to check)."""
     if output is not None:
         path, shown = Path(output), output.rstrip("/") or "/"
     elif config.output:
@@ -72,8 +82,10 @@ def _output(output: str | None, config: Config, fix: bool = False) -> tuple[Path
     else:
         where = f"{config.path} sets no output" if config.path else "no .mpigen.yaml or [tool.mpigen] found"
         raise io.UsageError(f"no output folder: give -o DIR or set output in the configuration ({where})")
-    if not path.exists() and fix:
+    if not path.exists() and fix and specs:
         path.mkdir(parents=True)  # --fix writes the first trees too
+    if not path.exists() and not specs:
+        return path, shown
     if not path.exists():
         raise io.UsageError(f"{shown}: no such folder (write the trees with mpigen check --fix, or mpigen build SPEC "
                             f"-o {shown})")
@@ -130,10 +142,11 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
 def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
           operator_version: str | None, config_file: str | None, no_cache: bool) -> int:
     """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
-    configuration). Exit 1 on drift; --fix rewrites the trees that drifted."""
+    configuration, and then a tree mpigen wrote for a job no spec defines is drift too). Exit 1 on
+    drift; --fix rewrites the trees that drifted and removes what mpigen wrote for a deleted spec."""
     config = io.load_config(config_file)
     paths, from_config = _spec_paths(specs, config)
-    root, shown = _output(output, config, fix)
+    root, shown = _output(output, config, fix, bool(paths))
     version = _version(operator_version, config)
     if cluster_file is None and config.cluster:
         cluster_file = _display(config.root / config.cluster, config.root)
@@ -172,6 +185,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         return EXIT_INVALID
 
     results = check_jobs(jobs, root)
+    if from_config:  # every spec there is: a tree of a job none defines is one whose spec is gone
+        results += orphan_drift(root, [job.name for job in jobs] + [job.name for job in cached])
     drifted = [r for r in results if not r.in_step]
     if not no_cache:
         in_step = {r.job for r in results if r.in_step}
@@ -180,43 +195,69 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
                 cache.store(root, name, raw, [job.name for job in spec_jobs],
                             [d.format() for d in found])
         cache.save()
+    refused: list[Diagnostic] = []
     for result in drifted:
         for drift in result.drift:
             where = "/".join(p for p in (shown, result.job, drift.path) if p)
             click.echo(f"{where}: {drift.describe()}")
             for line in drift.lines():
                 click.echo(f"    {line}")
-    if from_config:
-        for name in orphan_trees(root, [job.name for job in jobs] + [job.name for job in cached]):
-            click.echo(f"mpigen: warning: {shown}/{name} was written by mpigen for a job that none of the "
-                       f"configured specs defines; delete it if the job is gone", err=True)
+        refused += [change.diagnostic(f"{shown}/{result.job}") for change in refused_changes(result.tree, result.files)]
+    io.report(refused)
     total = len(results) + len(cached)
     if not drifted:
-        click.echo(f"all {total} trees in step")
+        click.echo("no trees to check" if total == 0 else "1 tree in step" if total == 1
+                   else f"all {total} trees in step")
         return EXIT_OK
     if not fix:
-        click.echo("to rewrite them: mpigen check --fix (or mpigen build SPEC -o DIR)")
-        click.echo(f"{len(drifted)} of {total} trees drifted")
+        if any(r.orphan for r in drifted):
+            click.echo("to fix them: mpigen check --fix")
+        else:
+            click.echo("to rewrite them: mpigen check --fix (or mpigen build SPEC -o DIR)")
+        click.echo(f"{len(drifted)} of {_trees(total)} drifted")
         return EXIT_INVALID
     return _rewrite(drifted, root, shown, total)
 
 
-def _rewrite(drifted: list[JobDrift], root: Path, shown: str, total: int) -> int:
-    """``--fix``: every drifted tree written anew, as ``mpigen build -o`` writes it."""
-    from ..emit.writer import WriteError, write_tree
+def _trees(count: int) -> str:
+    return f"{count} tree" if count == 1 else f"{count} trees"
 
-    failed = 0
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
+
+
+def _rewrite(drifted: list[JobDrift], root: Path, shown: str, total: int) -> int:
+    """``--fix``: every drifted tree written anew, as ``mpigen build -o`` writes it; a tree whose
+    spec is gone loses the files mpigen wrote there."""
+    from ..emit.writer import WriteError, remove_tree, write_tree
+
+    failed = rewritten = removed = 0
     for result in drifted:
         where = f"{shown}/{result.job}"
         try:
-            written = write_tree(root, result.job, result.files)
+            if result.orphan:
+                gone = remove_tree(root, result.job)
+            else:
+                written = write_tree(root, result.job, result.files)
         except WriteError as exc:
             click.echo(f"mpigen: {exc}", err=True)
             failed += 1
             continue
         except OSError as exc:
-            raise io.UsageError(f"{where}: cannot write: {exc}") from None
-        click.echo(f"rewrote {where} ({len(written)} files)")
-    click.echo(f"rewrote {len(drifted) - failed} of {total} trees"
-               + (f"; {failed} could not be rewritten" if failed else ""))
+            raise io.UsageError(f"{where}: cannot {'remove' if result.orphan else 'write'}: {exc}") from None
+        if result.orphan:
+            removed += 1
+            kept = " (the files that were not mpigen's are kept)" if result.tree.exists() else ""
+            click.echo(f"removed {where}: {_files(len(gone))} mpigen wrote{kept}")
+        else:
+            rewritten += 1
+            click.echo(f"rewrote {where} ({_files(len(written))})")
+    done = []
+    if rewritten or not removed:
+        done.append(f"rewrote {rewritten}")
+    if removed:
+        done.append(f"removed {removed}")
+    how = "fixed" if any(r.orphan for r in drifted) else "rewritten"
+    click.echo(f"{' and '.join(done)} of {_trees(total)}" + (f"; {failed} could not be {how}" if failed else ""))
     return EXIT_INVALID if failed else EXIT_OK

@@ -4,48 +4,58 @@ Built from mpigen's own port of the controllers (:mod:`mpigen.operator.mpi_contr
 :mod:`mpigen.operator.training_controller`), never from a cluster: the PodGroup, the hostfile,
 the Service, the SSH Secret, the launcher Job and the worker Pods with their scheduling fields,
 and the environment the operator injects. SOURCE is an mpigen spec (compiled first) or MPIJob,
-PyTorchJob or TFJob manifests (as the API server stores them).
+PyTorchJob or TFJob manifests (as the API server stores them), the items of a ``kind: List``
+included: the jobs are found, and judged, as ``mpigen validate`` and ``mpigen podgroup`` find and
+judge them (:func:`mpigen.validate.find_jobs`), so a job validate reports an error on is not
+explained (exit 1). The gang scheduler is the one the job's pod templates show, unless ``--gang``
+says otherwise.
 
 A Kubeflow Trainer v2.3.0 TrainJob (``trainer.kubeflow.org/v1alpha1``) is explained by
 :mod:`mpigen.trainer`'s port of Trainer's runtime framework, on the TrainingRuntime or
-ClusterTrainingRuntime its ``runtimeRef`` names, read from ``--cluster FILE`` (``kubectl get
-clustertrainingruntimes,trainingruntimes -A -o yaml``): the JobSet, the PodGroup the runtime's
-``podGroupPolicy`` asks for, the MPI hostfile and SSH Secret, the runtime snapshot, how
-numProcPerNode was resolved and the environment the plugins inject.
+ClusterTrainingRuntime its ``runtimeRef`` names: the ``--cluster`` file's (``kubectl get
+clustertrainingruntimes,trainingruntimes -A -o yaml``), else Trainer's default runtimes (an info
+note says so): the JobSet, the PodGroup the runtime's ``podGroupPolicy`` asks for, the MPI
+hostfile and SSH Secret, the runtime snapshot, how numProcPerNode was resolved and the
+environment the plugins inject.
 
 The text is for people and has the same size for any number of workers: one worker Pod stands
 for all (they differ only by index) and a long hostfile shows its first and last lines with
 the count of those left out. The YAML is for tools and lists every object completely; the
 objects are generated one at a time and the hostfile line by line
 (:func:`mpigen.emit.yaml_emit.iter_dump_all`), so memory does not grow with the worker count.
+
+With a ``--cluster`` file that holds Nodes, the gang (the PodGroup's minMember pods) is checked
+against them (:mod:`mpigen.scheduler.fit`): the text shows the verdict under the PodGroup, and a gang
+that cannot fit is an error (``gang-cannot-fit``) at the job, one that may not fit a warning
+(``gang-may-not-fit``). The output is printed either way, since the operator creates those objects
+all the same; an error makes the exit code 1.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import Lines, dump, iter_dump_all
-from ..expand.environments import origin, spec_for
-from ..lint.base import Context, LintOptions
-from ..names import MPIJOB_API, TRAINING_API, TRAINING_KINDS
-from ..trainer import mpi as trainer_mpi
-from ..trainer.documents import Explained, explain_trainjobs, trainjob_sources
-from ..trainer.info import ANCESTOR_LABEL, Endpoints
-from ..trainer.runtimes import TRAINER_API
+from ..lint.base import Context, LintOptions, trainer_runtimes
+from ..names import TRAINING_KINDS, TRAINJOB_KIND
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
-from ..pipeline import Options, compile_specs, is_spec
-from ..validate import checked_mpijob, checked_training_job
+from ..pipeline import Options
+from ..scheduler.fit import Verdict, gang_fit
+from ..scheduler.gang import gang_of
+from ..trainer import mpi as trainer_mpi
+from ..trainer.documents import Explained, Source, explain_trainjobs
+from ..trainer.info import ANCESTOR_LABEL, Endpoints
+from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (PRIORITY_CLASSES, cluster_option, env_option, format_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, RUNTIMES, gang_location, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
@@ -53,18 +63,11 @@ _CHUNK = 1 << 16  # characters of YAML written at a time
 TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 
 
-@dataclass
-class _Job:
-    job: dict[str, Any]
-    locate: Callable[[tuple], tuple[int | None, int | None, tuple]]  # manifest path -> line, col, path shown
-
-
 @click.command()
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
 @scheduler_name_option()
-@cluster_option(f"{PRIORITY_CLASSES}; for a TrainJob, also its TrainingRuntime or ClusterTrainingRuntime "
-                "(kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml).")
+@cluster_option(f"{CLUSTER_NODES}; {RUNTIMES}.")
 @operator_version_option()
 @click.option("--cluster-domain", default="", metavar="D",
               help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
@@ -78,54 +81,72 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
     version = io.operator_version(operator_version)
-    classes, runtimes, diagnostics = io.cluster_file(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(source)
-    diagnostics += loaded.diagnostics
-    trainjobs = trainjob_sources(loaded.documents, name)
-    jobs = _jobs(loaded, name, version, classes, env, diagnostics, bool(trainjobs))
-    explained, found = explain_trainjobs(trainjobs, runtimes, classes)
+    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
+                       trainer_runtimes=io.cluster_runtimes(cluster))
+    options = ValidateOptions(lint=lint, build=Options(version, classes))
+    try:
+        jobs, found = find_jobs(loaded, name, options, env)
+    except NoSuchEnvironment as exc:
+        raise io.UsageError(str(exc)) from None
+    diagnostics += found
+    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
+    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
+    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
     diagnostics += found
     io.report(diagnostics)
     if has_errors(diagnostics):
         return EXIT_INVALID
 
-    def operator_objects(item: _Job, limit: int | None) -> Any:
+    def operator_objects(item: Job, limit: int | None) -> Any:
         """(gang, the objects the controller creates, one at a time; at most ``limit`` worker Pods)."""
-        job_gang = gang if gang is not None else Context(item.job, LintOptions()).gang
+        job_gang = gang if gang is not None else Context(item.obj, LintOptions()).gang
         job_gang = None if job_gang == "none" else job_gang
-        if item.job.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
-            return job_gang, tc.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+        if item.obj.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
+            return job_gang, tc.created_objects(item.obj, job_gang, scheduler_name=scheduler_name,
                                                 priority_classes=classes, cluster_domain=cluster_domain,
                                                 max_pods=limit)
         # The ConfigMap's hostfile is a lazy Hostfile; NotCreated or OperatorPanicError comes before
         # the first object (so max_workers=0 tells, before any output, whether anything is created).
-        return job_gang, ctl.created_objects(item.job, job_gang, scheduler_name=scheduler_name,
+        return job_gang, ctl.created_objects(item.obj, job_gang, scheduler_name=scheduler_name,
                                              priority_classes=classes, version=version,
                                              cluster_domain=cluster_domain, max_workers=limit, lazy=True)
 
-    texts, problems = [], []
+    texts, problems, fits = [], [], []
     for item in jobs:  # every job's problems before any output; text shows one Pod per replica type
-        training = item.job.get("kind") in TRAINING_KINDS
+        training = item.obj.get("kind") in TRAINING_KINDS
         try:
             job_gang, created = operator_objects(item, 1 if training or fmt == "text" else 0)
             created = list(created)
         except (ctl.NotCreated, OperatorPanicError) as exc:
             crash = isinstance(exc, OperatorPanicError)
-            line, col, path = item.locate(_cause(item.job, exc))
+            line, col, path = item.locate(_cause(item.obj, exc))
             problems.append(Diagnostic(name, line, col, format_path(path), "operator-crash" if crash else "not-created",
                                        Severity.ERROR, f"{exc}: nothing is created"))
             continue
+        verdict = None
+        if cluster is not None and cluster.nodes and job_gang:
+            sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
+            gang_pods = gang_of(item.obj, sample)
+            if gang_pods is not None:
+                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
+                line, col, path = gang_location(item.locate)
+                found = verdict.diagnostic(name, line, col, format_path(path))
+                fits += [found] if found is not None else []
         if fmt == "text" and training:
-            texts.append(render_training_text(tc.prepared(item.job), created, job_gang))
+            texts.append(render_training_text(tc.prepared(item.obj), created, job_gang, verdict))
         elif fmt == "text":
-            texts.append(render_text(set_defaults(item.job, version), created, job_gang, version))
-    io.report(problems)
+            texts.append(render_text(set_defaults(item.obj, version), created, job_gang, version, verdict))
+    io.report(problems + fits)
     if problems:
         return EXIT_INVALID
+    done = EXIT_INVALID if has_errors(fits) else EXIT_OK  # the objects are created all the same
     if fmt == "text":
         texts += [render_trainjob_text(item) for item in explained]
         click.echo("\n".join(texts), nl=False)
-        return EXIT_OK
+        return done
     batch: list[str] = []
     size = 0
     streams = [for_yaml(operator_objects(item, None)[1]) for item in jobs] + \
@@ -139,51 +160,7 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
                 batch.clear()
                 size = 0
     click.echo("".join(batch), nl=False)
-    return EXIT_OK
-
-
-def _jobs(loaded: Any, name: str, version: OperatorVersion, classes: dict[str, int] | None, env: str | None,
-          diagnostics: list[Diagnostic], trainjobs: bool = False) -> list[_Job]:
-    """The jobs of a spec file (compiled) or of a manifest (as the API server stores them)."""
-    jobs: list[_Job] = []
-    if any(is_spec(doc.data) for doc in loaded.documents):
-        result = compile_specs(loaded, name, Options(version, classes))
-        diagnostics += result.diagnostics
-        docs = {doc.data["metadata"]["name"]: doc for doc in loaded.documents
-                if is_spec(doc.data) and isinstance(doc.data.get("metadata"), dict)
-                and isinstance(doc.data["metadata"].get("name"), str)}  # else compile_specs reported it
-        for compiled in result.jobs:
-            if env is not None and env not in compiled.environments:
-                raise io.UsageError(f"--env {env}: no such environment in {compiled.name}")
-            doc = docs[compiled.name]
-            spec = doc.data["spec"]
-
-            def locate(path: tuple, doc: Any = doc, spec: dict[str, Any] = spec) -> tuple[Any, Any, tuple]:
-                where = _spec_path(path, spec_for(spec, env))
-                where = ("spec",) + tuple(origin(where[1:], spec, env))
-                line, col = doc.locate(where)
-                return line, col, where
-
-            jobs += [_Job(o, locate) for o in compiled.objects(env) if o.get("kind") in ("MPIJob", *TRAINING_KINDS)]
-        return jobs
-    for doc in loaded.documents:
-        if not isinstance(doc.data, dict):
-            continue
-        kind = (doc.data.get("apiVersion"), doc.data.get("kind"))
-        if kind == (MPIJOB_API, "MPIJob"):
-            job, problems = checked_mpijob(doc, name, version)
-        elif kind[0] == TRAINING_API and kind[1] in TRAINING_KINDS:
-            job, problems = checked_training_job(doc, name)
-        else:
-            continue
-        diagnostics += problems
-        if job is not None:
-            jobs.append(_Job(job, lambda path, doc=doc: (*doc.locate(path), path)))
-    if not jobs and not trainjobs and not has_errors(diagnostics):
-        diagnostics.append(Diagnostic(name, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no mpigen spec and no {MPIJOB_API} MPIJob, {TRAINING_API} PyTorchJob or "
-                                      f"TFJob or {TRAINER_API} TrainJob in this file"))
-    return jobs
+    return done
 
 
 def _cause(job: dict[str, Any], exc: Exception) -> tuple:
@@ -205,25 +182,6 @@ def _cause(job: dict[str, Any], exc: Exception) -> tuple:
         if f"mpiReplicaSpecs.{role}" in message:
             return ("spec", "mpiReplicaSpecs", role)
     return ("spec",)
-
-
-def _spec_path(path: tuple, spec: dict[str, Any]) -> tuple:
-    """Where an mpigen spec sets what ``path`` of the MPIJob it compiles to holds."""
-    scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), dict) else {}
-    launcher = ((spec.get("mpi") or {}).get("launcher") or {}) if isinstance(spec.get("mpi"), dict) else {}
-    if path[-1:] == ("priorityClassName",) and path[:2] == ("spec", "mpiReplicaSpecs"):
-        places = [(("spec", "priorityClassName"), spec.get("priorityClassName")),
-                  (("spec", "scheduling", "priorityClass"), scheduling.get("priorityClass"))]
-        if path[2] == "Launcher":
-            places.insert(0, (("spec", "mpi", "launcher", "priorityClassName"), launcher.get("priorityClassName")))
-        for where, value in places:
-            if value:
-                return where
-    if path[:2] == ("spec", "mpiReplicaSpecs"):
-        return ("spec", "mpi", "launcher") if path[2:3] == ("Launcher",) else ("spec", "workers")
-    if path[:2] == ("spec", "runPolicy"):
-        return path
-    return ("spec", "scheduling", "gang") if "gang" in scheduling else ("spec",)
 
 
 def for_yaml(objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -257,7 +215,8 @@ def _env_text(container: dict[str, Any], injected_from: int) -> str:
     return " ".join(f"{e['name']}={e.get('value', '')}" for e in env[injected_from:])
 
 
-def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion) -> str:
+def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion,
+                verdict: Verdict | None = None) -> str:
     name = job["metadata"]["name"]
     namespace = job["metadata"].get("namespace") or "default"
     spec = job["spec"]
@@ -267,7 +226,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
     for group in by_kind.get("PodGroup", []):
-        lines += _podgroup_lines(group)
+        lines += _podgroup_lines(group, verdict)
     for config in by_kind.get("ConfigMap", []):
         hosts = config["data"]["hostfile"]
         if not isinstance(hosts, ctl.Hostfile):
@@ -305,7 +264,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _podgroup_lines(group: dict[str, Any]) -> list[str]:
+def _podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None) -> list[str]:
     pg_spec = group["spec"]
     lines = [f"PodGroup {group['apiVersion']} {group['metadata']['name']}"]
     fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
@@ -313,6 +272,9 @@ def _podgroup_lines(group: dict[str, Any]) -> list[str]:
     if "minResources" in pg_spec:
         resources = " ".join(f"{k}={v}" for k, v in pg_spec["minResources"].items()) or "{}"
         lines.append(f"  minResources: {resources}")
+    if verdict is not None:  # the cluster file's Nodes
+        lines.append(f"  On {verdict.where} ({verdict.basis}): the gang {verdict.outcome}")
+        lines += [f"    {reason}" for reason in verdict.reasons]
     return lines + [""]
 
 
@@ -349,7 +311,8 @@ def _tf_config_text(config: tc.TFConfig) -> str:
     return f"TF_CONFIG = cluster: {{{cluster}}}; {task}; environment: cloud"
 
 
-def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None) -> str:
+def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None,
+                         verdict: Verdict | None = None) -> str:
     """The text for a PyTorchJob or TFJob (``job`` as :func:`~mpigen.operator.training_controller.prepared`
     returns it; ``objects`` with one Pod and Service per replica type)."""
     name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
@@ -362,7 +325,7 @@ def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gan
             lines += [f"HorizontalPodAutoscaler {obj['metadata']['name']}: {obj['spec'].get('minReplicas')}.."
                       f"{obj['spec']['maxReplicas']} replicas on {len(obj['spec']['metrics'])} metric(s)", ""]
         elif obj["kind"] == "PodGroup":
-            lines += _podgroup_lines(obj)
+            lines += _podgroup_lines(obj, verdict)
             if gang == "volcano":
                 lines[-1:] = ["  Pods and Services are created once Volcano has admitted the PodGroup "
                               "(its phase is no longer Pending)", ""]

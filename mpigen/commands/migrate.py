@@ -38,7 +38,7 @@ def migrate(manifest: str, output: str | None, gpus_per_node: int | None, proces
     raw, name = io.read_input(manifest)
     loaded = load_bytes(raw, name)
     flags = LegacyFlags(gpus_per_node, processing_units_per_node, processing_resource_type)
-    result = migrate_documents(loaded, name, output or "<stdout>", flags)
+    result = migrate_documents(loaded, name, output, flags)
     io.report(result.diagnostics)
     if output:
         try:

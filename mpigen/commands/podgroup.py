@@ -1,124 +1,120 @@
-"""``mpigen podgroup``: the PodGroup the operator would create for an existing job manifest.
+"""``mpigen podgroup``: the PodGroup the operator would create for a job.
 
-* **MPIJob** (``kubeflow.org/v2beta1``): checked as the API server and mpi-operator check it
-  (schema, ``validation.go``: a job either refuses gets no PodGroup), defaulted as the operator
-  defaults it (``scheme.Default`` in its sync loop), then handed to the port of ``newPodGroup``
-  at ``--operator-version``.
+The jobs are found as ``mpigen explain`` and ``mpigen validate`` find them
+(:func:`mpigen.validate.find_jobs`): every MPIJob, PyTorchJob and TFJob of every YAML document,
+the items of a ``kind: List`` included (their diagnostics point at the item's own lines), and an
+mpigen spec is compiled first (``--env``: one of its environments). Each job gets validate's
+verdict: what validate reports is reported, and a job with an error gets no PodGroup (exit 1).
+
+* **MPIJob** (``kubeflow.org/v2beta1``): defaulted as the operator defaults it (``scheme.Default``
+  in its sync loop), then handed to the port of ``newPodGroup`` at ``--operator-version``.
 * **PyTorchJob, TFJob** (``kubeflow.org/v1``): training-operator **v1.9.0**, whatever
-  ``--operator-version`` says (that option names an mpi-operator release). Checked against the
-  schema and the training-operator's validating webhook, defaulted with ``SetDefaults_*``, then
-  handed to :mod:`mpigen.operator.training_podgroup`. A suspended job, or one another controller
-  manages (``runPolicy.managedBy``), gets no PodGroup (``not-created``). When the operator's
-  random map order makes minResources differ in value (equal priorities and a minAvailable
-  cut), the PodGroup is printed for the document's order with a ``nondeterministic`` warning.
+  ``--operator-version`` says (that option names an mpi-operator release). Defaulted with
+  ``SetDefaults_*``, then handed to :mod:`mpigen.operator.training_podgroup`. A suspended job,
+  or one another controller manages (``runPolicy.managedBy``), gets no PodGroup
+  (``not-created``). When the operator's random map order makes minResources differ in value
+  (equal priorities and a minAvailable cut), the PodGroup is printed for the document's order
+  with a ``nondeterministic`` warning.
 
 * **TrainJob** (``trainer.kubeflow.org/v1alpha1``): Kubeflow Trainer v2.3.0, on the
-  TrainingRuntime or ClusterTrainingRuntime its ``runtimeRef`` names, read from ``--cluster
-  FILE`` (:mod:`mpigen.trainer`). No ``--gang``: the runtime's ``podGroupPolicy`` decides between
-  coscheduling and Volcano; a runtime without one gets no PodGroup, which is said in a note
-  (``no-podgroup``), and nothing is printed for that job.
+  TrainingRuntime or ClusterTrainingRuntime its ``runtimeRef`` names: the ``--cluster`` file's,
+  else Trainer's default runtimes (:mod:`mpigen.trainer`). ``--gang`` does not apply: the
+  runtime's ``podGroupPolicy`` decides between coscheduling and Volcano; a runtime without one
+  gets no PodGroup, which is said in a note (``no-podgroup``), and nothing is printed for that job.
 
-Jobs are found in every YAML document and in the ``items`` of a ``kind: List`` document (what
-``kubectl get -o yaml`` prints); diagnostics point at the item's own lines.
+The gang scheduler (the operator's ``--gang-scheduling``) is the one the job's pod templates show,
+as ``explain`` reads it (schedulerName ``volcano`` or Volcano's group annotation, scheduler-plugins'
+group label); ``--gang`` overrides it. A job that shows none gets no PodGroup (``not-created``).
+
+When the ``--cluster`` file holds Nodes, each gang is checked against them
+(:mod:`mpigen.scheduler.fit`) with the pods the operator creates: a gang that cannot fit is an
+error (``gang-cannot-fit``, exit 1, the PodGroups are printed all the same), one that may not fit
+a warning (``gang-may-not-fit``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import dump, dump_all
-from ..load.document import Document, LoadResult
-from ..names import LEGACY_API, MPIJOB_API, TRAINING_API, TRAINING_KINDS
+from ..lint.base import Context, LintOptions, trainer_runtimes
+from ..load.cluster import Cluster
+from ..names import TRAINING_KINDS, TRAINJOB_KIND
+from ..operator import mpi_controller as ctl
 from ..operator import podgroup as pg
+from ..operator import training_controller as tc
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
-from ..trainer.documents import explain_trainjobs, trainjob_sources
-from ..trainer.runtimes import TRAINER_API
-from ..validate import checked_mpijob, checked_training_job
+from ..pipeline import Options
+from ..scheduler.fit import gang_fit
+from ..scheduler.gang import gang_of
+from ..trainer.documents import Source, explain_trainjobs
+from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, RUNTIMES, gang_location, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 
 
 @click.command()
-@click.argument("manifest", type=click.Path(dir_okay=False, allow_dash=True))
-@gang_option("The operator's --gang-scheduling setting (MPIJob, PyTorchJob, TFJob; a TrainJob's runtime "
-             "decides itself).", none=False)
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@gang_option("The operator's --gang-scheduling (default: what each job's pod templates say).", none=False)
 @scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
-@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; for a TrainJob, also its TrainingRuntime or "
-                "ClusterTrainingRuntime (kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml).")
+@cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources; {RUNTIMES}.")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
-def podgroup(manifest: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
-             operator_version: str) -> int:
-    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob
-    in MANIFEST (a file or -; items of a `kind: List` included).
+@env_option("For a spec: the environment whose jobs to take (default: the base).")
+def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
+             env: str | None) -> int:
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob of
+    SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
 
     MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
     always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
-    for scheduler-plugins, --scheduler-name. TrainJobs follow Kubeflow Trainer v2.3.0: the
-    runtime named by their runtimeRef, from --cluster, decides (no --gang).
+    for scheduler-plugins, --scheduler-name. The gang scheduler is the one each job's pod
+    templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
+    runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
     version = io.operator_version(operator_version)
-    classes, runtimes, diagnostics = io.cluster_file(cluster_file)
-    loaded, name = io.load_input(manifest)
-    trainjobs = trainjob_sources(loaded.documents, name)
-    if gang is None and _operator_jobs(loaded):
-        raise io.UsageError("--gang is required for an MPIJob, PyTorchJob or TFJob (the operator's "
-                            "--gang-scheduling); a TrainJob's runtime decides itself")
-    groups, found = podgroups(loaded, name, gang or "", scheduler_name, classes, version, bool(trainjobs))
+    cluster, diagnostics = io.load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
+    loaded, name = io.load_input(source)
+    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
+                       trainer_runtimes=io.cluster_runtimes(cluster))
+    options = ValidateOptions(lint=lint, build=Options(version, classes))
+    try:
+        jobs, found = find_jobs(loaded, name, options, env)
+    except NoSuchEnvironment as exc:
+        raise io.UsageError(str(exc)) from None
     diagnostics += found
-    explained, found = explain_trainjobs(trainjobs, runtimes, classes)
+    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
+    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
+    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
     diagnostics += found
-    for item in explained:
-        group = item.built.podgroup
-        if group is None:
-            runtime = item.built.runtime
-            diagnostics.append(item.job.diagnostic(
-                ("spec", "runtimeRef"), code="no-podgroup", severity=Severity.INFO,
-                message=f"{runtime['kind']} {runtime['metadata']['name']} has no podGroupPolicy: Trainer creates no "
-                "PodGroup for this TrainJob"))
-        else:
-            groups.append(group)
+    groups: list[dict[str, Any]] = []
+    if not has_errors(diagnostics):
+        groups, found = podgroups(jobs, name, gang, scheduler_name, classes, version, cluster)
+        diagnostics += found
+        for item in explained:
+            group = item.built.podgroup
+            if group is None:
+                runtime = item.built.runtime
+                diagnostics.append(item.job.diagnostic(
+                    ("spec", "runtimeRef"), code="no-podgroup", severity=Severity.INFO,
+                    message=f"{runtime['kind']} {runtime['metadata']['name']} has no podGroupPolicy: Trainer creates "
+                    "no PodGroup for this TrainJob"))
+            else:
+                groups.append(group)
     io.report(diagnostics)
-    if has_errors(diagnostics):
+    if has_errors(d for d in diagnostics if d.code != "gang-cannot-fit"):
         return EXIT_INVALID
     if groups:
         click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
-    return EXIT_OK
-
-
-def _operator_jobs(loaded: LoadResult) -> bool:
-    """Whether the file holds a job of mpi-operator or training-operator (which need --gang)."""
-    return any(isinstance(doc.data, dict) and (doc.data.get("kind") == "MPIJob" or (
-        doc.data.get("kind") in TRAINING_KINDS and doc.data.get("apiVersion") == TRAINING_API))
-        for doc in documents(loaded))
-
-
-def _strip(mapping: dict, prefix: tuple) -> dict:
-    n = len(prefix)
-    return {path[n:]: value for path, value in mapping.items() if path[:n] == prefix}
-
-
-def documents(loaded: LoadResult) -> Iterator[Document]:
-    """Every document, and for a ``kind: List`` document each of its ``items`` as a document of
-    its own (its positions re-rooted at the item, so that diagnostics keep their lines)."""
-    for doc in loaded.documents:
-        data = doc.data
-        if isinstance(data, dict) and data.get("kind") == "List" and isinstance(data.get("items"), list):
-            for i, item in enumerate(data["items"]):
-                prefix = ("items", i)
-                line, _ = doc.locate(prefix)
-                yield Document(item, doc.index, line if line is not None else doc.line,
-                               _strip(doc.positions, prefix), _strip(doc.key_positions, prefix),
-                               _strip(doc.plain, prefix))
-        else:
-            yield doc
+    return EXIT_INVALID if has_errors(diagnostics) else EXIT_OK  # a gang that cannot fit is still created
 
 
 def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
@@ -143,62 +139,70 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
     return group, None, warning
 
 
-def podgroups(loaded: LoadResult, filename: str, gang: str, scheduler_name: str,
-              priority_classes: dict[str, int] | None, version: OperatorVersion, trainjobs: bool = False
+def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: str,
+              priority_classes: dict[str, int] | None, version: OperatorVersion, cluster: Cluster | None = None
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """One PodGroup per MPIJob, PyTorchJob and TFJob document (or List item) in ``loaded``."""
-    diagnostics = list(loaded.diagnostics)
+    """One PodGroup per job (checked: see :func:`mpigen.validate.find_jobs`), under ``gang``,
+    else the gang scheduler its pod templates show, and whether each gang fits the ``cluster``'s
+    Nodes when it has some."""
+    diagnostics: list[Diagnostic] = []
     groups: list[dict[str, Any]] = []
     pcs = priority_classes or {}
 
-    def report(doc: Document, path: tuple, code: str, message: str, severity: Severity = Severity.ERROR) -> None:
-        line, col = doc.locate(path)
-        diagnostics.append(Diagnostic(filename, line, col, format_path(path), code, severity, message))
+    def report(job: Job, path: tuple, code: str, message: str, severity: Severity = Severity.ERROR) -> None:
+        line, col, shown = job.locate(path)
+        diagnostics.append(Diagnostic(filename, line, col, format_path(shown), code, severity, message))
 
-    for doc in documents(loaded):
-        data = doc.data
-        if not isinstance(data, dict):
-            continue
-        if data.get("kind") in TRAINING_KINDS and data.get("apiVersion") == TRAINING_API:
-            job, problems = checked_training_job(doc, filename)
-            diagnostics += problems
-            if job is None:
-                continue
-            try:
-                group, reason, warning = _training_podgroup(job, gang, scheduler_name, pcs)
-            except pg.OperatorPanicError as exc:
-                report(doc, ("spec",), "operator-crash", str(exc))
-                continue
-            if reason:
-                report(doc, ("spec", "runPolicy"), "not-created", reason)
-                continue
-            if warning:
-                report(doc, ("spec", "runPolicy"), "nondeterministic", warning, Severity.WARNING)
-            groups.append(group)
-            continue
-        if data.get("kind") != "MPIJob":
-            continue
-        if data.get("apiVersion") in LEGACY_API["MPIJob"]:
-            report(doc, ("apiVersion",), "legacy-api-version",
-                   f"{data['apiVersion']} MPIJobs are no longer served; convert it to {MPIJOB_API} "
-                   "(mpigen migrate) first")
-            continue
-        if data.get("apiVersion") != MPIJOB_API:
-            report(doc, ("apiVersion",), "unknown-api", f"unknown MPIJob apiVersion {data.get('apiVersion')!r}")
-            continue
-        job, problems = checked_mpijob(doc, filename, version)
-        diagnostics += problems
-        if job is None:
+    def fit(job: Job, job_gang: str) -> None:
+        """The gang against the cluster's Nodes, from the pods the operator creates (one per role)."""
+        if cluster is None or not cluster.nodes:
+            return
+        obj = job.obj
+        if obj["kind"] == "MPIJob":
+            objects = ctl.created_objects(obj, job_gang, scheduler_name=scheduler_name, priority_classes=pcs,
+                                          version=version, max_workers=1, lazy=True)
+        else:
+            objects = tc.created_objects(obj, job_gang, scheduler_name=scheduler_name, priority_classes=pcs,
+                                         max_pods=1)
+        try:
+            found = gang_of(obj, list(objects))
+        except (ctl.NotCreated, pg.OperatorPanicError):  # suspended or refused: no pods to place
+            return
+        if found is not None:
+            line, col, shown = gang_location(job.locate)
+            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+            diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
+
+    for job in jobs:
+        obj = job.obj
+        context = Context(obj, LintOptions(gang=gang))
+        job_gang = context.gang
+        if job_gang is None:
+            kube_batch = any((t.get("spec") or {}).get("schedulerName") == "kube-batch"
+                             for _, _, t in context.pod_templates() if isinstance(t.get("spec"), dict))
+            why = ("its pods are gang-scheduled by kube-batch, whose PodGroup no operator creates (mpigen build "
+                   "writes it beside the job)" if kube_batch else
+                   "its pod templates name neither Volcano (schedulerName volcano, annotation "
+                   "scheduling.k8s.io/group-name) nor a scheduler-plugins PodGroup (label "
+                   "scheduling.x-k8s.io/pod-group)")
+            report(job, ("spec",), "not-created",
+                   f"the {obj['kind']} {obj['metadata']['name']} is not gang-scheduled by the operator: {why}, so "
+                   "the operator creates no PodGroup; give --gang to say how the operator runs")
             continue
         try:
-            group = pg.new_pod_group(set_defaults(job, version), gang, pcs,
-                                     scheduler_name=scheduler_name, version=version)
+            if obj["kind"] in TRAINING_KINDS:
+                group, reason, warning = _training_podgroup(obj, job_gang, scheduler_name, pcs)
+                if reason:
+                    report(job, ("spec", "runPolicy"), "not-created", reason)
+                    continue
+                if warning:
+                    report(job, ("spec", "runPolicy"), "nondeterministic", warning, Severity.WARNING)
+            else:
+                group = pg.new_pod_group(set_defaults(obj, version), job_gang, pcs, scheduler_name=scheduler_name,
+                                         version=version)
         except pg.OperatorPanicError as exc:
-            report(doc, ("spec",), "operator-crash", str(exc))
+            report(job, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
-    if not groups and not trainjobs and not any(d.severity is Severity.ERROR for d in diagnostics):
-        diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no {MPIJOB_API} MPIJob, no {TRAINING_API} PyTorchJob or TFJob and no "
-                                      f"{TRAINER_API} TrainJob in this file"))
+        fit(job, job_gang)
     return groups, diagnostics

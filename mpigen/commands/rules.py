@@ -13,13 +13,8 @@ from . import format_option
 @format_option("text", "markdown")
 def rules(fmt: str) -> int:
     """List the lint rules: code, severity, what goes wrong and how to fix it."""
-    if fmt == "markdown":
-        from ..lint.catalogue import render_markdown
+    from ..lint.catalogue import render_markdown, render_text
 
-        click.echo(render_markdown(list(all_rules())), nl=False)
-        return EXIT_OK
-    for rule in all_rules():
-        click.echo(f"{rule.code} ({rule.severity.value}; {', '.join(rule.kinds)}): {rule.title}")
-        click.echo(f"    {rule.explanation}")
-        click.echo(f"    Fix: {rule.fix}\n")
+    render = render_markdown if fmt == "markdown" else render_text
+    click.echo(render(list(all_rules())), nl=False)
     return EXIT_OK

@@ -44,21 +44,45 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: boo
     warnings alone exit 0 unless --strict. Objects mpigen has no check for are skipped and counted
     in the summary; --require-schema makes them errors.
     """
+    try:
+        return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_file,
+                         operator_version, disable, config_file, verbose)
+    except io.UsageError as exc:
+        if fmt != "text":  # a tool reading json, junit or github annotations gets its format (exit 2 all the same)
+            click.echo(report.render([_usage_diagnostic(exc)], fmt, [exc.path] if exc.path else [], Coverage()),
+                       nl=False)
+        raise
+
+
+def _usage_diagnostic(exc: io.UsageError) -> Diagnostic:
+    """A usage or I/O error as a diagnostic: ``io-error`` at the file that cannot be found or read."""
+    message = str(exc)
+    if exc.path is not None:
+        message = message.removeprefix(f"{exc.path}: ")
+        return Diagnostic(exc.path, None, None, "", "io-error", Severity.ERROR, message)
+    return Diagnostic("", None, None, "", "usage-error", Severity.ERROR, message)
+
+
+def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
+              gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+              disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     config = io.load_config(config_file)
     version_text = operator_version or config.operator_version
     version = io.operator_version(version_text) if version_text else DEFAULT_OPERATOR_VERSION
     cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
-    classes, diagnostics = io.cluster_classes(cluster_path)
+    cluster, diagnostics = io.load_cluster(cluster_path)
+    classes = None if cluster is None else cluster.priority_classes
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
-                         priority_classes=classes, operator_version=version),
+                         priority_classes=classes, operator_version=version,
+                         trainer_runtimes=io.cluster_runtimes(cluster)),
         build=Options(version, classes),
         disabled=frozenset(disable) | config.disable,
     )
     try:
         files = discover(list(paths))
     except MissingPath as exc:
-        raise io.UsageError(f"{exc}: no such file or folder") from None
+        raise io.UsageError(f"{exc}: no such file or folder", str(exc)) from None
     contents: dict[str, bytes] = {}
     for path in files:
         raw, name = io.read_input(path)

@@ -12,7 +12,9 @@ files :func:`mpigen.render.kustomize.kustomize_files` would write are compared w
 - **unparsable**: the file on disk is not YAML mpigen can read;
 - **conflict**: mpigen would write the file but did not write the one there (it is not listed in
   ``.mpigen-owned``), so ``mpigen build -o`` would refuse to overwrite it;
-- **ownership**: ``.mpigen-owned`` lists files that neither exist nor would be written.
+- **ownership**: ``.mpigen-owned`` lists files that neither exist nor would be written;
+- **orphan**: a tree mpigen wrote (it holds ``.mpigen-owned``) for a job no spec defines any more
+  (:func:`orphan_drift`; only the command knows whether it was given every spec).
 
 Every one of them is drift: ``mpigen build -o`` (``mpigen check --fix``) would change the tree.
 Files mpigen does not own and would not write (a README of yours) are never drift.
@@ -43,13 +45,15 @@ UNPARSABLE = "unparsable"
 CONFLICT = "conflict"
 OWNERSHIP = "ownership"
 NOT_A_FOLDER = "not-a-folder"
+ORPHAN = "orphan"
 
 MAX_CHANGES = 50
 """Field changes listed per file; the rest are counted (a rewritten file would flood the report)."""
 MAX_VALUE = 120
 """Characters of one value shown in a field change."""
 
-_ABSENT = object()
+ABSENT = object()
+"""The value of a field a document does not have."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +61,8 @@ class FieldChange:
     """One field of a file: its value on disk (``old``) and the one the spec gives (``new``)."""
 
     path: str
-    old: Any = _ABSENT
-    new: Any = _ABSENT
+    old: Any = ABSENT
+    new: Any = ABSENT
 
     def format(self) -> str:
         return f"{self.path or '(document)'}: {_show(self.old)} -> {_show(self.new)}"
@@ -94,6 +98,10 @@ class FileDrift:
             return self.detail
         if self.kind == NOT_A_FOLDER:
             return "exists and is not a folder"
+        if self.kind == ORPHAN:
+            return (f"written by mpigen for job {self.detail!r}, which no spec defines any more (its spec was "
+                    f"deleted or renamed); --fix removes the files mpigen wrote there (listed in {OWNED_LIST}) "
+                    "and nothing else")
         return self.kind  # pragma: no cover - every kind is listed above
 
     def lines(self) -> list[str]:
@@ -117,6 +125,11 @@ class JobDrift:
     @property
     def in_step(self) -> bool:
         return not self.drift
+
+    @property
+    def orphan(self) -> bool:
+        """A tree whose spec is gone: ``--fix`` removes what mpigen wrote there."""
+        return any(d.kind == ORPHAN for d in self.drift)
 
     @property
     def fixable(self) -> bool:
@@ -222,8 +235,8 @@ def field_changes(old: Any, new: Any) -> list[FieldChange]:
     for report in diff.values():
         for level in report:
             path = level.path(output_format="list")
-            old_value = _ABSENT if _absent(level.t1) else level.t1
-            new_value = _ABSENT if _absent(level.t2) else level.t2
+            old_value = ABSENT if _absent(level.t1) else level.t1
+            new_value = ABSENT if _absent(level.t2) else level.t2
             changes.append((_sort_key(path), FieldChange(_patch_path(path) if patch else format_path(path),
                                                          old_value, new_value)))
     changes.sort(key=lambda item: item[0])
@@ -261,7 +274,7 @@ def _sort_key(path: list[Any]) -> tuple:
 
 
 def _show(value: Any) -> str:
-    if value is _ABSENT:
+    if value is ABSENT:
         return "(absent)"
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
     if len(text) > MAX_VALUE:
@@ -278,3 +291,9 @@ def orphan_trees(root: Path, jobs: Iterable[str]) -> list[str]:
         return []
     return [e.name for e in entries
             if e.name not in names and e.is_dir(follow_symlinks=False) and (Path(e.path) / OWNED_LIST).is_file()]
+
+
+def orphan_drift(root: Path, jobs: Iterable[str]) -> list[JobDrift]:
+    """The trees of :func:`orphan_trees` as drift: each an ``orphan`` of its own."""
+    return [JobDrift(name, "", root / name, {}, [FileDrift("", ORPHAN, detail=name)])
+            for name in orphan_trees(root, jobs)]

@@ -32,6 +32,9 @@ tree (a README, an extra patch the user keeps there) is carried into the new tre
 link, so its content, inode and timestamps are unchanged; a generated file that would replace
 such a file (or one in the way of a generated path) is refused. Folders of the user's are kept;
 a symlink of the user's is recreated pointing at the same target.
+
+``remove_tree(out, job)`` (``mpigen check --fix`` for a tree whose spec is gone) takes away what
+the ownership list names, the same way: the user's files stay, everything else goes at once.
 """
 
 from __future__ import annotations
@@ -240,17 +243,33 @@ def clean_stale(out: Path, job: str) -> None:
         shutil.rmtree(entry, ignore_errors=True)
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back: POSIX has no other way)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 def _make_staging(out: Path, job: str, kind: str = "") -> Path:
     """A new staging folder (``kind`` "old-": where the fallback parks the old tree): beside
-    ``out`` where it can be, else inside it (see the module)."""
+    ``out`` where it can be, else inside it (see the module).
+
+    ``mkdtemp`` makes it 0700 whatever the umask; the staging folder of a new tree becomes
+    ``out/<job>`` by a rename, so it gets the mode a plain ``mkdir`` would give it (0777 less the
+    umask), as every folder and file inside it already has."""
     beside = _beside(out)
+    staging = None
     if beside is not None:
         try:
-            return Path(tempfile.mkdtemp(prefix=f"{beside[1]}{job}{_STAGING}{kind}", dir=beside[0]))
+            staging = Path(tempfile.mkdtemp(prefix=f"{beside[1]}{job}{_STAGING}{kind}", dir=beside[0]))
         except OSError as exc:
             if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
-    return Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}{kind}", dir=out))
+    if staging is None:
+        staging = Path(tempfile.mkdtemp(prefix=f".{job}{_STAGING}{kind}", dir=out))
+    if not kind:
+        os.chmod(staging, 0o777 & ~_umask())
+    return staging
 
 
 def _check_paths(files: dict[str, str]) -> None:
@@ -279,15 +298,24 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
     if clashes:
         raise WriteError(f"{target}: mpigen would overwrite {', '.join(clashes)}, or a file of yours in its "
                          "way, which it did not write; move them away or delete them first")
+    _swap_in(out, job, files, foreign, folders)
+    return sorted(files)
+
+
+def _swap_in(out: Path, job: str, files: dict[str, str], foreign: list[str], folders: list[str]) -> None:
+    """Stage ``files`` (with their ownership list; none when there are no files), the user's
+    ``foreign`` files (hard links) and ``folders`` of ``out/<job>``, then swap the staged tree in."""
+    target = out / job
     staging = _make_staging(out, job)
     staged: list[str] = []  # every file, by its name in the tree; written as <name>.mpigen-staged
     try:
         for rel, content in files.items():
             _write(staging / (rel + STAGED), content)
             staged.append(rel)
-        _write(staging / (OWNED_LIST + STAGED),
-               json.dumps({"generator": "mpigen", "files": sorted(files)}, indent=2) + "\n")
-        staged.append(OWNED_LIST)
+        if files:
+            _write(staging / (OWNED_LIST + STAGED),
+                   json.dumps({"generator": "mpigen", "files": sorted(files)}, indent=2) + "\n")
+            staged.append(OWNED_LIST)
         for rel in folders:
             (staging / rel).mkdir(parents=True, exist_ok=True)
         for rel in foreign:
@@ -322,4 +350,31 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
     finally:
         if staging is not None and staging.exists():  # the old tree after a swap, or what a failure left
             shutil.rmtree(staging, ignore_errors=True)
-    return sorted(files)
+
+
+def remove_tree(out: Path, job: str) -> list[str]:
+    """Remove what mpigen wrote in ``out/<job>``: the files its ownership list names, the list, and
+    the folders left empty by them. Every other file and folder stays, with its inode; the tree's
+    folder goes only when nothing else is in it. Returns the files removed.
+
+    Atomic as :func:`write_tree` is: a tree of mpigen's files only is moved out of ``out`` in one
+    rename (then deleted); a tree holding files of the user's is swapped with a staged copy of
+    just those. Raises WriteError (nothing changed) when ``out/<job>`` has no ownership list.
+    """
+    target = out / job
+    if not (target / OWNED_LIST).is_file():
+        raise WriteError(f"{target}: no {OWNED_LIST}, so mpigen did not write it; nothing removed")
+    clean_stale(out, job)
+    owned = owned_files(target)
+    foreign, folders = _foreign(target, owned)
+    removed = sorted(rel for rel in owned if os.path.lexists(target / rel) and not (target / rel).is_dir())
+    if foreign or folders:
+        _swap_in(out, job, {}, foreign, folders)
+        return removed
+    gone = _make_staging(out, job, "gone-")
+    try:
+        os.rename(target, gone / job)
+        _fsync_dirs(out, gone.parent)
+    finally:
+        shutil.rmtree(gone, ignore_errors=True)
+    return removed

@@ -146,6 +146,24 @@ class _Builder:
     def boolean(self, name: str) -> bool:
         return self.typed(name, parse_bool)
 
+    def queue(self) -> bool:
+        """arena's ``--queue``: Kube-Queue's switch, which people take for a queue name."""
+        meaning = ("arena's --queue is not a queue name: it is Kube-Queue's switch, which creates the job suspended "
+                   "(annotation scheduling.x-k8s.io/suspend: \"true\") until kube-queue admits it")
+        text = self.string("queue")
+        try:
+            enabled = parse_bool(text)
+        except ValueError:
+            _error(self.diagnostics, "arena-value", f"--queue {text!r}: {meaning}; to run the job in a Volcano queue "
+                   f"or a Kueue LocalQueue named {text!r}, drop --queue and set spec.scheduling.queue (with "
+                   "scheduling.gang) in the spec", "--queue")
+            return False
+        if enabled:
+            _warn(self.diagnostics, "arena-queue", f"{meaning}; the imported spec does the same, so the job starts "
+                  "only on a cluster running kube-queue (for a Volcano queue or a Kueue LocalQueue, drop --queue and "
+                  "set spec.scheduling.queue)", "--queue")
+        return enabled
+
     def seconds(self, name: str) -> int:
         return self.typed(name, parse_duration_seconds)
 
@@ -186,7 +204,7 @@ class _Builder:
         if labels:
             metadata["labels"] = labels
         annotations = self.pairs("annotation")
-        if self.boolean("queue"):
+        if self.queue():
             annotations["scheduling.x-k8s.io/suspend"] = "true"
         if annotations:
             metadata["annotations"] = annotations

@@ -30,6 +30,9 @@ from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from ..load.trainer_runtimes import Runtimes
+    from ..operator.trainer_info import RuntimeInfo
+
 Path = tuple[str | int, ...]
 
 GANG_VOLCANO = "volcano"
@@ -44,6 +47,18 @@ class LintOptions:
     scheduler_name: str | None = None  # scheduler-plugins scheduler name
     priority_classes: dict[str, int] | None = None
     operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
+    trainer_runtimes: Runtimes | None = None
+    """The TrainingRuntimes and ClusterTrainingRuntimes of the cluster; None: none were given, and
+    Kubeflow Trainer's default ClusterTrainingRuntimes stand in (:func:`trainer_runtimes`)."""
+
+
+def trainer_runtimes(options: LintOptions) -> Runtimes:
+    """The runtimes a TrainJob is checked against: the cluster's, else Trainer's defaults."""
+    if options.trainer_runtimes is not None:
+        return options.trainer_runtimes
+    from ..load.trainer_runtimes import default_runtimes
+
+    return default_runtimes()
 
 
 class _once:  # noqa: N801 - used as a decorator, like functools.cached_property
@@ -119,6 +134,24 @@ class Context:
         for i, container in enumerate(containers if isinstance(containers, list) else []):
             if isinstance(container, dict):
                 yield i, container
+
+    @_once
+    def trainer_runtime(self) -> dict[str, Any] | None:
+        """The runtime a TrainJob names, from :func:`trainer_runtimes`; None when it is not there."""
+        from ..operator.trainer_info import TRAINER_GROUP, runtime_ref
+
+        group, kind, name = runtime_ref(self.obj)
+        if group != TRAINER_GROUP or not name:
+            return None
+        namespace = self.get("metadata", "namespace")
+        return trainer_runtimes(self.options).find(kind, name, namespace if isinstance(namespace, str) else None)
+
+    @_once
+    def trainer_info(self) -> RuntimeInfo | None:
+        """Trainer's runtime ``Info`` of a TrainJob (its runtime with the job's patches merged)."""
+        from ..operator.trainer_info import runtime_info
+
+        return None if self.trainer_runtime is None else runtime_info(self.trainer_runtime, self.obj)
 
     @_once
     def gang(self) -> str | None:

@@ -6,10 +6,31 @@ file matches the rules.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..config import CONFIG_FILE, DISABLE_ANNOTATION
 from .base import Rule, load_rules
+
+
+_LITERAL = re.compile(r"``(.+?)``")
+_EMPHASIS = re.compile(r"(?<![\w*`])\*([A-Za-z][^*\n]*?)\*(?![\w*])")
+
+
+def plain(text: str) -> str:
+    """A rule's docstring text without its reStructuredText markup (``literal``, *emphasis*), for
+    a terminal: the words as they are."""
+    return _EMPHASIS.sub(r"\1", _LITERAL.sub(r"\1", text))
+
+
+def render_text(rules: Iterable[Rule]) -> str:
+    """``mpigen rules``: per rule its code, severity, kinds and title, then what goes wrong and the fix."""
+    out = []
+    for rule in rules:
+        out += [f"{rule.code} ({rule.severity.value}; {', '.join(rule.kinds)}): {plain(rule.title)}",
+                f"    {plain(rule.explanation)}",
+                f"    Fix: {plain(rule.fix)}", ""]
+    return "\n".join(out) + "\n"
 
 
 def render_markdown(rules: Iterable[Rule]) -> str:
@@ -23,8 +44,9 @@ def render_markdown(rules: Iterable[Rule]) -> str:
         "",
         "`mpigen validate` runs these rules on MPIJob (`kubeflow.org/v2beta1`), PyTorchJob and TFJob",
         "(`kubeflow.org/v1`) manifests; the `pod-*` rules, the API server's Pod validation, also on the",
-        "pod template of an `apps/v1` Deployment. Each finding names its code; an error fails the run,",
-        "a warning does not (unless `--strict`).",
+        "pod template of an `apps/v1` Deployment; the `trainjob-*` and `trainer-*` rules on Kubeflow",
+        "Trainer's TrainJob, TrainingRuntime and ClusterTrainingRuntime (`trainer.kubeflow.org/v1alpha1`).",
+        "Each finding names its code; an error fails the run, a warning does not (unless `--strict`).",
         "",
         f"Switch a rule off for one object with the annotation `{DISABLE_ANNOTATION}` on its metadata",
         "(several codes separated by commas, or `all` for every rule), or for every run with `disable`",

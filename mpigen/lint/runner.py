@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ..config import disabled_by_annotation
 from ..diagnostics import Severity
 from .base import Context, LintOptions, Path, Rule, load_rules
 
@@ -29,8 +30,6 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
     ``disabled`` holds codes switched off for the run; the object's own
     ``mpigen.dev/disable`` annotation adds to it (``all`` switches every rule off).
     """
-    from ..config import disabled_by_annotation  # here: build's pod_rules need no config (pathlib)
-
     off = disabled | disabled_by_annotation(obj)
     if "all" in off:
         return []
@@ -42,24 +41,3 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
         for path, message in rule.check(ctx):
             findings.append((tuple(path), rule.code, rule.severity, message))
     return findings
-
-
-def pod_rules(obj: dict[str, Any]) -> list[Finding]:
-    """The findings of the ``pod-*`` rules alone (the API server's Pod validation), loading no
-    other rule: ``mpigen build`` runs them on everything it builds."""
-    from .rules import RULE_MODULES
-
-    ctx = Context(obj, LintOptions())
-    findings: list[Finding] = []
-    for rule in _pod_rules(tuple(name for name in RULE_MODULES if name.startswith("pod_"))):
-        if ctx.kind in rule.kinds:
-            findings.extend((tuple(path), rule.code, rule.severity, message) for path, message in rule.check(ctx))
-    return findings
-
-
-@functools.lru_cache(maxsize=None)
-def _pod_rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
-    import importlib
-
-    return tuple(Rule.from_module(importlib.import_module(f"mpigen.lint.rules.{name}")) for name in names)
-

@@ -1,27 +1,138 @@
-"""The cluster file (``--cluster``): the PriorityClasses the operator would look up.
+"""The cluster file (``--cluster``): what mpigen is told of the cluster.
 
-Accepted as ``kubectl get priorityclass -o yaml`` prints them (a ``List``), as a
-``PriorityClassList``, or as separate documents. Other objects are ignored with a warning.
+* **PriorityClasses** (``scheduling.k8s.io``), the values the operators order the gang's
+  minResources by;
+* **Nodes** (``v1``), for the question whether a gang fits (:mod:`mpigen.scheduler`): their
+  labels, taints, ``spec.unschedulable`` and ``status.allocatable`` (the capacity when there is
+  no allocatable, as the API server defaults a Node's status);
+* **Pods** (``v1``) bound to those Nodes (``spec.nodeName``) and not finished (a phase other than
+  Succeeded and Failed, as the scheduler's cache counts them): their requests are taken off the
+  node's room, and each counts against its ``pods``. Other Pods are ignored;
+* **TrainingRuntimes and ClusterTrainingRuntimes** (``trainer.kubeflow.org/v1alpha1``), the
+  runtimes a TrainJob names (:mod:`mpigen.load.trainer_runtimes`; ``kubectl get
+  clustertrainingruntimes,trainingruntimes -A -o yaml``).
+
+One file, as kubectl prints them: ``kubectl get priorityclasses,nodes -o yaml`` (one ``List``),
+``kubectl get nodes -o yaml`` and ``kubectl get priorityclasses -o yaml`` outputs joined with a
+``---`` line, typed lists (``NodeList``...) or separate documents. Other objects are ignored
+with a warning.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
+from ..operator.podgroup import _parse as parse_quantity
+from ..operator.quantity import Quantity
+from ..scheduler.nodes import Node, Taint, pod_requests
 from .document import Document
+from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+READ = "scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime"
+FINISHED = ("Succeeded", "Failed")
 
 
-def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:
-    """name -> value of every PriorityClass in the documents."""
-    found: dict[str, int] = {}
+@dataclass(frozen=True)
+class Cluster:
+    """What a cluster file holds."""
+
+    priority_classes: dict[str, int] = field(default_factory=dict)  # name -> value, sorted by name
+    nodes: tuple[Node, ...] = ()  # in the file's order; each with the requests of its bound Pods
+    bound_pods: int = 0  # Pods of the file bound to one of the nodes and not finished
+    runtimes: Runtimes = field(default_factory=Runtimes)  # TrainingRuntimes and ClusterTrainingRuntimes
+
+
+def _name(obj: dict[str, Any]) -> str | None:
+    meta = obj.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, list[Diagnostic]]:
+    """The PriorityClasses, Nodes and bound Pods of the documents, and the file's diagnostics."""
+    classes: dict[str, int] = {}
+    nodes: dict[str, Node] = {}
+    pods: list[tuple[str, dict[str, Quantity]]] = []  # (node name, requests)
+    runtimes: list[tuple[dict[str, Any], Document, tuple]] = []  # (runtime, its document, its path)
     diagnostics: list[Diagnostic] = []
 
     def report(doc: Document, path: tuple, message: str, severity: Severity = Severity.ERROR) -> None:
         line, col = doc.locate(path)
         diagnostics.append(Diagnostic(filename, line, col, format_path(path), "cluster", severity, message))
+
+    def priority_class(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        name = _name(obj)
+        if name is None:
+            report(doc, path + ("metadata",), "PriorityClass without metadata.name")
+            return
+        value = obj.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
+            report(doc, path + ("value",), f"PriorityClass {name!r} needs an integer value (int32)")
+            return
+        if name in classes and classes[name] != value:
+            report(doc, path + ("metadata", "name"), f"PriorityClass {name!r} is defined twice with different values")
+        classes[name] = value
+
+    def quantities(doc: Document, what: str, raw: Any, path: tuple) -> dict[str, Quantity] | None:
+        if raw is None:
+            return {}
+        if not isinstance(raw, dict):
+            report(doc, path, f"{what}: expected a mapping of resource names to quantities")
+            return None
+        out = {}
+        for name, value in raw.items():
+            try:
+                out[str(name)] = parse_quantity(value)
+            except (ValueError, TypeError):
+                report(doc, path + (name,), f"{what}: {value!r} is not a quantity")
+                return None
+        return out
+
+    def node(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        name = _name(obj)
+        if name is None:
+            report(doc, path + ("metadata",), "Node without metadata.name")
+            return
+        what = f"Node {name!r}"
+        labels = (obj.get("metadata") or {}).get("labels") or {}
+        if not isinstance(labels, dict):
+            report(doc, path + ("metadata", "labels"), f"{what}: metadata.labels is not a mapping")
+            return
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+        status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
+        taints = []
+        raw_taints = spec.get("taints") or []
+        for i, taint in enumerate(raw_taints if isinstance(raw_taints, list) else [None]):
+            if not isinstance(taint, dict) or not isinstance(taint.get("key"), str) \
+                    or not isinstance(taint.get("effect"), str):
+                report(doc, path + ("spec", "taints") + ((i,) if isinstance(raw_taints, list) else ()),
+                       f"{what}: a taint needs a key and an effect")
+                return
+            taints.append(Taint(taint["key"], str(taint.get("value") or ""), taint["effect"]))
+        key = "allocatable" if status.get("allocatable") is not None else "capacity"
+        allocatable = quantities(doc, f"{what} status.{key}", status.get(key), path + ("status", key))
+        if allocatable is None:
+            return
+        if name in nodes:
+            report(doc, path + ("metadata", "name"), f"Node {name!r} is listed twice")
+            return
+        nodes[name] = Node(name, {str(k): str(v) for k, v in labels.items()}, tuple(taints),
+                           spec.get("unschedulable") is True, allocatable)
+
+    def pod(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+        status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
+        if not isinstance(spec.get("nodeName"), str) or not spec["nodeName"] or status.get("phase") in FINISHED:
+            return
+        try:
+            requests = pod_requests(spec)
+        except (ValueError, TypeError) as exc:
+            report(doc, path + ("spec",), f"Pod {_name(obj) or '?'}: a resource value is not a quantity ({exc})")
+            return
+        pods.append((spec["nodeName"], requests))
 
     def visit(doc: Document, obj: Any, path: tuple) -> None:
         if not isinstance(obj, dict):
@@ -33,23 +144,38 @@ def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str
                 visit(doc, item, path + ("items", i))
             return
         api = str(obj.get("apiVersion", ""))
-        if kind != "PriorityClass" or not api.startswith("scheduling.k8s.io/"):
-            report(doc, path, f"ignored {api or '?'} {kind or '?'}: only scheduling.k8s.io PriorityClass "
-                   "objects are read from a cluster file", Severity.WARNING)
-            return
-        name = (obj.get("metadata") or {}).get("name") if isinstance(obj.get("metadata"), dict) else None
-        if not isinstance(name, str) or not name:
-            report(doc, path + ("metadata",), "PriorityClass without metadata.name")
-            return
-        value = obj.get("value")
-        if isinstance(value, bool) or not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
-            report(doc, path + ("value",), f"PriorityClass {name!r} needs an integer value (int32)")
-            return
-        if name in found and found[name] != value:
-            report(doc, path + ("metadata", "name"), f"PriorityClass {name!r} is defined twice with different values")
-        found[name] = value
+        if kind == "PriorityClass" and api.startswith("scheduling.k8s.io/"):
+            priority_class(doc, obj, path)
+        elif kind == "Node" and api == "v1":
+            node(doc, obj, path)
+        elif kind == "Pod" and api == "v1":
+            pod(doc, obj, path)
+        elif is_runtime(obj):
+            runtimes.append((obj, doc, path))
+        else:
+            report(doc, path, f"ignored {api or '?'} {kind or '?'}: only {READ} objects are read from a "
+                   "cluster file", Severity.WARNING)
 
     for doc in documents:
         if doc.data is not None:
             visit(doc, doc.data, ())
-    return dict(sorted(found.items())), diagnostics
+    requested: dict[str, dict[str, Quantity]] = {}
+    bound: dict[str, int] = {}
+    for node_name, requests in pods:
+        if node_name not in nodes:
+            continue
+        bound[node_name] = bound.get(node_name, 0) + 1
+        have = requested.setdefault(node_name, {})
+        for name, q in requests.items():
+            have[name] = have[name].add(q) if name in have else q
+    for node_name, count in bound.items():
+        nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
+    found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
+                          where=[(doc, path) for _, doc, path in runtimes])
+    return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found), diagnostics
+
+
+def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:
+    """name -> value of every PriorityClass in the documents (and the file's diagnostics)."""
+    cluster, diagnostics = read_cluster(documents, filename)
+    return cluster.priority_classes, diagnostics

@@ -22,7 +22,8 @@ class Document:
     ``plain`` holds the text of every unquoted scalar that YAML read as a boolean, number or
     null: ``on``, ``no``, ``1.10`` or ``12:30`` where a string is meant. A YAML 1.1 reader
     (PyYAML, and Kubernetes' own) turns them into true, false, 1.1 and 750; messages quote the
-    original. (Not a dataclass: its positions are computed from the YAML nodes when first
+    original. It also holds an unquoted ``y``, ``Y``, ``n`` or ``N``, which PyYAML keeps as a
+    string and kubectl's reader (go-yaml v2) takes for a boolean (``kubectl_reads``). (Not a dataclass: its positions are computed from the YAML nodes when first
     asked for, see ``locator``; it compares, prints and pickles with them as a dataclass would.)
     """
 
@@ -102,3 +103,20 @@ class LoadResult:
 
     documents: list[Document]
     diagnostics: list[Diagnostic]
+
+
+
+def is_list(data: Any) -> bool:
+    """A list of objects: ``kind: List`` (what ``kubectl get -o yaml`` prints) or a typed list
+    (``MPIJobList``...), with its ``items``."""
+    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
+        and isinstance(data.get("items"), list)
+
+
+def objects(data: Any) -> list[tuple[Path, Any]]:
+    """The objects of one YAML document, each with its path in the document: the ``items`` of a
+    list (:func:`is_list`), else the document itself. The one way every command (validate,
+    explain, podgroup, migrate) finds the jobs of a file."""
+    if is_list(data):
+        return [(("items", i), item) for i, item in enumerate(data["items"])]
+    return [((), data)]

@@ -88,6 +88,29 @@ _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _GO_YAML_BOOLS = {"y": "true", "Y": "true", "n": "false", "N": "false"}
 
 
+def kubectl_reads(data: Any, plain: dict[Path, str], prefix: Path = ()) -> Any:
+    """``data`` (at ``prefix`` of its document) as kubectl's YAML 1.1 reader reads it: the unquoted
+    ``y``, ``Y``, ``n`` and ``N`` that PyYAML keeps as strings are booleans. ``data`` itself when
+    there are none (the common case); otherwise a copy, ``data`` left as it is."""
+    found = [path[len(prefix):] for path, text in plain.items()
+             if text in _GO_YAML_BOOLS and path[:len(prefix)] == prefix]
+    if not found:
+        return data
+    import copy
+
+    data = copy.deepcopy(data)
+    for path in found:
+        node = data
+        try:
+            for part in path[:-1]:
+                node = node[part]
+            if node[path[-1]] == plain[prefix + path]:
+                node[path[-1]] = _GO_YAML_BOOLS[plain[prefix + path]] == "true"
+        except (KeyError, IndexError, TypeError):  # pruned with a null, or a merge key's
+            continue
+    return data
+
+
 class _Problem(Exception):
     def __init__(self, code: str, message: str, mark: Any, path: Path):
         super().__init__(message)
@@ -358,6 +381,7 @@ class _Builder:
                     f"kubectl's YAML reader takes the unquoted {node.value} for a boolean "
                     f'({_GO_YAML_BOOLS[node.value]}): write "{node.value}" in quotes',
                     node.start_mark, path, Severity.WARNING, offset=self.offset))
+                self.plain[path] = node.value  # what kubectl sends is a boolean: see kubectl_reads
             return node.value
         try:
             value = _construct(node)

@@ -14,11 +14,11 @@ are reported too. Pure: nothing here prints or exits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.document import Document, LoadResult
+from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
 from . import mpi_legacy, mpi_v1alpha1, training
 from .common import Change, LegacyFlags
@@ -59,21 +59,18 @@ def migrate_object(obj: Any, flags: LegacyFlags = LegacyFlags()) -> tuple[Any, l
     return new, changes, True
 
 
-def _is_list(data: Any) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
-        and isinstance(data.get("items"), list)
-
-
 def _located(doc: Document, filename: str, prefix: tuple, change: Change) -> Diagnostic:
     path = prefix + tuple(change.path)
     line, col = doc.locate(path, key=True)
     return Diagnostic(filename, line, col, format_path(path), change.code, change.severity, change.message)
 
 
-def migrate_documents(loaded: LoadResult, filename: str, output_name: str,
+def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None,
                       flags: LegacyFlags = LegacyFlags(), validate: bool = True) -> MigrateResult:
     """Every document of a loaded file, migrated; the emitted text; the changes and the findings
-    of validating the migrated documents (placed in ``output_name`` at their output lines)."""
+    of validating the migrated documents: placed in ``output_name`` at their output lines (the file
+    it is written to), or, with None (the output goes to stdout, which no one can open at a line),
+    in the input at the same field of the document they come from, else its nearest ancestor."""
     from ..emit.yaml_emit import dump, dump_all
 
     diagnostics = list(loaded.diagnostics)
@@ -81,7 +78,7 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str,
     migrated_docs: list[bool] = []
     for doc in loaded.documents:
         data, any_migrated = doc.data, False
-        if _is_list(data):
+        if is_list(data):
             items = []
             for i, item in enumerate(data["items"]):
                 new, changes, done = migrate_object(item, flags)
@@ -100,7 +97,8 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str,
     text = dump_all(objects)
     pieces = ["---\n" + dump(obj) for obj in objects] if validate else []  # dump_all's documents, for their lines
     if validate and any(migrated_docs):
-        diagnostics += _validate(text, pieces, migrated_docs, output_name)
+        found = _validate(text, pieces, migrated_docs, output_name or filename)
+        diagnostics += found if output_name is not None else _in_input(found, text, loaded.documents, filename)
     return MigrateResult(objects, text, diagnostics)
 
 
@@ -119,3 +117,26 @@ def _validate(text: str, pieces: list[str], migrated: list[bool], output_name: s
     found = validate_items(iter_text(text, output_name), output_name, ValidateOptions())
     return [d for d in found if d.severity is Severity.ERROR and d.line is not None
             and any(start <= d.line <= end for start, end in ranges)]
+
+
+def _in_input(found: list[Diagnostic], text: str, inputs: list[Document], filename: str) -> list[Diagnostic]:
+    """Findings at output lines moved to the input document each output document came from (the
+    same order), at the same field there, or its nearest ancestor the input has."""
+    from ..load.yaml_loader import load_text
+
+    outputs = load_text(text, filename).documents
+    paths: dict[tuple[int, int], tuple[int, tuple]] = {}  # output (line, column) -> (document, path)
+    for index, doc in enumerate(outputs):
+        for mapping in (doc.positions, doc.key_positions):
+            for path, position in mapping.items():
+                paths.setdefault(position, (index, path))
+    out = []
+    for d in found:
+        index, path = paths.get((d.line, d.column or 1), (None, ()))
+        if index is None:  # not a position of a value: the output document holding the line
+            index = max((i for i, doc in enumerate(outputs) if doc.line <= (d.line or 0)), default=0)
+        if index >= len(inputs):
+            continue  # pragma: no cover - one output document per input document
+        line, column = inputs[index].locate(path)
+        out.append(replace(d, file=filename, line=line, column=column))
+    return out

@@ -17,6 +17,20 @@ from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
+TENSORBOARD_SUFFIX = "-tensorboard"  # the Deployment and Service are <job>-tensorboard (render/addons.py)
+# content.IsLabelValue (k8s.io/apimachinery v0.35.1): at most 63 characters, alphanumeric at both ends
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+
+
+def label_value_problem(value: str) -> str | None:
+    """What makes ``value`` no label value (``content.IsLabelValue``), or None."""
+    if len(value.encode("utf-8")) > 63:
+        return f"must have at most 63 characters (this one has {len(value)})"
+    if not _LABEL_VALUE.fullmatch(value):
+        return "must consist of letters, digits, '-', '_' and '.', and start and end with a letter or digit"
+    return None
+
+
 FRAMEWORK_FIELDS = {"mpi": ("mpi", "slotsPerWorker"), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
 RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 # user:password@ in any URL; for http(s) any user part at all (a token is often given as the user)
@@ -47,6 +61,12 @@ def _kueue_and_kube_batch(doc: dict, spec: dict, version: OperatorVersion) -> It
             yield (base, "kueue-queue", Severity.ERROR,
                    "Kueue admits a job through a LocalQueue: set scheduling.queue (the label "
                    "kueue.x-k8s.io/queue-name); without it Kueue ignores the job")
+        problem = _label_problem(scheduling, "queue", "kueue.x-k8s.io/queue-name")
+        if problem:
+            yield (base + ("queue",), "kueue-queue", Severity.ERROR, problem)
+        problem = _label_problem(scheduling, "priorityClass", "kueue.x-k8s.io/priority-class")
+        if problem:
+            yield (base + ("priorityClass",), "kueue-priority-class", Severity.ERROR, problem)
         for key in ("minAvailable", "minResources", "scheduleTimeoutSeconds"):
             if key in scheduling:
                 yield (base + (key,), "gang-ignored", Severity.WARNING,
@@ -60,6 +80,15 @@ def _kueue_and_kube_batch(doc: dict, spec: dict, version: OperatorVersion) -> It
             if key in scheduling:
                 yield (base + (key,), "gang-ignored", Severity.WARNING,
                        f"kube-batch's PodGroup (scheduling.incubator.k8s.io/v1alpha1) has no {key}")
+
+
+def _label_problem(scheduling: dict, key: str, label: str) -> str | None:
+    """The message when ``scheduling[key]``, written as the job's label ``label``, is no label value."""
+    value = scheduling.get(key)
+    problem = label_value_problem(value) if isinstance(value, str) else None
+    if problem is None:
+        return None
+    return f"{key} {value!r} becomes the label {label} of the job, and the API server refuses the job: a label value {problem}"
 
 
 def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
@@ -107,6 +136,12 @@ def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fi
     board = spec.get("tensorboard")
     if isinstance(board, dict) and "logDir" not in board:
         yield (("spec", "tensorboard"), "missing-field", Severity.ERROR, "tensorboard needs logDir")
+    name = (doc.get("metadata") or {}).get("name")
+    if isinstance(board, dict) and isinstance(name, str) and len(name) + len(TENSORBOARD_SUFFIX) > 63:
+        yield (("metadata", "name"), "tensorboard-name", Severity.ERROR,
+               f"TensorBoard's Service is named {name + TENSORBOARD_SUFFIX!r}, {len(name) + len(TENSORBOARD_SUFFIX)} "
+               "characters: the API server refuses a Service name of more than 63 (a DNS-1035 label); shorten the "
+               f"job name to at most {63 - len(TENSORBOARD_SUFFIX)} characters")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
     volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]

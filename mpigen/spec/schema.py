@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import TYPE_CHECKING, Any, Iterable
+import re
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ..diagnostics import Diagnostic, Severity, did_you_mean, format_path
 from ..load.document import Document
@@ -121,6 +122,9 @@ def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     return names
 
 
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
     import json
 
@@ -131,26 +135,84 @@ def _hint(value: Any, expected: Iterable[str], text: str | None = None) -> str:
                     f'write "{text}" in quotes')
         return "; YAML read an unquoted value as a non-string: write it in quotes"
     if isinstance(value, str) and expected & {"integer", "number"}:
-        return "; write the number without quotes"
+        if _NUMBER.fullmatch(value.strip()):
+            return "; write the number without quotes"
+        return ", which is not a number: write it in digits"
     return ""
+
+
+_CHOICE_HINTS = {
+    ("framework", "horovod"): "Horovod runs under framework: mpi (an MPIJob: the launcher starts the training "
+                              "program with mpirun, or your command's own horovodrun)",
+}
+"""(field, value folded) -> what a value that is not a choice means in mpigen's terms."""
+
+_DECIMAL_SUFFIXES = ("n", "u", "m", "", "k", "M", "G", "T", "P", "E")
+_BINARY_SUFFIXES = ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+_QUANTITY_PARTS = re.compile(r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)", re.S)
+_EXPONENT = re.compile(r"[eE][+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def quantity_message(value: Any, gpu: bool = False) -> str:
+    """The message for a value that is not a Kubernetes quantity, for specs and manifests alike:
+    what is wrong with it (a suffix it does not know, spaces, no number), and what to write."""
+    reason, instead = _quantity_reason(value) if isinstance(value, str) else ("", "")
+    if not instead:
+        instead = "a whole number of GPUs, e.g. 1 or 8" if gpu else "e.g. 500m, 4, 1.5, 16Gi"
+    return f"{describe(value)} is not a Kubernetes quantity{': ' + reason if reason else ''}; write {instead}"
+
+
+def _quantity_reason(text: str) -> tuple[str, str]:
+    """What is wrong with ``text`` as a quantity, and what to write instead when that is clear."""
+    if not text:
+        return "it is empty", ""
+    if any(c.isspace() for c in text):
+        return "it has spaces", ""
+    match = _QUANTITY_PARTS.fullmatch(text)
+    if match is None:
+        return "it does not start with a number", ""
+    number, suffix = match.groups()
+    if suffix[:1].isdigit() or suffix[:1] == ".":
+        return "it is not a number", ""
+    if suffix in _DECIMAL_SUFFIXES or suffix in _BINARY_SUFFIXES or _EXPONENT.fullmatch(suffix):
+        return "", ""
+    if suffix in ("e", "e+", "e-", "E+", "E-"):
+        return "its exponent has no digits", ""
+    unit = suffix[:-1] if suffix[-1:] in ("B", "b") and len(suffix) > 1 else suffix  # GB, GiB: bytes are implied
+    unit = "k" + unit[1:] if unit[:1] in ("k", "K") and unit[1:] != "i" else unit[:1].upper() + unit[1:]
+    if unit in _BINARY_SUFFIXES or unit in _DECIMAL_SUFFIXES[4:]:
+        decimal = unit[:-1] if unit.endswith("i") else unit
+        binary = "Ki" if decimal == "k" else decimal + "i"
+        return (f"{suffix!r} is not one of its suffixes",
+                f"{number}{decimal} (powers of 1000) or {number}{binary} (powers of 1024)")
+    return (f"{suffix!r} is not one of its suffixes (n, u, m, k, M, G, T, P, E: powers of 1000; "
+            "Ki, Mi, Gi, Ti, Pi, Ei: powers of 1024)"), ""
 
 
 def schema_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
                        skip: Any = None, prefix: tuple = ()) -> list[Diagnostic]:
     """Every schema violation of ``instance`` (the data of ``document`` at ``prefix``), with positions.
 
-    ``skip(error)`` may return True for errors the caller handles itself.
+    ``skip(error)`` may return True for errors the caller handles itself. The CRD's CEL rules
+    (``x-kubernetes-validations``, ported in :mod:`.schema_rules`) come after the structural ones.
     """
-    precompiled = precompiled_for(schema_name)
-    if precompiled is not None and precompiled(instance):
-        return []  # its "valid" is python-jsonschema's (a rejection is explained below)
-    fast = fast_validator_for(schema_name)
-    if fast is not None and fast.is_valid(instance):
-        return []
-    import json
+    out = _structural_diagnostics(instance, document, filename, schema_name, skip, prefix)
+    if schema_name == SPEC_SCHEMA:
+        return out  # mpigen's own schema has no CEL rules (and `build` reads no JSON schema file)
+    from .schema_rules import failures, tree_for
 
-    validator = validator_for(schema_name)
-    root = validator.schema
+    tree = tree_for(schema_name)
+    if tree is not None:
+        for path, message, rule in failures(instance, tree):
+            path = prefix + path
+            line, col = document.locate(path)
+            out.append(Diagnostic(filename, line, col, format_path(path), "schema", Severity.ERROR,
+                                  f"{message} (the CRD's validation rule: {rule})"))
+    return out
+
+
+def _structural_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
+                            skip: Any, prefix: tuple) -> list[Diagnostic]:
     out: list[Diagnostic] = []
 
     def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
@@ -158,16 +220,31 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
         line, col = document.locate(path, key=key)
         out.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
 
-    for error in validator.iter_errors(instance):
+    tree = _format_tree(schema_name)
+    if tree is not None:
+        for path, code, message in format_problems(instance, tree):
+            emit(path, message, code=code)
+    precompiled = precompiled_for(schema_name)
+    if precompiled is not None and precompiled(instance):
+        return out  # its "valid" is python-jsonschema's (a rejection is explained below)
+    fast = fast_validator_for(schema_name)
+    if fast is not None and fast.is_valid(instance):
+        return out
+    import json
+
+    validator = validator_for(schema_name)
+    root = validator.schema
+
+    def explain(error: Any) -> None:
         if skip is not None and skip(error):
-            continue
+            return
         path = tuple(error.absolute_path)
         value = error.instance
         kind = error.validator
         if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(value, dict):
             known = _properties(error.schema, root)
             if kind == "additionalProperties" and not isinstance(error.schema.get("additionalProperties"), bool):
-                continue  # not an unknown-field error
+                return  # not an unknown-field error
             for key in sorted(value):
                 if key in known:
                     continue
@@ -188,8 +265,10 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
             emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, document.plain.get(prefix + path))}")
         elif kind == "enum":
             choices = [str(c) for c in error.validator_value]
-            close = did_you_mean(value, choices) if isinstance(value, str) else None
-            hint = f" (did you mean {close}?)" if close else ""
+            meaning = _CHOICE_HINTS.get((path[-1] if path else None, value.casefold())) \
+                if isinstance(value, str) else None
+            close = did_you_mean(value, choices) if isinstance(value, str) and meaning is None else None
+            hint = f": {meaning}" if meaning else f" (did you mean {close}?)" if close else ""
             emit(path, f"{describe(value)} is not allowed{hint}; choose one of: {', '.join(choices)}")
         elif kind == "const":
             emit(path, f"must be {error.validator_value!r}, got {describe(value)}")
@@ -207,17 +286,120 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
             emit(path + (value,), f"{json.dumps(value)} is not a valid name here "
                  f"(names must match {error.validator_value})", key=True)
         elif kind == "pattern" and "([KMGTPE]i)" in str(error.validator_value):
-            emit(path, f"{describe(value)} is not a Kubernetes quantity; write e.g. 500m, 4, 1.5, 16Gi", code="quantity")
+            emit(path, quantity_message(value), code="quantity")
         elif kind == "pattern":
             what = error.schema.get("description", "")
             emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
                  + (f": {what}" if what else ""))
         elif kind in ("anyOf", "oneOf"):
-            types = [s.get("type") for s in error.validator_value if isinstance(s, dict) and "type" in s]
+            branches = [s for s in error.validator_value if isinstance(s, dict)]
+            fits = [i for i, s in enumerate(branches) if "type" in s and any(
+                validator.is_type(value, t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]]))]
+            within = [e for e in error.context or () if len(fits) == 1 and list(e.relative_schema_path)[:1] == fits]
+            if within:  # the value has the shape of one branch: what is wrong inside it
+                for sub in within:
+                    explain(sub)
+                return
+            types = [s.get("type") for s in branches if "type" in s]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
             desc = error.schema.get("description", "")
             emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")
                  + _hint(value, types, document.plain.get(prefix + path)))
         else:
             emit(path, error.message)
+
+    for error in validator.iter_errors(instance):
+        explain(error)
     return out
+
+
+# ------------------------------------------------------------------ what JSON Schema does not say
+#
+# The Kubernetes schemas carry formats that JSON Schema validators do not check (mpigen's run with
+# formats off), but that the API server's decoder does: a number beyond an int32 or int64 field,
+# a Quantity that does not parse, base64 that does not decode. kubectl gets "cannot unmarshal
+# number 3000000000 into Go struct field ... of type int32", "quantities must match the regular
+# expression ...", "illegal base64 data at input byte 3". A custom resource is stored as JSON, so
+# the API server takes an int32 field's 3000000000, but the operator (Go types too) cannot decode
+# the object, nor list any other of its kind.
+
+_INT_RANGES = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}
+# A node of the tree: (format or None, {declared key: node or None}, additionalProperties node, items node)
+FormatNode = tuple
+
+
+@functools.lru_cache(maxsize=None)
+def _format_tree(name: str) -> FormatNode | None:
+    """The branches of a Kubernetes schema that lead to a format the decoder checks (None: none).
+
+    Formats: ``int32``/``int64`` integers, ``byte`` (base64) strings, and Quantity, which the
+    Kubernetes OpenAPI writes as ``oneOf: [string, number]`` (a CRD writes a pattern instead,
+    which the schema checks). mpigen's own spec schema has its own checks (``spec_rules``).
+    """
+    if name == SPEC_SCHEMA:
+        return None
+    return _format_node(load_schema(name))
+
+
+def _format_node(schema: Any) -> FormatNode | None:
+    if not isinstance(schema, dict):
+        return None
+    fmt = schema.get("format")
+    if not (fmt in _INT_RANGES and schema.get("type") == "integer") and fmt != "byte":
+        fmt = None
+    alternatives = schema.get("oneOf") or schema.get("anyOf")
+    if isinstance(alternatives, list) and "pattern" not in schema and \
+            sorted(str(a.get("type")) for a in alternatives if isinstance(a, dict)) == ["number", "string"]:
+        fmt = "quantity"
+    props = {key: _format_node(sub) for key, sub in (schema.get("properties") or {}).items()}
+    extra = _format_node(schema.get("additionalProperties"))
+    items = _format_node(schema.get("items"))
+    if fmt is None and extra is None and items is None and not any(props.values()):
+        return None
+    return fmt, props, extra, items
+
+
+def format_problems(instance: Any, node: FormatNode, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
+    """(path, code, message) for each value the API server's decoder would refuse."""
+    fmt, props, extra, items = node
+    if fmt is not None:
+        problem = _format_problem(fmt, instance)
+        if problem:
+            yield path, ("quantity" if fmt == "quantity" else "schema"), problem
+    if isinstance(instance, dict) and (props or extra is not None):
+        for key, value in instance.items():
+            sub = props[key] if key in props else extra
+            if sub is not None:
+                yield from format_problems(value, sub, path + (key,))
+    elif isinstance(instance, list) and items is not None:
+        for i, value in enumerate(instance):
+            yield from format_problems(value, items, path + (i,))
+
+
+def _format_problem(fmt: str, value: Any) -> str | None:
+    if fmt in _INT_RANGES:
+        low, high = _INT_RANGES[fmt]
+        if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+            return (f"{value} does not fit the field's type, {fmt} ({low} to {high}): Kubernetes cannot decode "
+                    "the object")
+        return None
+    if fmt == "byte":
+        if not isinstance(value, str):
+            return None
+        import base64
+        import binascii
+
+        try:  # Go's base64.StdEncoding skips line breaks, and nothing else
+            base64.b64decode(value.replace("\r", "").replace("\n", ""), validate=True)
+        except (binascii.Error, ValueError):
+            return ("is not base64 (the API server refuses it as illegal base64 data); encode the value with "
+                    "`base64 -w0`, or give a Secret's values as plain text under stringData")
+        return None
+    if isinstance(value, str):  # quantity; a number is always one
+        from ..operator.quantity import Quantity, QuantityError
+
+        try:
+            Quantity.parse(value)
+        except QuantityError:
+            return quantity_message(value)  # the same message as for a spec's quantity
+    return None

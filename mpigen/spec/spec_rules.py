@@ -7,18 +7,18 @@ maps paths written by an environment back to where that environment wrote them.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterator
 
 from ..diagnostics import Severity
 from ..expand.defaults import quantity_text
-from ..names import volume_name
+from ..expand.environments import origin
+from ..names import DNS1035_MAX, job_name_problem, volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..versions import FEATURES, OperatorVersion
+from .schema import quantity_message
 
 Finding = tuple[tuple, str, Severity, str]
 
-_DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 OPERATOR_ENV = {
     "K_MPI_JOB_ROLE", "OMPI_MCA_orte_keep_fqdn_hostnames", "OMPI_MCA_orte_default_hostfile",
     "OMPI_MCA_plm_rsh_args", "OMPI_MCA_orte_set_default_slots", "I_MPI_HYDRA_HOST_FILE",
@@ -27,15 +27,17 @@ OPERATOR_ENV = {
 
 
 def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
-               priority_classes: dict[str, int] | None, schema_ok: bool = True) -> list[Finding]:
-    """All findings for one environment's effective ``spec`` of the document ``doc``.
+               priority_classes: dict[str, int] | None, schema_ok: bool = True,
+               env: str | None = None) -> list[Finding]:
+    """All findings for one environment's effective ``spec`` of the document ``doc`` (``env``: its
+    name, None for the base).
 
     The rules expect the shape the schema guarantees. When the schema already reported errors
     (``schema_ok`` false), a rule that cannot read the malformed spec contributes nothing: the
     schema's diagnostic says what is wrong. With a valid shape, such a failure is a bug and raises.
     """
     findings: list[Finding] = []
-    rules = [(rule, (doc, spec, version)) for rule in
+    rules = [(rule, (doc, spec, version) + ((env,) if rule is _hostnames else ())) for rule in
              (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env)]
     from .feature_rules import FEATURE_RULES
 
@@ -63,10 +65,8 @@ def _quantities(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
                 continue  # the schema reports the type
             try:
                 quantity = Quantity.parse(quantity_text(value))
-            except QuantityError as exc:
-                example = "a whole number of GPUs, e.g. 1 or 8" if name == "gpu" else "e.g. 500m, 4, 16Gi"
-                yield (("spec",) + path + (name,), "quantity", Severity.ERROR,
-                       f"{value!r} is not a Kubernetes quantity ({exc}); write {example}")
+            except QuantityError:
+                yield (("spec",) + path + (name,), "quantity", Severity.ERROR, quantity_message(value, name == "gpu"))
                 continue
             if quantity.sign() < 0:
                 yield (("spec",) + path + (name,), "quantity", Severity.ERROR, f"{value!r} must not be negative")
@@ -96,30 +96,49 @@ def pod_counts(spec: dict) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v}
 
 
-def _hostnames(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
+def _hostnames(doc: dict, spec: dict, version: OperatorVersion, env: str | None = None) -> Iterator[Finding]:
+    """Pod hostnames ``<name>-<role>-<i>`` (and the MPI launcher's ``<name>-launcher``) are
+    DNS-1035 labels. One problem, said once where it is: the name's characters, or its length
+    (then the same message for every environment), at ``metadata.name``; a hostname too long only
+    because of a replica count, at that count, naming the environment that sets it."""
     name = (doc.get("metadata") or {}).get("name")
     workers = spec.get("workers")
     if not isinstance(name, str) or not isinstance(workers, int) or isinstance(workers, bool):
         return
-    if spec.get("framework", "mpi") == "mpi":
-        hosts = [f"{name}-worker-{max(workers, 1) - 1}", f"{name}-launcher"]
+    problem = job_name_problem(name)
+    if problem:
+        yield (("metadata", "name"), "hostname", Severity.ERROR,
+               f"the job name {name!r} {problem}: it must be lower-case letters, digits and '-', start with a "
+               "letter and end with a letter or digit, as it begins every pod's hostname"
+               + (f" ({name}-worker-0)" if name else "") + "; rename the job")
+        return
+    # (role, pods, where the count is written): the count sets the last pod's number
+    if spec.get("framework", "mpi") == "mpi":  # validateMPIJobName: <name>-worker-<replicas-1>, 1 when 0
+        pods = [("worker", max(workers, 1), ("spec", "workers")), ("launcher", None, None)]
     else:  # training-operator names pods and services <job>-<replica type>-<index>
-        hosts = [f"{name}-{role}-{count - 1}" for role, count in pod_counts(spec).items() if count > 0]
-    for host in hosts:
-        if not _DNS1035.match(host):
-            # The name's characters: the same problem in every environment, so one message for all
-            # (the first pod's hostname, not the last worker's, whose number an environment changes).
-            first = re.sub(r"-[0-9]+$", "-0", host)
-            yield (("metadata", "name"), "hostname", Severity.ERROR,
-                   f"pod hostname {first!r} is not a valid DNS-1035 label: it must consist of lowercase letters, "
-                   "digits and '-', start with a letter and end with a letter or digit; the operator rejects the "
-                   "job (rename the job)")
-            return
-        if len(host) > 63:
-            yield (("metadata", "name"), "hostname", Severity.ERROR,
-                   f"pod hostname {host!r} is not a valid DNS-1035 label: it is {len(host)} characters long "
-                   "(at most 63); the operator rejects the job (choose a shorter name)")
-            return
+        counts = {"worker": ("spec", "workers"), "ps": ("spec", "tensorflow", "ps", "replicas")}
+        pods = [(role, count, counts.get(role)) for role, count in pod_counts(spec).items() if count > 0]
+    first = max((f"{name}-{role}" if count is None else f"{name}-{role}-0" for role, count, _ in pods),
+                key=len, default="")
+    if len(first) > DNS1035_MAX:
+        yield (("metadata", "name"), "hostname", Severity.ERROR,
+               f"the job name {name!r} is {len(name)} characters long: the pod hostname {first!r} is {len(first)} "
+               f"(a DNS-1035 label has at most {DNS1035_MAX}); the operator rejects the job: shorten the name to at "
+               f"most {DNS1035_MAX - (len(first) - len(name))} characters")
+        return
+    for role, count, path in pods:
+        last = f"{name}-{role}-{(count or 1) - 1}"
+        if count is None or len(last) <= DNS1035_MAX:
+            continue
+        where = ""
+        if env is not None and origin(path[1:], doc.get("spec") or {}, env)[:1] == ("environments",):
+            where = f" (environment {env!r})"
+        digits = DNS1035_MAX - len(f"{name}-{role}-")
+        one, many = ("parameter server", "parameter servers") if role == "ps" else (role, f"{role}s")
+        yield (path, "hostname", Severity.ERROR,
+               f"{count} {many}{where} make the last {one}'s hostname {last!r} {len(last)} characters long (a "
+               f"DNS-1035 label has at most {DNS1035_MAX}); the operator rejects the job: use at most {10 ** digits} "
+               f"{many} or shorten the job name to at most {DNS1035_MAX - (len(last) - len(name))} characters")
 
 
 def _workers(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

@@ -2,13 +2,14 @@
 framework port with every problem as a located diagnostic: what ``mpigen explain`` and ``mpigen
 podgroup`` do with a TrainJob.
 
-* the TrainJobs (``trainer.kubeflow.org/v1alpha1``) of the loaded documents, ``kind: List``
-  items included, are shape-checked (:func:`~mpigen.trainer.runtimes.trainjob_shape`:
+* the TrainJobs (``trainer.kubeflow.org/v1alpha1``), found and judged as ``mpigen validate``
+  finds and judges every job (:func:`mpigen.validate.find_jobs`), are shape-checked (:func:`~mpigen.trainer.runtimes.trainjob_shape`:
   ``trainjob-invalid``);
-* the runtime each names is looked up among the runtimes read from ``--cluster FILE``
-  (:func:`cluster_runtimes`; ``unknown-runtime`` when it is not there, or when no runtime is known
-  at all), and shape-checked (``runtime-invalid``, at the runtime's lines in the cluster file);
-* :func:`mpigen.trainer.framework.build` runs: a webhook refusing the runtime (``runtime-invalid``)
+* the runtime each names is looked up among the runtimes of ``--cluster FILE`` (the
+  :class:`~mpigen.load.cluster.Cluster`'s), else among Trainer's default runtimes, which an info
+  note then says (``default-runtime``); ``trainjob-runtime-missing`` when it is not there; it is
+  shape-checked (``trainingruntime-invalid``, at the runtime's lines in the cluster file);
+* :func:`mpigen.trainer.framework.build` runs: a webhook refusing the runtime (``trainingruntime-invalid``)
   or the TrainJob (``trainjob-invalid``), or the framework returning an error (``not-created``),
   is reported at the field it names; a deprecated ClusterTrainingRuntime is a warning
   (``deprecated-runtime``).
@@ -16,49 +17,55 @@ podgroup`` do with a TrainJob.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.document import Document
+from ..load.trainer_runtimes import Runtimes
 from .framework import Built, Refused, build
 from .info import TrainerError
-from .runtimes import describe_ref, find_runtime, is_runtime, is_trainjob, objects, runtime_shape, supported_ref, \
-    trainjob_shape
+from .runtimes import describe_ref, runtime_ref, runtime_shape, supported_ref, trainjob_shape
+
+
+Locate = Callable[[tuple], tuple[int | None, int | None, tuple]]
+"""A path of an object -> the line and column, and the path shown, of where it was written."""
 
 
 @dataclass
 class Source:
-    """An object of a loaded file: a document, or an item of a ``kind: List`` document."""
+    """An object and where it was written: a TrainJob of the input (found as ``mpigen validate``
+    finds jobs, :func:`mpigen.validate.find_jobs`), or a runtime of the cluster file."""
 
     data: dict[str, Any]
     filename: str
-    doc: Document
-    prefix: tuple  # the object's path in its document
+    place: Locate
 
     def locate(self, path: tuple) -> tuple[int | None, int | None]:
-        return self.doc.locate(self.prefix + tuple(path))
+        line, column, _ = self.place(path)
+        return line, column
 
     def diagnostic(self, path: tuple, code: str, severity: Severity, message: str) -> Diagnostic:
-        line, column = self.locate(path)
-        return Diagnostic(self.filename, line, column, format_path(self.prefix + tuple(path)), code, severity, message)
+        line, column, shown = self.place(path)
+        return Diagnostic(self.filename, line, column, format_path(shown), code, severity, message)
 
 
-def sources(documents: Iterable[Document], filename: str, want: Any) -> list[Source]:
-    """Every object of the documents for which ``want(data)`` holds."""
-    return [Source(data, filename, doc, prefix) for doc in documents
-            for prefix, data in objects(doc.data) if want(data)]
+def _nowhere(path: tuple) -> tuple[None, None, tuple]:
+    return None, None, tuple(path)
 
 
-def trainjob_sources(documents: Iterable[Document], filename: str) -> list[Source]:
-    return sources(documents, filename, is_trainjob)
+def runtime_source(runtimes: Runtimes, runtime: dict[str, Any]) -> Source:
+    """One of ``runtimes``, with where it was written (nowhere, for Trainer's default runtimes)."""
+    key = runtimes.key_of(runtime)
+    where = runtimes.where.get(key) if key is not None else None
+    if where is None:
+        return Source(runtime, runtimes.filename or runtimes.source, _nowhere)
+    doc, prefix = where
 
+    def place(path: tuple) -> tuple[int | None, int | None, tuple]:
+        return (*doc.locate(prefix + tuple(path)), prefix + tuple(path))
 
-def cluster_runtimes(documents: Iterable[Document], filename: str) -> list[Source]:
-    """The TrainingRuntimes and ClusterTrainingRuntimes of a cluster file (``kubectl get
-    clustertrainingruntimes,trainingruntimes -A -o yaml`` prints them as a List)."""
-    return sources(documents, filename, is_runtime)
+    return Source(runtime, runtimes.filename, place)
 
 
 @dataclass
@@ -77,9 +84,10 @@ def _where(job: Source, runtime: Source, path: tuple) -> tuple[Source, tuple]:
     return job, path
 
 
-def explain_trainjobs(jobs: list[Source], runtimes: list[Source] | None, priority_classes: dict[str, int] | None
+def explain_trainjobs(jobs: list[Source], runtimes: Runtimes, priority_classes: dict[str, int] | None
                       ) -> tuple[list[Explained], list[Diagnostic]]:
-    """Each TrainJob built on its runtime (``runtimes``: None when no cluster file was given)."""
+    """Each TrainJob built on its runtime, one of ``runtimes`` (the cluster file's, else Trainer's
+    default runtimes: :func:`mpigen.lint.base.trainer_runtimes`)."""
     out: list[Explained] = []
     diagnostics: list[Diagnostic] = []
     for job in jobs:
@@ -90,23 +98,23 @@ def explain_trainjobs(jobs: list[Source], runtimes: list[Source] | None, priorit
             continue
         unsupported = supported_ref(job.data)
         if unsupported:
-            diagnostics.append(job.diagnostic(("spec", "runtimeRef"), code="unknown-runtime", severity=Severity.ERROR,
+            diagnostics.append(job.diagnostic(("spec", "runtimeRef"), code="trainjob-invalid", severity=Severity.ERROR,
                                               message=unsupported))
             continue
-        found = None
-        if runtimes is not None:
-            found = next((r for r in runtimes if r.data is find_runtime(job.data, [r.data])), None)
-        if found is None:
-            where = ("no runtimes are known: give the cluster's with --cluster FILE (kubectl get "
-                     "clustertrainingruntimes,trainingruntimes -A -o yaml)" if runtimes is None else
-                     "it is not in the cluster file (a TrainingRuntime must be in the TrainJob's namespace)")
-            diagnostics.append(job.diagnostic(("spec", "runtimeRef", "name"), code="unknown-runtime",
+        _, kind, name = runtime_ref(job.data)
+        runtime = runtimes.find(kind, name, (job.data.get("metadata") or {}).get("namespace"))
+        if runtime is None:
+            where = (f"{runtimes.source} (no runtimes in the cluster file: give the cluster's with --cluster FILE, "
+                     "kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml)" if runtimes.defaults else
+                     f"{runtimes.source} (a TrainingRuntime must be in the TrainJob's namespace)")
+            diagnostics.append(job.diagnostic(("spec", "runtimeRef", "name"), code="trainjob-runtime-missing",
                                               severity=Severity.ERROR,
-                                              message=f"{describe_ref(job.data)} is not known: {where}"))
+                                              message=f"{describe_ref(job.data)} is not among {where}"))
             continue
+        found = runtime_source(runtimes, runtime)  # validate's verdict said so when it is a default one
         problems = runtime_shape(found.data)
         if problems:
-            diagnostics += [found.diagnostic(path, code="runtime-invalid", severity=Severity.ERROR, message=message)
+            diagnostics += [found.diagnostic(path, code="trainingruntime-invalid", severity=Severity.ERROR, message=message)
                             for path, message in problems]
             continue
         try:
@@ -114,7 +122,7 @@ def explain_trainjobs(jobs: list[Source], runtimes: list[Source] | None, priorit
         except Refused as exc:
             for path, message in exc.problems:
                 source, path = _where(job, found, path)
-                code = "runtime-invalid" if source is found else "trainjob-invalid"
+                code = "trainingruntime-invalid" if source is found else "trainjob-invalid"
                 diagnostics.append(source.diagnostic(path, code=code, severity=Severity.ERROR,
                                                      message=f"{message}: the webhook refuses it, nothing is created"))
             continue

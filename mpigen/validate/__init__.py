@@ -2,13 +2,15 @@
 
 The stage's public names, which the commands and :mod:`mpigen.migrate` import from here: the
 layers over files (:mod:`.engine`, in parallel by :mod:`.parallel`) and what the API server and
-the operators accept (:mod:`.admission`). The validate command also uses :mod:`.discover`,
+the operators accept (:mod:`.admission`), and the jobs of a file with that verdict on them
+(:func:`find_jobs`, for ``explain`` and ``podgroup``). The validate command also uses :mod:`.discover`,
 :mod:`.report` and :mod:`.kubeconform`.
 """
 
-from .admission import checked_mpijob, checked_training_job, prune_nulls, schema_for
-from .engine import SKIPPED, Coverage, ValidateOptions, validate_bytes, validate_items
+from .admission import prune_nulls, schema_for
+from .engine import (SKIPPED, Coverage, Job, NoSuchEnvironment, ValidateOptions, find_jobs, validate_bytes,
+                     validate_items)
 from .parallel import validate_files
 
-__all__ = ["SKIPPED", "Coverage", "ValidateOptions", "checked_mpijob", "checked_training_job", "prune_nulls",
+__all__ = ["SKIPPED", "Coverage", "Job", "NoSuchEnvironment", "ValidateOptions", "find_jobs", "prune_nulls",
            "schema_for", "validate_bytes", "validate_files", "validate_items"]

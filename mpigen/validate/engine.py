@@ -2,9 +2,13 @@
 
 1. YAML: syntax, duplicate keys, object tags, bombs (the loader), YAML 1.1 traps (in messages).
 2. Schema, with the API server's semantics: a null is dropped as the server drops it; an unknown
-   field is an error, because the server would prune it silently.
+   field is an error, because the server would prune it silently; the object is read as kubectl
+   reads it (an unquoted ``y`` is a boolean); what the server's decoder refuses beyond the schema
+   (an int32 field's 3000000000, base64 that does not decode) is an error too.
 3. The operator's admission rules (mpi-operator's ``validation.go``) on the defaulted object.
-4. The lint rules (``mpigen/lint/rules``).
+4. The lint rules (``mpigen/lint/rules``), among them the API server's own validation of the
+   objects' metadata, pod templates, Services, Deployments, ConfigMaps, Secrets, PriorityClasses;
+   then what training-operator's validating webhook refuses that no rule reported.
 
 An mpigen spec (``mpigen.dev/v1alpha1`` ``TrainingJob``) goes through the spec compiler's checks
 instead. Everything is collected; nothing stops at the first problem.
@@ -14,14 +18,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from ..diagnostics import Diagnostic, Severity, format_path
+from ..diagnostics import Diagnostic, Severity, format_path, has_errors
 from ..lint.base import LintOptions
-from ..load.yaml_loader import Document, decode, iter_text
-from ..names import MPIJOB_API
+from ..load.document import LoadResult, objects
+from ..load.yaml_loader import Document, decode, iter_text, kubectl_reads
+from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
+from ..lint.admission import admission_problems
 from .admission import Path, name_problems, prune_nulls, schema_for
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +80,8 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
             continue
-        if isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List") \
-                and isinstance(data.get("items"), list):
-            for i, obj in enumerate(data["items"]):
-                diagnostics.extend(_object(obj, ("items", i), doc, filename, options, coverage))
-            continue
-        diagnostics.extend(_object(data, (), doc, filename, options, coverage))
+        for prefix, obj in objects(data):
+            diagnostics.extend(_object(obj, prefix, doc, filename, options, coverage))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
@@ -120,30 +122,73 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             return [located((), "no-schema", Severity.INFO,
                             f"mpigen has no schema for {api_version} {kind}: not checked")]
     else:
-        for diagnostic in schema_diagnostics(stored, doc, filename, schema, prefix=prefix):
+        sent = kubectl_reads(stored, doc.plain, prefix) if doc.plain else stored  # y/n are booleans to kubectl
+        for diagnostic in schema_diagnostics(sent, doc, filename, schema, prefix=prefix):
             out.append(diagnostic)
             schema_paths.add(diagnostic.path)
             if diagnostic.code == "missing-field":
                 missing.add((diagnostic.path, _missing_key(diagnostic.message)))
-    if api_version == MPIJOB_API and kind == "MPIJob" and isinstance(stored.get("spec"), dict):
-        from ..operator.mpi_defaults import set_defaults
-        from ..operator.mpi_validation import validate_mpijob
-
-        version = options.lint.operator_version
-        for path, message in validate_mpijob(set_defaults(stored, version)):
+    job = CURRENT_API.get(kind) == api_version
+    if kind in CURRENT_API and not job and api_version not in LEGACY_API[kind]:  # legacy-api-version: a lint rule
+        out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
+                           f"unknown {kind} apiVersion {api_version!r}: the operators serve {CURRENT_API[kind]}"))
+    if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
+        out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
+                           f"creates nothing for a {kind} without one"))
+        schema_paths.add(format_path(prefix))
+    elif job and kind == "MPIJob":  # mpi-operator's validation.go, before the lint rules read the job
+        for path, code, severity, message in admission_problems(stored, options.lint.operator_version):
             if format_path(prefix + path) not in schema_paths:
-                out.append(located(path, "mpijob-invalid", Severity.ERROR,
-                                   f"the operator rejects this MPIJob: {message}"))
+                out.append(located(path, code, severity, message))
+                schema_paths.add(format_path(prefix + path))
+    if api_version == TRAINER_API and kind in (TRAINJOB_KIND, *RUNTIME_KINDS) and isinstance(stored.get("spec"), dict):
+        for path, code, severity, message in trainer_admission(stored, options):
+            if format_path(prefix + path) not in schema_paths or severity is Severity.INFO:
+                out.append(located(path, code, severity, message))
                 schema_paths.add(format_path(prefix + path))
     from ..lint.runner import lint_object
 
+    linted: set[str] = set()  # where a lint rule reported an error
     for path, code, severity, message in lint_object(stored, options.lint, options.disabled):
         full = prefix + tuple(path)
         if format_path(full) in schema_paths or (full and (format_path(full[:-1]), full[-1]) in missing):
             continue  # the schema or the operator's own validation already reported this field
         out.append(located(path, code, severity, message))
+        if severity is Severity.ERROR:
+            linted.add(format_path(full))
+    if job and kind != "MPIJob" and not schema_paths and not missing and isinstance(stored.get("spec"), dict):
+        # The training-operator's validating webhook (it reads a job of the schema's shape only), where
+        # no lint rule (container-name, zero-replicas, hostname, object-meta, pod-containers) already
+        # said the same at the same field in its own, more precise terms.
+        for path, code, severity, message in admission_problems(stored, options.lint.operator_version):
+            if format_path(prefix + tuple(path)) not in linted:
+                out.append(located(path, code, severity, message))
     coverage.checked += 1
     return out
+
+
+def trainer_admission(obj: dict[str, Any], options: ValidateOptions
+                      ) -> list[tuple[Path, str, Severity, str]]:
+    """Kubeflow Trainer's webhooks on a TrainJob (against the runtime it names: the cluster's, else
+    Trainer's default runtimes, which an info note then names) or on a runtime."""
+    from ..lint.base import Context
+    from ..lint.trainer_webhooks import runtime_problems, trainjob_problems
+
+    if obj["kind"] != TRAINJOB_KIND:
+        return [(path, "trainingruntime-invalid", Severity.ERROR,
+                 f"Trainer's webhook rejects this {obj['kind']}: {message}") for path, message in runtime_problems(obj)]
+    ctx = Context(obj, options.lint)
+    found: list[tuple[Path, str, Severity, str]] = [
+        (path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
+        for path, message in trainjob_problems(obj, ctx.trainer_info, options.lint.priority_classes)]
+    if ctx.trainer_runtime is not None and options.lint.trainer_runtimes is None:
+        from ..load.trainer_runtimes import default_runtimes
+
+        ref = ctx.trainer_runtime["metadata"]["name"]
+        found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
+                      f"the runtime {ref!r} was checked as {default_runtimes().source} define it: the cluster file "
+                      "(--cluster) gives no runtimes"))
+    return found
 
 
 def _missing_key(message: str) -> str:
@@ -151,3 +196,98 @@ def _missing_key(message: str) -> str:
     (a pod rule's "Required value" for that key is the same problem)."""
     quoted = message.rpartition("missing required field ")[2]
     return quoted[1:-1] if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "'\"" else quoted
+
+
+JOB_KINDS = tuple(CURRENT_API)  # MPIJob, PyTorchJob, TFJob
+FOUND_KINDS = (*JOB_KINDS, TRAINJOB_KIND)  # and Kubeflow Trainer's TrainJob (trainer.kubeflow.org/v1alpha1)
+
+
+def _served(obj: dict[str, Any]) -> bool:
+    """Whether an operator serves the job's apiVersion."""
+    return obj.get("apiVersion") == (TRAINER_API if obj["kind"] == TRAINJOB_KIND else CURRENT_API[obj["kind"]])
+
+
+class NoSuchEnvironment(Exception):
+    """``--env NAME`` names no environment of a spec (a usage error)."""
+
+    def __init__(self, env: str, job: str, environments: list[str]) -> None:
+        known = ", ".join(environments) or "none"
+        super().__init__(f"--env {env}: no such environment in {job} (environments: {known})")
+
+
+@dataclass(slots=True)
+class Job:
+    """An MPIJob, PyTorchJob or TFJob of a file, as the operator receives it: compiled from an
+    mpigen spec, or a manifest's object as the API server stores it (nulls dropped)."""
+
+    obj: dict[str, Any]
+    locate: Callable[[Path], tuple[int | None, int | None, Path]]
+    """A path of ``obj`` -> the line and column, and the path shown, of where it was written."""
+
+
+def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
+              env: str | None = None) -> tuple[list[Job], list[Diagnostic]]:
+    """The jobs of a file and ``mpigen validate``'s verdict on them: how ``explain`` and
+    ``podgroup`` read a file, so that a job gets the same answer whichever command reads it.
+
+    Every document is looked into as validate does: an mpigen spec is compiled (``env``: the
+    environment whose objects to take); the items of a ``kind: List`` are objects of their own
+    (:func:`mpigen.load.document.objects`); every MPIJob, PyTorchJob, TFJob and TrainJob goes through
+    validate's layers (schema, the operator's admission rules, the lint rules). A job any of them
+    reports an error on is not returned (the operator would refuse it, or it would not run);
+    objects of other kinds are not looked at. Raises :class:`NoSuchEnvironment`.
+    """
+    diagnostics = list(loaded.diagnostics)
+    jobs: list[Job] = []
+    for doc in loaded.documents:
+        data = doc.data
+        if data is None:
+            continue
+        if is_spec(data):
+            compiled, found = compile_document(doc, filename, options.build)
+            diagnostics += found
+            if compiled is None:
+                continue
+            if env is not None and env not in compiled.environments:
+                raise NoSuchEnvironment(env, compiled.name, sorted(compiled.environments))
+            jobs += [Job(obj, _spec_locator(doc, obj, env)) for obj in compiled.objects(env)
+                     if obj["kind"] in JOB_KINDS]
+            continue
+        for prefix, obj in objects(data):
+            if not isinstance(obj, dict) or obj.get("kind") not in FOUND_KINDS:
+                continue
+            found = _object(obj, prefix, doc, filename, options, Coverage())
+            found = [d for d in found if d.code not in options.disabled]
+            diagnostics += found
+            if _served(obj) and not has_errors(found):
+                jobs.append(Job(prune_nulls(obj), _locator(doc, prefix)))
+    if not jobs and not has_errors(diagnostics):
+        diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
+                                      f"no mpigen spec, no {CURRENT_API['MPIJob']} MPIJob, no "
+                                      f"{CURRENT_API['PyTorchJob']} PyTorchJob or TFJob and no {TRAINER_API} "
+                                      "TrainJob in this file"))
+    return jobs, diagnostics
+
+
+def _locator(doc: Document, prefix: Path) -> Callable[[Path], tuple[int | None, int | None, Path]]:
+    def locate(path: Path) -> tuple[int | None, int | None, Path]:
+        return (*doc.locate(prefix + tuple(path)), prefix + tuple(path))
+
+    return locate
+
+
+def _spec_locator(doc: Document, obj: dict[str, Any], env: str | None
+                  ) -> Callable[[Path], tuple[int | None, int | None, Path]]:
+    """Where the spec of ``doc`` sets what a path of ``obj``, compiled from it, holds."""
+    from ..expand.environments import origin, spec_for
+    from ..render.origins import spec_field
+
+    spec = doc.data["spec"]
+
+    def locate(path: Path) -> tuple[int | None, int | None, Path]:
+        where = spec_field(obj, path, doc.data["metadata"], spec_for(spec, env))
+        if where[:1] == ("spec",):
+            where = ("spec",) + tuple(origin(where[1:], spec, env))
+        return (*doc.locate(where), where)
+
+    return locate

@@ -45,9 +45,24 @@ def _pods(kube: Kube, namespace: str, job: str) -> list[dict]:
     return kube.get("pods", "-n", namespace, "-l", selector)["items"]
 
 
-def _apply_spec(kube: Kube, doc: dict, tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def cluster_file(kube: Kube, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cluster's Nodes and PriorityClasses as kubectl prints them, joined by a --- line."""
+    path = tmp_path_factory.mktemp("cluster") / "cluster.yaml"
+    nodes = kube.kubectl("get", "nodes", "-o", "yaml").stdout
+    classes = kube.kubectl("get", "priorityclasses", "-o", "yaml").stdout
+    path.write_text(nodes + "---\n" + classes)
+    return path
+
+
+def _write_spec(doc: dict, tmp_path: Path) -> Path:
     path = tmp_path / f"{doc['metadata']['name']}.yaml"
     path.write_text(yaml.safe_dump(doc))
+    return path
+
+
+def _apply_spec(kube: Kube, doc: dict, tmp_path: Path) -> Path:
+    path = _write_spec(doc, tmp_path)
     built = kube.mpigen("build", str(path))
     assert built.returncode == 0, built.stderr
     kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=built.stdout)
@@ -63,11 +78,17 @@ def _delete(kube: Kube, kind: str, namespace: str, name: str) -> None:
 
 @pytest.mark.parametrize("framework", ["mpi", "pytorch"])
 @pytest.mark.parametrize("gang", GANGS)
-def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, gang: str, framework: str) -> None:
+def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, cluster_file: Path, gang: str,
+                                               framework: str) -> None:
     namespace = kube.namespaces[gang]
     name = f"fits-{framework}"
     doc = spec(name, namespace, gang, 4, framework)
     kind = "mpijob" if framework == "mpi" else "pytorchjob"
+    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(cluster_file))
+    assert explained.returncode == 0 and "gang-" not in explained.stderr, explained.stderr
+    placement = ("node-0..node-3: 1 worker each; launcher on node-0" if framework == "mpi"
+                 else "master on node-0; node-1..node-3: 1 worker each")
+    assert f"the gang fits\n    {placement}\n" in explained.stdout, explained.stdout
     _apply_spec(kube, doc, tmp_path)
     try:
         expected = 5 if framework == "mpi" else 4
@@ -86,10 +107,15 @@ def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, gang:
 
 
 @pytest.mark.parametrize("gang", GANGS)
-def test_a_gang_one_worker_too_large_gets_nothing(kube: Kube, tmp_path: Path, gang: str) -> None:
+def test_a_gang_one_worker_too_large_gets_nothing(kube: Kube, tmp_path: Path, cluster_file: Path, gang: str) -> None:
     namespace = kube.namespaces[gang]
     name = "too-large"
     doc = spec(name, namespace, gang, 5)
+    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(cluster_file))
+    assert explained.returncode == 1, explained.stderr
+    assert "error gang-cannot-fit the gang cannot fit the cluster file's 4 nodes" in explained.stderr
+    assert ("5 workers need 8 nvidia.com/gpu each; each of the 4 nodes can hold at most 1 (8 nvidia.com/gpu "
+            "allocatable): room for 4 of 5") in explained.stderr, explained.stderr
     _apply_spec(kube, doc, tmp_path)
     try:
         deadline = time.monotonic() + HOLD_SECONDS

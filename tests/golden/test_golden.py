@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
@@ -47,159 +46,150 @@ def test_outputs_match_golden(case, outputs) -> None:
                         f"{diff.pretty() if diff else 'same data, different bytes'}")
 
 
-def _jobs(case) -> list[tuple[str, dict]]:
-    out = []
-    for env in ["base"] + case.envs:
-        for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
-            if doc and doc.get("kind") == "MPIJob":
-                out.append((env, doc))
-    return out
-
-
-def _objects(case) -> list[tuple[str, dict]]:
-    return [(env, doc) for env in ["base"] + case.envs
-            for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if doc]
-
-
-def _training_jobs(case) -> list[tuple[str, dict]]:
-    return [(env, doc) for env, doc in _objects(case) if doc.get("kind") in ("PyTorchJob", "TFJob")]
-
-
 def _classes(case) -> dict[str, int]:
     if not case.cluster:
         return {}
     return {d["metadata"]["name"]: d["value"] for d in yaml.safe_load((ROOT / case.cluster).read_text())["items"]}
 
 
+def objects_of(*kinds: str) -> list:
+    """One parameter per object of ``kinds`` in every golden case and environment (id
+    ``<case>/<env>/<kind>[-n]``): a test of a kind runs on the outputs that hold it, never passes
+    on a case without it."""
+    params = []
+    for case in CASES:
+        for env in ["base"] + case.envs:
+            docs = [d for d in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if d]
+            for i, doc in enumerate(docs):
+                if doc.get("kind") in kinds:
+                    same = [d for d in docs[:i] if d.get("kind") == doc["kind"]]
+                    ident = f"{case.name}/{env}/{doc['kind']}" + (f"-{len(same) + 1}" if same else "")
+                    params.append(pytest.param(case, env, doc, id=ident))
+    return params
+
+
+ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob", "PodGroup", "Deployment", "Service")
+MPIJOBS = objects_of("MPIJob")
+TRAINING_JOBS = objects_of("PyTorchJob", "TFJob")
+JOBS = objects_of("MPIJob", "PyTorchJob", "TFJob")
+OBJECTS = objects_of(*ALL_KINDS)
+
+
 def test_goldens_cover_every_kind() -> None:
-    kinds = {doc["kind"] for case in CASES for _, doc in _objects(case)}
-    assert {"MPIJob", "PyTorchJob", "TFJob", "PodGroup", "Deployment", "Service"} <= kinds, kinds
+    kinds = {param.values[2]["kind"] for param in OBJECTS}
+    assert set(ALL_KINDS) <= kinds, kinds
+    assert len(MPIJOBS) >= 5 and len(TRAINING_JOBS) >= 5, (len(MPIJOBS), len(TRAINING_JOBS))
+    # every object of every output file is some test's parameter
+    total = sum(1 for case in CASES for env in ["base"] + case.envs
+                for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if doc)
+    assert len(OBJECTS) == total
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_every_object_validates_against_its_schema(case) -> None:
+@pytest.mark.parametrize("case, env, obj", OBJECTS)
+def test_every_object_validates_against_its_schema(case, env, obj) -> None:
     """Each output object against the schema of its kind (CRDs and Kubernetes' OpenAPI, in schemas/)."""
     import jsonschema
 
-    for env, obj in _objects(case):
-        group, _, version = obj["apiVersion"].rpartition("/")
-        path = ROOT / "schemas" / (group or version) / f"{obj['kind'].lower()}_{version}.json"
-        validator = jsonschema.Draft7Validator(json.loads(path.read_text()))
-        errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
-        assert not errors, f"{env} {obj['kind']}: " + "\n".join(errors)
+    group, _, version = obj["apiVersion"].rpartition("/")
+    path = ROOT / "schemas" / (group or version) / f"{obj['kind'].lower()}_{version}.json"
+    validator = jsonschema.Draft7Validator(json.loads(path.read_text()))
+    errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
+    assert not errors, "\n".join(errors)
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_training_operator_defaulting_adds_nothing(case) -> None:
+@pytest.mark.parametrize("case, env, job", TRAINING_JOBS)
+def test_training_operator_defaulting_adds_nothing(case, env, job) -> None:
     """Everything training-operator v1.9.0's defaulting would fill is already written out."""
     from mpigen.operator.training_defaults import set_defaults as set_training_defaults
 
-    for env, job in _training_jobs(case):
-        assert set_training_defaults(job) == job, f"{env}: defaulting changed the {job['kind']}"
+    assert set_training_defaults(job) == job, f"{env}: defaulting changed the {job['kind']}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_training_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
+@pytest.mark.parametrize("case, env, job", TRAINING_JOBS)
+def test_training_scheduling_policy_says_what_the_podgroup_gets(case, env, job) -> None:
     """A PyTorchJob's or TFJob's explicit schedulingPolicy equals training-operator's PodGroup."""
     from mpigen.operator import training_podgroup as tp
 
-    for env, job in _training_jobs(case):
-        template = next(iter(tp.replica_specs(job).values()))["template"]
-        scheduler = template["spec"].get("schedulerName")
-        if scheduler not in ("volcano", "scheduler-plugins-scheduler"):
-            assert "schedulingPolicy" not in job["spec"]["runPolicy"], env
-            continue
-        gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
-        policy = job["spec"]["runPolicy"]["schedulingPolicy"]
-        implicit = json.loads(json.dumps(job))
-        implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
-            k: v for k, v in policy.items() if k in ("minAvailable", "queue", "priorityClass", "scheduleTimeoutSeconds")}
-        for source in (job, implicit):
-            spec = tp.podgroup(source, gang, _classes(case), scheduler_name=scheduler)["spec"]
-            assert spec.get("minMember", 0) == policy["minAvailable"], env
-            if gang == "volcano":
-                assert spec["queue"] == policy["queue"], env
-                assert spec.get("priorityClassName") == policy.get("priorityClass"), env
-            else:
-                assert spec.get("scheduleTimeoutSeconds") == policy.get("scheduleTimeoutSeconds"), env
-            want = {k: Quantity.parse(v) for k, v in (policy.get("minResources") or {}).items()}
-            got = {k: Quantity.parse(v) for k, v in (spec.get("minResources") or {}).items()}
-            assert got == want, env
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_operator_defaulting_adds_nothing(case) -> None:
-    """Everything mpi-operator's defaulting would fill is already written out."""
-    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
-    for env, job in _jobs(case):
-        assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_outputs_validate_against_the_mpijob_crd(case) -> None:
-    import jsonschema
-
-    schema = json.loads((ROOT / "schemas/kubeflow.org/mpijob_v2beta1.json").read_text())
-    validator = jsonschema.Draft7Validator(schema)
-    for env, job in _jobs(case):
-        errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(job)]
-        assert not errors, f"{env}: " + "\n".join(errors)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_scheduling_policy_says_what_the_podgroup_gets(case) -> None:
-    """The explicit schedulingPolicy equals the PodGroup the operator creates from the manifest."""
-    for env, job in _jobs(case):
-        template = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]
-        scheduler = template["spec"].get("schedulerName")
-        if scheduler is None:
-            assert "schedulingPolicy" not in job["spec"]["runPolicy"]
-            continue
-        gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
-        classes = {}
-        if case.cluster:
-            docs = yaml.safe_load((ROOT / case.cluster).read_text())["items"]
-            classes = {d["metadata"]["name"]: d["value"] for d in docs}
-        version = OperatorVersion.parse(case.operator_version or "v0.8.0")
-        group = podgroup.new_pod_group(job, gang, classes, scheduler_name=scheduler, version=version)
-        policy = job["spec"]["runPolicy"]["schedulingPolicy"]
-        spec = group["spec"]
+    template = next(iter(tp.replica_specs(job).values()))["template"]
+    scheduler = template["spec"].get("schedulerName")
+    if scheduler not in ("volcano", "scheduler-plugins-scheduler"):
+        assert "schedulingPolicy" not in job["spec"]["runPolicy"], env
+        return
+    gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
+    policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+    implicit = json.loads(json.dumps(job))
+    implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
+        k: v for k, v in policy.items() if k in ("minAvailable", "queue", "priorityClass", "scheduleTimeoutSeconds")}
+    for source in (job, implicit):
+        spec = tp.podgroup(source, gang, _classes(case), scheduler_name=scheduler)["spec"]
         assert spec.get("minMember", 0) == policy["minAvailable"], env
         if gang == "volcano":
-            assert spec.get("queue") == policy.get("queue"), env
+            assert spec["queue"] == policy["queue"], env
             assert spec.get("priorityClassName") == policy.get("priorityClass"), env
         else:
-            assert spec["scheduleTimeoutSeconds"] == policy["scheduleTimeoutSeconds"], env
+            assert spec.get("scheduleTimeoutSeconds") == policy.get("scheduleTimeoutSeconds"), env
         want = {k: Quantity.parse(v) for k, v in (policy.get("minResources") or {}).items()}
         got = {k: Quantity.parse(v) for k, v in (spec.get("minResources") or {}).items()}
         assert got == want, env
-        # Stripped of the values mpigen resolved, the job still yields the same PodGroup.
-        implicit = json.loads(json.dumps(job))
-        implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
-            k: v for k, v in policy.items() if k in ("minAvailable", "queue", "scheduleTimeoutSeconds")}
-        if gang == "volcano":
-            implicit["spec"]["runPolicy"]["schedulingPolicy"].pop("scheduleTimeoutSeconds", None)
-        regrouped = podgroup.new_pod_group(implicit, gang, classes, scheduler_name=scheduler, version=version)
-        if "minResources" in spec and "minResources" in regrouped["spec"]:
-            assert {k: Quantity.parse(v) for k, v in regrouped["spec"]["minResources"].items()} == got, env
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_mpirun_np_is_workers_times_slots(case) -> None:
-    for env, job in _jobs(case):
-        spec = job["spec"]
-        command = spec["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"]
-        if command[0] != "mpirun":
-            continue  # the user's own mpirun line (mpi.mpirun: false), kept as written
-        np = int(command[command.index("-np") + 1])
-        workers = spec["mpiReplicaSpecs"].get("Worker", {}).get("replicas", 0)
-        hosts = workers + (1 if spec.get("runLauncherAsWorker") else 0)
-        assert np == hosts * spec["slotsPerWorker"], env
+@pytest.mark.parametrize("case, env, job", MPIJOBS)
+def test_operator_defaulting_adds_nothing(case, env, job) -> None:
+    """Everything mpi-operator's defaulting would fill is already written out."""
+    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
+    assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_pod_templates_opt_out_of_istio(case) -> None:
+@pytest.mark.parametrize("case, env, job", MPIJOBS)
+def test_scheduling_policy_says_what_the_podgroup_gets(case, env, job) -> None:
+    """The explicit schedulingPolicy equals the PodGroup the operator creates from the manifest."""
+    template = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]
+    scheduler = template["spec"].get("schedulerName")
+    if scheduler in (None, "kube-batch"):
+        assert "schedulingPolicy" not in job["spec"]["runPolicy"]
+        return
+    gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
+    classes = _classes(case)
+    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
+    group = podgroup.new_pod_group(job, gang, classes, scheduler_name=scheduler, version=version)
+    policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+    spec = group["spec"]
+    assert spec.get("minMember", 0) == policy["minAvailable"], env
+    if gang == "volcano":
+        assert spec.get("queue") == policy.get("queue"), env
+        assert spec.get("priorityClassName") == policy.get("priorityClass"), env
+    else:
+        assert spec["scheduleTimeoutSeconds"] == policy["scheduleTimeoutSeconds"], env
+    want = {k: Quantity.parse(v) for k, v in (policy.get("minResources") or {}).items()}
+    got = {k: Quantity.parse(v) for k, v in (spec.get("minResources") or {}).items()}
+    assert got == want, env
+    # Stripped of the values mpigen resolved, the job still yields the same PodGroup.
+    implicit = json.loads(json.dumps(job))
+    implicit["spec"]["runPolicy"]["schedulingPolicy"] = {
+        k: v for k, v in policy.items() if k in ("minAvailable", "queue", "scheduleTimeoutSeconds")}
+    if gang == "volcano":
+        implicit["spec"]["runPolicy"]["schedulingPolicy"].pop("scheduleTimeoutSeconds", None)
+    regrouped = podgroup.new_pod_group(implicit, gang, classes, scheduler_name=scheduler, version=version)
+    if "minResources" in spec and "minResources" in regrouped["spec"]:
+        assert {k: Quantity.parse(v) for k, v in regrouped["spec"]["minResources"].items()} == got, env
+
+
+@pytest.mark.parametrize("case, env, job", MPIJOBS)
+def test_mpirun_np_is_workers_times_slots(case, env, job) -> None:
+    from mpigen.lint.rules.slots_np_mismatch import find_np
+
+    spec = job["spec"]
+    workers = spec["mpiReplicaSpecs"].get("Worker", {}).get("replicas", 0)
+    hosts = workers + (1 if spec.get("runLauncherAsWorker") else 0)
+    container = spec["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+    field, launch = find_np(container)  # mpigen's mpirun line, or the user's own with its -np
+    assert int(launch.count) == hosts * spec["slotsPerWorker"], (env, field, launch)
+    if launch.tool == "horovodrun":
+        assert launch.hosts == "hostfile:/etc/mpi/hostfile", (env, launch)
+
+
+@pytest.mark.parametrize("case, env, job", JOBS)
+def test_pod_templates_opt_out_of_istio(case, env, job) -> None:
     keys = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
-    for env, job in [(e, o) for e, o in _objects(case) if o["kind"] in keys]:
-        for role, replica in job["spec"][keys[job["kind"]]].items():
-            assert replica["template"]["metadata"]["annotations"]["sidecar.istio.io/inject"] == "false", (env, role)
+    for role, replica in job["spec"][keys[job["kind"]]].items():
+        assert replica["template"]["metadata"]["annotations"]["sidecar.istio.io/inject"] == "false", (env, role)

@@ -97,7 +97,19 @@ def test_an_imported_spec_that_would_not_build_exits_1_with_its_errors(flags: li
     done = _mpigen("import", "arena", "--", "arena", "submit", "mpi", "--name", "a", "--image", "i", *flags, "mpirun x")
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("apiVersion: mpigen.dev/v1alpha1")
-    assert re.search(rf"^<stdout>:\d+:\d+: error {code} ", done.stderr, re.M), done.stderr
+    assert re.search(rf"^<arena>: error {code} .* \(line \d+ of the printed spec\) \([a-z]", done.stderr, re.M), \
+        done.stderr
+    assert "<stdout>" not in done.stderr
+
+
+def test_a_command_line_from_stdin_is_named_stdin() -> None:
+    line = 'arena submit mpi --name a --image i --data-dir /a:/b --data-dir /c:/b "mpirun x"\n'
+    done = _mpigen("import", "arena", "-", stdin=line)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("<stdin>: ") for line in lines), done.stderr
+    assert "<stdin>: error volume-mount-path mount path '/b' is also used by volumes[0] (line 20 of the printed " \
+           "spec) (spec.volumes[1].mountPath)" in lines
 
 
 def test_logdir_beside_a_data_mount_is_not_inside_it() -> None:

@@ -108,7 +108,7 @@ def test_every_kind_of_drift_in_one_report(project: Path) -> None:
         "--fix deletes it)",
         "deploy/alpha/overlays/prod/kustomization.yaml: missing (mpigen would write it)",
         "to rewrite them: mpigen check --fix (or mpigen build SPEC -o DIR)",
-        "1 of 1 trees drifted",
+        "1 of 1 tree drifted",
     ]
 
 
@@ -152,8 +152,61 @@ def test_fix_refuses_to_overwrite_a_file_mpigen_did_not_write(project: Path) -> 
     assert code == 1
     assert "not written by mpigen" in out
     assert "which it did not write" in err
-    assert out.splitlines()[-1] == "rewrote 0 of 1 trees; 1 could not be rewritten"
+    assert out.splitlines()[-1] == "rewrote 0 of 1 tree; 1 could not be rewritten"
     assert snapshot(project / "deploy/alpha") == before
+
+
+PYTORCH = """\
+apiVersion: mpigen.dev/v1alpha1
+kind: TrainingJob
+metadata: {{name: queued, namespace: volcano}}
+spec:
+  framework: pytorch
+  image: example/train:1
+  command: [python, train.py]
+  workers: {workers}
+  scheduling: {{gang: volcano, queue: {queue}}}
+"""
+
+
+@pytest.fixture
+def pytorch(tmp_path: Path) -> Path:
+    """A repository with one PyTorchJob in queue research, built into deploy/."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "queued.yaml").write_text(PYTORCH.format(workers=2, queue="research"))
+    code, _, err = run(["build", "queued.yaml", "-o", "deploy"], tmp_path)
+    assert code == 0, err
+    return tmp_path
+
+
+def test_a_queue_change_is_an_immutable_field_warning(pytorch: Path) -> None:
+    (pytorch / "queued.yaml").write_text(PYTORCH.format(workers=2, queue="nlp"))
+    job = pytorch / "deploy/queued/base/pytorchjob.yaml"
+    line = job.read_text().splitlines().index("      queue: research") + 1
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy"], pytorch)
+    assert code == 1  # drift, as before
+    assert '    spec.runPolicy.schedulingPolicy.queue: "research" -> "nlp"' in out.splitlines()
+    (warning,) = err.splitlines()
+    assert warning.startswith(f"deploy/queued/base/pytorchjob.yaml:{line}:7: warning immutable-field PyTorchJob "
+                              'queued: spec.runPolicy.schedulingPolicy.queue: "research" -> "nlp": the API server '
+                              "refuses this change on a live object")
+    assert ("so the job must be deleted and re-created: kubectl delete -k deploy/queued/base, then kubectl apply -k "
+            "deploy/queued/base (spec.runPolicy.schedulingPolicy.queue)") in warning
+
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy", "--fix"], pytorch)
+    assert code == 0
+    assert "rewrote deploy/queued (2 files)" in out.splitlines()
+    assert [w.split(": warning ")[1].split(" ")[0] for w in err.splitlines()] == ["immutable-field"]
+    assert "queue: nlp" in job.read_text()
+    assert run(["check", "queued.yaml", "-o", "deploy"], pytorch)[:3:2] == (0, "")
+
+
+def test_a_worker_change_is_not_an_immutable_field(pytorch: Path) -> None:
+    (pytorch / "queued.yaml").write_text(PYTORCH.format(workers=4, queue="research"))
+    code, out, err = run(["check", "queued.yaml", "-o", "deploy"], pytorch)
+    assert code == 1
+    assert "    spec.pytorchReplicaSpecs.Worker.replicas: 2 -> 4" in out.splitlines()
+    assert "immutable-field" not in err and err == ""
 
 
 def test_spec_errors_are_diagnostics_and_exit_1(project: Path) -> None:
@@ -233,13 +286,14 @@ def test_configuration_gives_specs_and_output(project: Path) -> None:
 def test_command_line_wins_over_configuration(project: Path) -> None:
     (project / ".mpigen.yaml").write_text('specs: ["nothing/*.yaml"]\noutput: nowhere\n')
     code, out, err = run(["check", "specs/alpha.yaml", "-o", "deploy"], project)
-    assert (code, out) == (0, "all 1 trees in step\n"), err
+    assert (code, out) == (0, "1 tree in step\n"), err
 
 
 def test_tool_mpigen_in_pyproject_and_explicit_config(project: Path) -> None:
-    (project / "pyproject.toml").write_text('[tool.mpigen]\nspecs = ["specs/alpha.yaml"]\noutput = "deploy"\n')
+    (project / "pyproject.toml").write_text('[tool.mpigen]\nspecs = ["specs/alpha.yaml", "specs/beta.yaml"]\n'
+                                            'output = "deploy"\n')
     code, out, err = run(["check"], project)
-    assert (code, out) == (0, "all 1 trees in step\n"), err
+    assert (code, out) == (0, "all 2 trees in step\n"), err
     (project / "conf").mkdir()
     (project / "conf/check.yaml").write_text('specs: ["../specs/*.yaml"]\noutput: ../deploy\n')
     code, out, err = run(["check", "--config", "conf/check.yaml"], project)
@@ -263,7 +317,7 @@ def test_configuration_gives_operator_version_and_cluster(tmp_path: Path) -> Non
     (tmp_path / ".mpigen.yaml").write_text(
         f'specs: ["specs/*.yaml"]\noutput: deploy\ncluster: {cluster}\noperatorVersion: v0.4.0\n')
     code, out, err = run(["check"], tmp_path)
-    assert (code, out) == (0, "all 1 trees in step\n"), err
+    assert (code, out) == (0, "1 tree in step\n"), err
     assert run(["check", "--operator-version", "v0.8.0"], tmp_path)[0] == 1  # the option wins
 
 
@@ -272,19 +326,62 @@ def test_patterns_that_match_nothing(project: Path) -> None:
     code, out, err = run(["check"], project)
     assert code == 0
     assert "specs pattern 'other/*.yaml'" in err and "matches no file" in err
-    (project / ".mpigen.yaml").write_text('specs: ["other/*.yaml"]\noutput: deploy\n')
-    code, _, err = run(["check"], project)
-    assert code == 2
-    assert "match no file" in err
-
-
-def test_tree_of_a_removed_spec_is_a_warning(project: Path) -> None:
-    (project / "specs/beta.yaml").unlink()
-    (project / ".mpigen.yaml").write_text('specs: ["specs/*.yaml"]\noutput: deploy\n')
+    # No spec at all: nothing to check when nothing was written, but every tree mpigen wrote is drift.
+    (project / ".mpigen.yaml").write_text('specs: ["other/*.yaml"]\noutput: elsewhere\n')
     code, out, err = run(["check"], project)
-    assert code == 0
-    assert "deploy/beta was written by mpigen for a job that none of the configured specs defines" in err
-    assert (project / "deploy/beta/base/mpijob.yaml").is_file()  # never deleted
+    assert (code, out) == (0, "no trees to check\n"), err
+    assert "matches no file" in err
+    (project / ".mpigen.yaml").write_text('specs: ["other/*.yaml"]\noutput: deploy\n')
+    code, out, err = run(["check"], project)
+    assert code == 1
+    assert out.splitlines()[-1] == "2 of 2 trees drifted"
+
+
+def test_a_deleted_spec_is_drift_and_fix_removes_exactly_what_mpigen_wrote(project: Path) -> None:
+    (project / ".mpigen.yaml").write_text('specs: ["specs/*.yaml"]\noutput: deploy\n')
+    tree = project / "deploy/beta"
+    owned = json.loads((tree / OWNED_LIST).read_text())["files"]
+    readme = tree / "README.md"
+    readme.write_text("# notes of ours\n")
+    ours = tree / "overlays/prod/our-patch.yaml"
+    ours.write_text("- op: add\n")
+    (tree / "empty-of-ours").mkdir()
+    kept = {p: (p.read_bytes(), p.stat().st_ino) for p in (readme, ours)}
+    alpha = snapshot(project / "deploy/alpha")
+    (project / "specs/beta.yaml").unlink()
+
+    code, out, err = run(["check"], project)
+    assert code == 1, err
+    assert out.splitlines() == [
+        "deploy/beta: written by mpigen for job 'beta', which no spec defines any more (its spec was deleted or "
+        f"renamed); --fix removes the files mpigen wrote there (listed in {OWNED_LIST}) and nothing else",
+        "to fix them: mpigen check --fix",
+        "1 of 2 trees drifted",
+    ]
+    assert all((tree / rel).is_file() for rel in owned)  # check alone removes nothing
+    # Given on the command line, the specs may be a few of many: other trees are not drift then.
+    assert run(["check", "specs/alpha.yaml", "-o", "deploy"], project)[:2] == (0, "1 tree in step\n")
+
+    code, out, err = run(["check", "--fix"], project)
+    assert code == 0, err
+    assert out.splitlines()[-2:] == [
+        f"removed deploy/beta: {len(owned)} files mpigen wrote (the files that were not mpigen's are kept)",
+        "removed 1 of 2 trees"]
+    assert not any((tree / rel).exists() for rel in owned) and not (tree / OWNED_LIST).exists()
+    assert {p: (p.read_bytes(), p.stat().st_ino) for p in kept} == kept
+    assert (tree / "empty-of-ours").is_dir() and not (tree / "base").exists()
+    assert sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*")) == [
+        "README.md", "empty-of-ours", "overlays", "overlays/prod", "overlays/prod/our-patch.yaml"]
+    assert snapshot(project / "deploy/alpha") == alpha
+    assert run(["check"], project)[:2] == (0, "1 tree in step\n")  # what is left is not mpigen's
+
+    # A tree of mpigen's files only goes entirely; with the last spec gone there is nothing to check.
+    (project / "specs/alpha.yaml").unlink()
+    code, out, err = run(["check", "--fix"], project)
+    assert code == 0, err
+    assert out.splitlines()[-2:] == [f"removed deploy/alpha: {len(owned)} files mpigen wrote", "removed 1 of 1 tree"]
+    assert not (project / "deploy/alpha").exists()
+    assert run(["check"], project)[:2] == (0, "no trees to check\n")
 
 
 def test_check_is_listed_in_help(project: Path) -> None:

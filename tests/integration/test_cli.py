@@ -98,7 +98,8 @@ def test_stdin_is_read_with_dash() -> None:
     (["build", "specs/horovod-volcano.yaml", "--operator-version", "v0.3.0"], "not supported"),
     (["build", "specs/scheduler-plugins-envs.yaml", "--env", "dev", "-o", "x"], "do not go together"),
     (["build", "specs/horovod-volcano.yaml", "--bogus"], "No such option"),
-    (["podgroup", "golden/horovod-volcano/base.yaml"], "--gang is required"),
+    (["podgroup", "specs/horovod-volcano.yaml", "--env", "prod"], "no such environment"),
+    (["explain", "specs/horovod-volcano.yaml", "--env", "prod"], "no such environment"),
 ])
 def test_usage_and_io_errors_exit_2(args: list[str], message: str) -> None:
     code = main(args)

@@ -17,7 +17,9 @@ codes and trees as the reference (PYTHONHASHSEED=0, LC_ALL=C.UTF-8, the running 
   versions of mpigen's runtime dependencies, is kept in ``~/.cache/mpigen-test-pythons`` (made
   once, from PyPI; marked ``network``), and mpigen itself is imported from this checkout. Without
   such an interpreter the test is skipped with the reason: Debian bookworm ships only 3.11, PyPI
-  has no CPython builds, and ``uv python install`` downloads from GitHub.
+  has no CPython builds, and ``uv python install`` downloads from GitHub. With one, mpigen's
+  dependencies must install on it: when they do not (or no virtualenv can be made), the test
+  fails, as mpigen itself would fail there.
 """
 
 from __future__ import annotations
@@ -232,13 +234,13 @@ def _venv(python: str, version: str) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     made = subprocess.run([python, "-m", "venv", str(folder)], capture_output=True, text=True, check=False)
     if made.returncode != 0:
-        pytest.skip(f"python{version} ({python}) cannot make a virtualenv: {made.stderr.strip()[-300:]}")
+        pytest.fail(f"python{version} ({python}) cannot make a virtualenv: {made.stderr.strip()[-300:]}")
     pip = subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet",
                           "--disable-pip-version-check", "--prefer-binary", *pins],
                          capture_output=True, text=True, check=False, timeout=900)
-    if pip.returncode != 0:
+    if pip.returncode != 0:  # a supported Python mpigen does not install on: a failure, not a skip
         shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"mpigen's dependencies ({', '.join(pins)}) do not install on python{version} from PyPI: "
+        pytest.fail(f"mpigen's dependencies ({', '.join(pins)}) do not install on python{version} from PyPI: "
                     f"{pip.stderr.strip()[-500:]}")
     stamp.write_text("\n".join(pins) + "\n")
     return folder
@@ -274,3 +276,20 @@ def test_byte_identical_across_python_versions(version: str, workspace: Path, re
                            cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert probe.returncode == 0 and str(workspace) in probe.stdout, probe.stdout + probe.stderr
     _compare(reference, _run(interpreter, env, workspace, f"python{version}"), f"Python {version}")
+
+
+def test_dependencies_that_do_not_install_fail_the_matrix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A supported Python that mpigen's dependencies do not install on is a failure, not a skip."""
+    monkeypatch.setattr(sys.modules[__name__], "CACHE", tmp_path)
+
+    def fake_run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        failed = "pip" in args
+        return subprocess.CompletedProcess(args, 1 if failed else 0, "", "ERROR: No matching distribution" if failed
+                                           else "")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    with pytest.raises(BaseException) as caught:  # a skip too, which must not be what happens
+        _venv(sys.executable, "3.12")
+    assert caught.type is pytest.fail.Exception, caught.type
+    assert "do not install on python3.12 from PyPI: ERROR: No matching" in str(caught.value)
+    assert not list(tmp_path.iterdir())  # nothing half-made is kept for the next run

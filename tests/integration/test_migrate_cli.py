@@ -77,6 +77,18 @@ def test_stdin_and_output_file(tmp_path: Path) -> None:
     assert b"<stdin>:9:3: info migrated-field spec.cleanPodPolicy -> spec.runPolicy.cleanPodPolicy" in proc.stderr
 
 
+def test_stdin_to_stdout_names_stdin_never_stdout() -> None:
+    """The result's own errors are placed at the input (stdout is no file to open at a line)."""
+    source = CASES / "invalid-result" / "input.yaml"
+    proc = subprocess.run([sys.executable, "-m", "mpigen", "migrate", "-"], input=source.read_bytes(),
+                          capture_output=True, cwd=ROOT, check=False)
+    assert proc.returncode == 1, proc.stderr
+    err = proc.stderr.decode()
+    assert "<stdout>" not in err
+    assert ("<stdin>:16:17: error mpijob-invalid the operator rejects this MPIJob: Invalid value: 0: must be greater "
+            "than or equal to 1 (spec.mpiReplicaSpecs.Worker.replicas)") in err.splitlines()
+
+
 @pytest.mark.parametrize("args, message", [
     (["migrate", "tests/cases/migrate/does-not-exist.yaml"], "cannot read"),
     (["migrate", "tests/cases/migrate"], "is a directory"),

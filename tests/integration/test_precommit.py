@@ -21,6 +21,7 @@ system configuration) so the machine's settings cannot change the outcome.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -159,9 +160,10 @@ def test_hooks_file_declares_both_hooks() -> None:
     assert "--strict" not in hooks["mpigen-validate"].get("args", [])
     assert hooks["mpigen-check"]["entry"] == "mpigen check"
     assert hooks["mpigen-check"]["pass_filenames"] is False
+    assert hooks["mpigen-check"]["always_run"] is True  # a commit that only deletes a spec stages no file
+    assert hooks["mpigen-validate"]["types"] == ["yaml"]
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types"] == ["yaml"]
 
 
 def test_check_hook_stops_a_commit_whose_tree_drifted(hooks: Hooks, tmp_path: Path) -> None:
@@ -182,7 +184,7 @@ def test_check_hook_stops_a_commit_whose_tree_drifted(hooks: Hooks, tmp_path: Pa
     assert "Failed" in done.stdout
     assert "deploy/demo/base/mpijob.yaml: differs from the spec" in done.stdout
     assert "spec.mpiReplicaSpecs.Worker.replicas: 2 -> 3" in done.stdout
-    assert "1 of 1 trees drifted" in done.stdout
+    assert "1 of 1 tree drifted" in done.stdout
     assert commits(project, env) == 1
 
     # mpigen check --fix rewrites the tree; the same commit then passes.
@@ -213,3 +215,77 @@ def test_validate_hook_stops_an_invalid_spec(hooks: Hooks, tmp_path: Path) -> No
     assert "specs/demo.yaml:9:12: error" in done.stdout
     assert "(spec.workers)" in done.stdout
     assert commits(project, env) == 1
+
+
+def test_check_hook_stops_a_commit_that_only_deletes_a_spec(hooks: Hooks, tmp_path: Path) -> None:
+    """pre-commit passes hooks the files a commit adds or changes, never the ones it deletes: a
+    commit of nothing but ``git rm specs/demo.yaml`` has no file for a hook of ``types: [yaml]``,
+    which pre-commit then skips. mpigen-check runs anyway and finds the tree the spec left."""
+    env = hooks.env
+    project = new_project(tmp_path / "project", hooks, "mpigen-check")
+    readme = project / "deploy/demo/README.md"
+    readme.write_text("# kept by hand next to the generated tree\n")
+    assert commit(project, env, "a spec and its tree").returncode == 0
+    assert commits(project, env) == 1
+
+    sh(["git", "rm", "-q", "specs/demo.yaml"], project, env)
+    staged = sh(["git", "diff", "--cached", "--name-status"], project, env).stdout
+    assert staged == "D\tspecs/demo.yaml\n"  # the commit only deletes
+    done = sh(["git", "commit", "-m", "the job is gone"], project, env, check=False)
+    assert done.returncode != 0, done.stdout
+    assert "mpigen check" in done.stdout and "Failed" in done.stdout
+    assert "deploy/demo: written by mpigen for job 'demo', which no spec defines any more" in done.stdout
+    assert commits(project, env) == 1
+
+    fixed = mpigen(["check", "--fix"], project, env)
+    assert "removed deploy/demo" in fixed.stdout
+    assert readme.read_text() == "# kept by hand next to the generated tree\n"
+    assert sorted(p.relative_to(project).as_posix() for p in (project / "deploy").rglob("*")) == [
+        "deploy/demo", "deploy/demo/README.md"]
+    done = commit(project, env, "the job is gone, and its tree")
+    assert done.returncode == 0, done.stdout
+    assert "mpigen check" in done.stdout and "Passed" in done.stdout
+    assert commits(project, env) == 2
+    assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+
+def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
+    """mpigen init's .pre-commit-config.yaml (repo: local, the mpigen on PATH) under the real
+    pre-commit: the first commit passes both hooks; a spec changed without its tree, and a spec
+    deleted without its tree, are stopped until mpigen check --fix."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = git_env(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
+    project = tmp_path / "project"
+    project.mkdir()
+    sh(["git", "init", "-q"], project, env)
+    done = mpigen(["init", "--name", "demo"], project, env)
+    assert "wrote .pre-commit-config.yaml" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    sh([sys.executable, "-m", "pre_commit", "install"], project, env)
+
+    done = commit(project, env, "a repository set up by mpigen init")
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    assert commits(project, env) == 1
+
+    spec = project / "specs/demo.yaml"
+    spec.write_text(spec.read_text().replace("  workers: 2 ", "  workers: 3 "))
+    done = commit(project, env, "more workers, tree forgotten")
+    assert done.returncode != 0, done.stdout
+    assert "spec.mpiReplicaSpecs.Worker.replicas: 2 -> 3" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    assert commit(project, env, "more workers").returncode == 0
+    assert commits(project, env) == 2
+
+    sh(["git", "rm", "-q", "specs/demo.yaml"], project, env)
+    done = sh(["git", "commit", "-m", "the job is gone"], project, env, check=False)
+    assert done.returncode != 0, done.stdout
+    assert "deploy/demo: written by mpigen for job 'demo', which no spec defines any more" in done.stdout
+    mpigen(["check", "--fix"], project, env)
+    done = commit(project, env, "the job is gone, and its tree")
+    assert done.returncode == 0, done.stdout
+    assert commits(project, env) == 3
+    assert sh(["git", "status", "--porcelain"], project, env).stdout == ""

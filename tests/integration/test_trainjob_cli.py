@@ -54,7 +54,8 @@ def test_explain_text_shows_podgroup_numprocpernode_and_env(tmp_path: Path) -> N
         "requests": {"cpu": "8", "memory": "32Gi"}, "limits": {"nvidia.com/gpu": 2}}), TORCH, PRIORITY_CLASS)
     code, out, err = run(["explain", job, "--cluster", cluster])
     assert code == 0, err
-    assert err == ""  # the runtime in the cluster file is read, not "ignored"
+    # the runtime in the cluster file is read, not "ignored"; validate's verdict on the job is reported
+    assert [line.split(" ", 3)[1:3] for line in err.splitlines()] == [["warning", "trainer-limit-only-resource"]]
     lines = out.splitlines()
     assert lines[0] == ("TrainJob default/pi (Trainer v2.3.0; ClusterTrainingRuntime torch-gang: torch; "
                         "podGroupPolicy: coscheduling)")
@@ -89,20 +90,46 @@ def test_explain_mpi_hostfile_is_summarized_and_the_yaml_complete(tmp_path: Path
     assert yaml.safe_load(docs[0]["data"]["runtime"])["spec"]["mlPolicy"]["mpi"]["sshAuthMountPath"] == "/root/.ssh"
 
 
-def test_explain_without_the_runtime_says_it_is_unknown(tmp_path: Path) -> None:
-    job, _ = _files(tmp_path, _trainjob("torch-gang"))
-    code, out, err = run(["explain", job])
+def test_explain_without_the_runtime_says_it_is_missing(tmp_path: Path) -> None:
+    job, cluster = _files(tmp_path, _trainjob("torch-gang"))
+    code, out, err = run(["explain", job])  # no cluster file: not among Trainer's default runtimes
     assert code == 1 and out == ""
-    assert "error unknown-runtime ClusterTrainingRuntime torch-gang is not known: no runtimes are known" in err
+    assert ("error trainjob-runtime-missing ClusterTrainingRuntime 'torch-gang' is not among the default runtimes of "
+            "Kubeflow Trainer v2.3.0 (no runtimes in the cluster file)") in err
     assert "(spec.runtimeRef.name)" in err
+    job, cluster = _files(tmp_path, _trainjob("torch-distributed"), TORCH)
+    code, out, err = run(["podgroup", job, "--cluster", cluster])  # the cluster's runtimes, not the defaults
+    assert code == 1 and out == ""
+    assert "error trainjob-runtime-missing ClusterTrainingRuntime 'torch-distributed' is not among the runtimes of " \
+        f"{cluster}" in err
+
+
+def test_without_runtimes_in_the_cluster_file_the_defaults_are_used(tmp_path: Path) -> None:
+    job, cluster = _files(tmp_path, _trainjob("torch-distributed", numNodes=2), PRIORITY_CLASS)
+    for args in (["explain", job], ["explain", job, "--cluster", cluster], ["podgroup", job, "--cluster", cluster]):
+        code, out, err = run(args)
+        assert code == 0, err
+    code, out, _ = run(["explain", job])
+    assert out.startswith("TrainJob default/pi (Trainer v2.3.0; ClusterTrainingRuntime torch-distributed: torch; ")
+
+
+def test_a_list_and_a_broken_job_beside_a_good_one(tmp_path: Path) -> None:
+    """As for an MPIJob: the items of a List are jobs, and one with validate's error is not explained."""
+    bad = dict(_trainjob("torch-gang", env=[{"name": "PET_NNODES", "value": "2"}]), metadata={"name": "bad"})
+    job_file = tmp_path / "jobs.yaml"
+    job_file.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [_trainjob("torch-gang"), bad]}))
+    _, cluster = _files(tmp_path, _trainjob("torch-gang"), TORCH)
+    code, out, err = run(["explain", str(job_file), "--cluster", cluster])
+    assert code == 1 and out == ""
+    assert f"{job_file}:" in err and "error trainjob-invalid" in err and "(items[1].spec.trainer.env)" in err
 
 
 def test_explain_reports_what_the_webhook_refuses(tmp_path: Path) -> None:
     job, cluster = _files(tmp_path, _trainjob("torch-gang", env=[{"name": "PET_NNODES", "value": "2"}]), TORCH)
     code, _, err = run(["explain", job, "--cluster", cluster])
     assert code == 1
-    assert ("error trainjob-invalid must not have reserved envs, invalid envs configured: [PET_NNODES]: the webhook "
-            "refuses it, nothing is created (spec.trainer.env)") in err
+    assert ("error trainjob-invalid Trainer's webhook rejects this TrainJob: must not have reserved envs, invalid envs "
+            "configured: [PET_NNODES] (spec.trainer.env)") in err
 
 
 def test_podgroup_needs_no_gang_for_a_trainjob(tmp_path: Path) -> None:

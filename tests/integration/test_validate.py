@@ -90,7 +90,7 @@ def test_json_junit_github_formats() -> None:
 
 def test_warnings_exit_0_unless_strict(tmp_path: Path) -> None:
     path = tmp_path / "cm.yaml"
-    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  answer: y\n")
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nimmutable: y\n")  # kubectl: true
     assert run(["validate", str(path)])[0] == 0
     code, out, _ = run(["validate", str(path), "--strict"])
     assert code == 1 and "warning yaml-bool" in out
@@ -98,7 +98,7 @@ def test_warnings_exit_0_unless_strict(tmp_path: Path) -> None:
 
 def test_disable_switches_a_code_off(tmp_path: Path) -> None:
     path = tmp_path / "cm.yaml"
-    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  answer: y\n")
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nimmutable: y\n")  # kubectl: true
     code, out, _ = run(["validate", str(path), "--strict", "--disable", "yaml-bool"])
     assert code == 0 and out == ""
     (tmp_path / ".mpigen.yaml").write_text("disable: [yaml-bool]\n")

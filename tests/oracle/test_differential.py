@@ -13,7 +13,9 @@ worker Pods and launcher Job -- or show a difference listed below as data:
   fails, so the entry gets removed.
 
 Marked ``oracle`` (``-m "not oracle"`` deselects it). The first run builds the oracles with
-``go build`` (minutes on a cold Go build cache); later runs reuse ``tests/oracle/bin/``.
+``go build`` (minutes on a cold Go build cache); later runs reuse ``tests/oracle/bin/``. Without
+the go command the tests fail (the ``go`` fixture of ``tests/oracle/conftest.py``), as those of
+``test_golden_explain.py`` do.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from __future__ import annotations
 import copy
 import io
 import os
-import shutil
 
 import pytest
 
@@ -102,9 +103,7 @@ def _documented(d: h.Disagreement) -> bool:
 
 
 @pytest.fixture(scope="module")
-def harness():
-    if shutil.which("go") is None:
-        pytest.skip("the go command is needed to build the oracles")
+def harness(go):
     with h.Harness() as running:
         yield running
 
@@ -248,9 +247,7 @@ def _largest_training_cases() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def training_harness():
-    if shutil.which("go") is None:
-        pytest.skip("the go command is needed to build the oracles")
+def training_harness(go):
     with h.Harness((h.TRAINING,)) as running:
         yield running
 

@@ -147,6 +147,23 @@ def test_run_policy_and_scheduling() -> None:
     assert full["spec"]["runPolicy"]["cleanPodPolicy"] == "All"
 
 
+def test_queue_is_explained_as_arena_means_it() -> None:
+    """arena's --queue is Kube-Queue's suspend switch, not a queue name: the import says so."""
+    argv = ["submit", "pytorch", "--name=j", "--image=i"]
+    spec, diagnostics = import_arena([*argv, "--queue", "x"])
+    assert spec["metadata"]["annotations"] == {"scheduling.x-k8s.io/suspend": "true"}
+    [note] = diagnostics
+    assert (note.code, note.severity, note.path) == ("arena-queue", Severity.WARNING, "--queue")
+    assert note.message.startswith("arena's --queue is not a queue name: it is Kube-Queue's switch, which creates "
+                                   'the job suspended (annotation scheduling.x-k8s.io/suspend: "true")')
+    assert "set spec.scheduling.queue" in note.message
+    [error] = import_arena([*argv, "--queue=research", "x"])[1]
+    assert (error.code, error.severity, error.path) == ("arena-value", Severity.ERROR, "--queue")
+    assert error.message.startswith("--queue 'research': arena's --queue is not a queue name")
+    assert "a Kueue LocalQueue named 'research', drop --queue and set spec.scheduling.queue" in error.message
+    assert import_arena([*argv, "--queue=false", "x"])[1] == []
+
+
 def test_mpi_command_without_mpirun_runs_under_mpigens_mpirun() -> None:
     spec, diagnostics = import_arena(["submit", "mpi", "--name=j", "--image=i", "python train.py"])
     assert "mpi" not in spec["spec"] and [d.code for d in diagnostics] == ["arena-differs"]

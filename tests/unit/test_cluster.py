@@ -1,4 +1,4 @@
-"""mpigen.load.cluster: PriorityClasses from a --cluster file."""
+"""mpigen.load.cluster: PriorityClasses, Nodes and bound Pods from a --cluster file."""
 
 from __future__ import annotations
 
@@ -137,10 +137,12 @@ def test_non_priority_class_object_is_a_warning_and_ignored():
     found, diags = classes(text)
     assert found == {"ok": 1}
     assert fmt(diags) == [
-        "cluster.yaml:4:3: warning cluster ignored v1 ConfigMap: only scheduling.k8s.io PriorityClass "
-        "objects are read from a cluster file (items[0])",
+        "cluster.yaml:4:3: warning cluster ignored v1 ConfigMap: only scheduling.k8s.io PriorityClass, v1 Node, v1 "
+        "Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime objects are read from a cluster file "
+        "(items[0])",
         "cluster.yaml:13:1: warning cluster ignored example.com/v1 PriorityClass: only scheduling.k8s.io "
-        "PriorityClass objects are read from a cluster file",
+        "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+                          "objects are read from a cluster file",
     ]
     assert all(d.severity is Severity.WARNING for d in diags)
 
@@ -149,7 +151,8 @@ def test_object_without_kind_or_api_version_is_a_warning():
     found, diags = classes("metadata: {name: x}\nvalue: 1\n")
     assert found == {}
     assert fmt(diags) == ["cluster.yaml:1:1: warning cluster ignored ? ?: only scheduling.k8s.io "
-                          "PriorityClass objects are read from a cluster file"]
+                          "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+                          "objects are read from a cluster file"]
 
 
 def test_non_mapping_document_is_an_error():
@@ -263,3 +266,134 @@ def test_diagnostics_use_the_given_filename():
     loaded = load_text("kind: Pod\n", "x.yaml")
     _, diags = priority_classes(loaded.documents, "other-name.yaml")
     assert [d.file for d in diags] == ["other-name.yaml"]
+
+
+# Nodes and Pods
+
+from pathlib import Path  # noqa: E402
+
+from mpigen.load.cluster import Cluster, read_cluster  # noqa: E402
+from mpigen.operator.quantity import Quantity  # noqa: E402
+from mpigen.scheduler.nodes import Taint  # noqa: E402
+
+KWOK = Path(__file__).resolve().parents[1] / "cases" / "cluster" / "kwok-nodes.yaml"
+
+
+def cluster(text: str) -> tuple[Cluster, list[str]]:
+    loaded = load_text(text, F)
+    assert loaded.diagnostics == [], [d.format() for d in loaded.diagnostics]
+    found, diags = read_cluster(loaded.documents, F)
+    return found, fmt(diags)
+
+
+def _node(name: str, extra: str = "", allocatable: str = "cpu: '64'\n    memory: 512Gi\n    pods: '110'") -> str:
+    return (f"apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels: {{kubernetes.io/hostname: {name}}}\n"
+            f"{extra}status:\n  allocatable:\n    {allocatable}\n")
+
+
+def test_nodes_and_priority_classes_as_kubectl_prints_them():
+    found, diags = cluster(KWOK.read_text())
+    assert diags == []
+    assert [n.name for n in found.nodes] == ["node-0", "node-1", "node-2", "node-3"]
+    node = found.nodes[0]
+    assert node.allocatable == {"cpu": Quantity.parse("64"), "memory": Quantity.parse("512Gi"),
+                                "nvidia.com/gpu": Quantity.parse("8"), "pods": Quantity.parse("110")}
+    assert node.labels["kubernetes.io/hostname"] == "node-0" and node.labels["type"] == "kwok"
+    assert (node.taints, node.unschedulable, node.requested, node.pods) == ((), False, {}, 0)
+    assert found.priority_classes["gpu-training"] == 10000 and found.bound_pods == 0
+
+
+def test_node_list_and_separate_documents():
+    text = ("apiVersion: v1\nkind: NodeList\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n"
+            "  status: {allocatable: {cpu: '2', pods: 10}}\n---\n" + _node("b"))
+    found, diags = cluster(text)
+    assert diags == [] and [n.name for n in found.nodes] == ["a", "b"]
+    assert found.nodes[0].allocatable == {"cpu": Quantity.parse("2"), "pods": Quantity.parse("10")}
+
+
+def test_taints_unschedulable_and_capacity_standing_for_allocatable():
+    text = ("apiVersion: v1\nkind: Node\nmetadata: {name: gpu-0}\n"
+            "spec:\n  unschedulable: true\n  taints:\n  - {key: nvidia.com/gpu, value: present, effect: NoSchedule}\n"
+            "  - {key: node.kubernetes.io/unschedulable, effect: NoSchedule, timeAdded: '2024-01-01T00:00:00Z'}\n"
+            "status:\n  capacity: {cpu: 8, memory: 32Gi, pods: 110}\n")
+    found, diags = cluster(text)
+    node = found.nodes[0]
+    assert diags == [] and node.unschedulable
+    assert node.taints == (Taint("nvidia.com/gpu", "present", "NoSchedule"),
+                           Taint("node.kubernetes.io/unschedulable", "", "NoSchedule"))
+    assert node.allocatable["memory"] == Quantity.parse("32Gi")  # SetDefaults_NodeStatus
+
+
+def test_bound_pods_are_taken_off_their_node():
+    pods = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: running, namespace: team}
+  spec:
+    nodeName: a
+    containers:
+    - {name: c, resources: {limits: {cpu: '2', nvidia.com/gpu: 1}}}
+    - {name: d, resources: {requests: {cpu: 500m, memory: 1Gi}}}
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: pending-but-bound}
+  spec: {nodeName: a, containers: [{name: c}]}
+  status: {phase: Pending}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: done}
+  spec: {nodeName: a, containers: [{name: c, resources: {requests: {cpu: '60'}}}]}
+  status: {phase: Succeeded}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: unbound}
+  spec: {containers: [{name: c, resources: {requests: {cpu: '60'}}}]}
+  status: {phase: Pending}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: elsewhere}
+  spec: {nodeName: not-in-the-file, containers: [{name: c, resources: {requests: {cpu: '60'}}}]}
+"""
+    found, diags = cluster(pods + "---\n" + _node("a") + "---\n" + _node("b"))
+    assert diags == []
+    a, b = found.nodes
+    assert a.requested == {"cpu": Quantity.parse("2500m"), "nvidia.com/gpu": Quantity.parse("1"),
+                           "memory": Quantity.parse("1Gi")}
+    assert (a.pods, b.pods, b.requested, found.bound_pods) == (2, 0, {}, 2)
+
+
+@pytest.mark.parametrize("text, expected", [
+    (_node("a", allocatable="cpu: lots"),
+     "cluster.yaml:8:10: error cluster Node 'a' status.allocatable: 'lots' is not a quantity "
+     "(status.allocatable.cpu)"),
+    (_node("a", allocatable="cpu: true"),
+     "cluster.yaml:8:10: error cluster Node 'a' status.allocatable: True is not a quantity (status.allocatable.cpu)"),
+    ("apiVersion: v1\nkind: Node\nmetadata: {labels: {a: b}}\n",
+     "cluster.yaml:3:11: error cluster Node without metadata.name (metadata)"),
+    ("apiVersion: v1\nkind: Node\nmetadata: {name: a}\nspec: {taints: [{key: k}]}\n",
+     "cluster.yaml:4:17: error cluster Node 'a': a taint needs a key and an effect (spec.taints[0])"),
+    ("apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus: {allocatable: [cpu]}\n",
+     "cluster.yaml:4:23: error cluster Node 'a' status.allocatable: expected a mapping of resource names to "
+     "quantities (status.allocatable)"),
+    (_node("a") + "---\n" + _node("a"),
+     "cluster.yaml:15:9: error cluster Node 'a' is listed twice (metadata.name)"),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {nodeName: a, containers: [{name: c, resources: "
+     "{requests: {cpu: lots}}}]}\n",
+     "cluster.yaml:4:7: error cluster Pod p: a resource value is not a quantity (quantities must match the regular "
+     "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$') (spec)"),
+])
+def test_bad_nodes_and_pods_are_errors_at_their_line(text, expected):
+    found, diags = cluster(text)
+    assert diags == [expected]
+
+
+def test_other_kinds_are_still_ignored_with_a_warning():
+    found, diags = cluster("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: x}\n---\n" + _node("a"))
+    assert [n.name for n in found.nodes] == ["a"]
+    assert diags == ["cluster.yaml:1:1: warning cluster ignored apps/v1 DaemonSet: only scheduling.k8s.io "
+                     "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+                          "objects are read from a cluster file"]

@@ -11,7 +11,8 @@ import yaml
 
 from mpigen.drift import compare
 from mpigen.drift.compare import (CHANGED, CONFLICT, EXTRA, FORMATTING, MISSING, NOT_A_FOLDER, OWNERSHIP,
-                              UNPARSABLE, FieldChange, check_jobs, check_tree, field_changes, orphan_trees)
+                                  UNPARSABLE, FieldChange, check_jobs, check_tree, field_changes, orphan_drift,
+                                  orphan_trees)
 from mpigen.emit.writer import OWNED_LIST, write_tree
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
@@ -290,3 +291,14 @@ def test_orphan_trees(tmp_path: Path) -> None:
     assert orphan_trees(tmp_path, ["demo"]) == ["gone"]
     assert orphan_trees(tmp_path, ["demo", "gone"]) == []
     assert orphan_trees(tmp_path / "missing", ["demo"]) == []
+
+
+def test_orphan_drift_is_one_drifted_tree_per_orphan(tmp_path: Path) -> None:
+    write_tree(tmp_path, "demo", {"a.yaml": "a: 1\n"})
+    write_tree(tmp_path, "gone", {"a.yaml": "a: 1\n"})
+    (result,) = orphan_drift(tmp_path, ["demo"])
+    assert (result.job, result.tree, result.in_step, result.orphan, result.fixable) == (
+        "gone", tmp_path / "gone", False, True, True)
+    assert [(d.path, d.kind) for d in result.drift] == [("", "orphan")]
+    assert "which no spec defines any more" in result.drift[0].describe()
+    assert orphan_drift(tmp_path, ["demo", "gone"]) == []

@@ -27,7 +27,8 @@ WARNINGS = sorted((CASES / "warnings").glob("*.yaml"))
 NEW_CODES = {
     "framework-field", "kueue-queue", "kueue-suspend", "gpu-topology", "volume-source", "host-path",
     "tensorboard-log-dir", "tensorboard-host-path", "code-source", "git-credentials-over-http",
-    "plaintext-credential", "workers", "min-resources-order", "gang-ignored",
+    "plaintext-credential", "workers", "min-resources-order", "gang-ignored", "kueue-priority-class",
+    "tensorboard-name",
 }
 DOC = {"metadata": {"name": "job"}}
 VERSION = DEFAULT_OPERATOR_VERSION
@@ -98,6 +99,36 @@ def test_kueue_needs_a_queue() -> None:
         assert findings(spec_of(framework="pytorch", scheduling=scheduling)) == [
             ("spec.scheduling", "kueue-queue", Severity.ERROR)]
     assert findings(spec_of(framework="pytorch", scheduling={"gang": "kueue", "queue": "lq"})) == []
+
+
+@pytest.mark.parametrize("key, code", [("queue", "kueue-queue"), ("priorityClass", "kueue-priority-class")])
+@pytest.mark.parametrize("value, refused", [
+    ("team-nlp", False), ("Team_NLP.2", False), ("a" * 63, False),
+    ("team nlp", True), ("team-", True), ("-team", True), ("a" * 64, True), ("équipe", True),
+])
+def test_kueue_labels_are_label_values(key: str, code: str, value: str, refused: bool) -> None:
+    """The queue and the WorkloadPriorityClass become labels of the job: a value the API server
+    refuses as a label value (content.IsLabelValue) fails the spec, where it is written."""
+    scheduling = {"gang": "kueue", "queue": "lq", key: value}
+    expected = [(f"spec.scheduling.{key}", code, Severity.ERROR)] if refused else []
+    assert findings(spec_of(framework="mpi", scheduling=scheduling)) == expected
+
+
+def test_kueue_label_problems_are_the_api_servers() -> None:
+    from mpigen.lint.k8s_validation import is_label_value
+
+    for value in ("team-nlp", "", "a" * 63, "a" * 64, "team nlp", "x.", "_x", "A_b.C-d", "ü"):
+        assert (fr.label_value_problem(value) is None) == (is_label_value(value) == ()), value
+
+
+@pytest.mark.parametrize("length, refused", [(51, False), (52, True)])
+def test_tensorboard_service_name_fits_a_dns_label(length: int, refused: bool) -> None:
+    spec = spec_of(framework="pytorch", volumes=[{"claimName": "runs", "mountPath": "/runs"}],
+                   tensorboard={"logDir": "/runs/x"})
+    doc = {"metadata": {"name": "a" * length}}
+    expected = [("metadata.name", "tensorboard-name", Severity.ERROR)] if refused else []
+    assert [f for f in findings(spec, doc) if f[1] != "hostname"] == expected
+    assert [f for f in findings(spec_of(framework="pytorch"), doc) if f[1] == "tensorboard-name"] == []
 
 
 def test_kueue_ignores_the_pod_group_fields_and_owns_suspend() -> None:

@@ -32,7 +32,9 @@ from mpigen.versions import OperatorVersion
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
-KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment"}  # Deployment: the pod-* rules only
+KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment", "Service", "ConfigMap", "Secret", "PriorityClass",
+               "PodGroup", "Queue",  # the kinds mpigen has schemas for
+               "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"}  # Kubeflow Trainer v2.3.0
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}
 
@@ -92,6 +94,13 @@ def test_good_case(path: Path) -> None:
     obj, expected, options = load_case(path)
     assert not expected, f"{path}: a good case expects nothing"
     assert findings(obj, options) == []
+
+
+def test_a_hostname_error_says_what_is_wrong_with_the_name() -> None:
+    obj, _, options = load_case(CASES / "hostname" / "bad-digit.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "hostname"]
+    assert message.startswith("the job name '1mnist' starts with '1', not a letter: it gives pods hostnames such "
+                              "as '1mnist-master-0', which must be DNS-1035 labels")
 
 
 def test_every_rule_has_bad_and_good_cases() -> None:
@@ -205,7 +214,13 @@ SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "
                CASES / "plaintext-credential" / "bad.yaml", CASES / "host-network-dns" / "bad.yaml",
                CASES / "hostname" / "bad-evaluator.yaml", CASES / "ssh-path-non-root" / "bad-container.yaml",
                CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
-               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml"]
+               CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml",
+               CASES / "trainjob-patch-target-missing" / "bad.yaml", CASES / "trainer-volcano-priority-class" / "bad.yaml",
+               CASES / "trainer-limit-only-resource" / "bad-runtime.yaml", CASES / "trainjob-runtime-missing" / "bad.yaml",
+               CASES / "object-meta" / "bad.yaml", CASES / "object-meta" / "bad-owners.yaml",
+               CASES / "deployment-spec" / "bad.yaml", CASES / "service-spec" / "bad.yaml",
+               CASES / "service-spec" / "bad-types.yaml", CASES / "config-data" / "bad.yaml",
+               CASES / "config-data" / "bad-secret.yaml", CASES / "priority-class-spec" / "bad.yaml"]
 
 
 @pytest.mark.parametrize("path", SHAPE_CASES, ids=case_id)
@@ -262,17 +277,25 @@ def test_starts_sshd(words: list[str], expected: bool | None) -> None:
 
 
 @pytest.mark.parametrize("container, expected", [
-    ({"command": ["mpirun", "-np", "4", "a"]}, ("command", "4")),
-    ({"command": ["mpirun", "--np=4", "a"]}, ("command", "4")),
-    ({"command": ["mpirun"], "args": ["-n", "2", "a"]}, ("args", "2")),
-    ({"command": ["mpirun", "-x", "A", "-mca", "btl", "^openib", "-c", "3", "a"]}, ("command", "3")),
-    ({"command": ["sh", "-c", "cd /x && mpirun -n 4 python a.py"]}, ("command", "4")),
-    ({"command": ["mpiexec", "-np", "$NP", "a"]}, ("command", "$NP")),
+    ({"command": ["mpirun", "-np", "4", "a"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpirun", "--np=4", "a"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpirun"], "args": ["-n", "2", "a"]}, ("args", "mpirun", "2", None)),
+    ({"command": ["mpirun", "-x", "A", "-mca", "btl", "^openib", "-c", "3", "a"]}, ("command", "mpirun", "3", None)),
+    ({"command": ["sh", "-c", "cd /x && mpirun -n 4 python a.py"]}, ("command", "mpirun", "4", None)),
+    ({"command": ["mpiexec", "-np", "$NP", "a"]}, ("command", "mpirun", "$NP", None)),
     ({"command": ["mpirun", "python", "a.py", "-n", "5"]}, None),
-    ({"command": ["horovodrun", "-np", "4", "python", "a.py"]}, None),
+    ({"command": ["horovodrun", "-np", "4", "python", "a.py"]}, ("command", "horovodrun", "4", None)),
+    ({"command": ["horovodrun"], "args": ["--num-proc=8", "--hostfile", "/etc/mpi/hostfile", "python", "a.py"]},
+     ("args", "horovodrun", "8", "hostfile:/etc/mpi/hostfile")),
+    ({"command": ["horovodrun", "--start-timeout", "60", "-H", "a:2,b:2", "-np", "4", "python", "a.py"]},
+     ("command", "horovodrun", "4", "a:2,b:2")),
+    ({"command": ["sh", "-c", "horovodrun -np 2 -hostfile /etc/mpi/hostfile python a.py -np 9"]},
+     ("command", "horovodrun", "2", "hostfile:/etc/mpi/hostfile")),
+    ({"command": ["horovodrun", "python", "a.py", "-np", "5"]}, None),
     ({"command": []}, None),
 ])
 def test_find_np(container: dict, expected) -> None:
     from mpigen.lint.rules.slots_np_mismatch import find_np
 
-    assert find_np(container) == expected
+    found = find_np(container)
+    assert (found and (found[0], found[1].tool, found[1].count, found[1].hosts)) == expected

@@ -7,6 +7,7 @@ once took, and those it left to click, are pinned here: what each prints and its
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -106,12 +107,74 @@ COMMAND_LINES = [
     (["validate", "-x"], 2, "Error: No such option '-x'."),
     (["validate", "--format", "xml", ENV_SPEC], 2, "Error: Invalid value for '--format': 'xml' is not one of "
                                                    "'text', 'json', 'junit', 'github'."),
-    (["podgroup", "golden/horovod-volcano/base.yaml"], 2,
-     "mpigen: --gang is required for an MPIJob, PyTorchJob or TFJob (the operator's --gang-scheduling); a "
-     "TrainJob's runtime decides itself"),
+    (["podgroup", ENV_SPEC, "--env", "staging"], 2, "mpigen: --env staging: no such environment in resnet-ddp "
+                                                    "(environments: dev, prod)"),
+    (["podgroup", ENV_SPEC, "--gang", "none"], 2, "Error: Invalid value for '--gang': 'none' is not one of "
+                                                  "'volcano', 'scheduler-plugins'."),
     (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
                    "operators no longer serve."),
 ]
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "github"])
+def test_validate_reports_an_io_error_in_its_format(fmt: str, capsys) -> None:
+    code, out, err = _run(["validate", "--format", fmt, ENV_SPEC, "no/such/file.yaml"], capsys)
+    assert code == 2
+    assert err.splitlines() == ["mpigen: no/such/file.yaml: no such file or folder"]
+    if fmt == "json":
+        report = json.loads(out)
+        assert (report["files"], report["errors"]) == (["no/such/file.yaml"], 1)
+        assert report["diagnostics"] == [{"file": "no/such/file.yaml", "line": None, "column": None, "path": "",
+                                          "code": "io-error", "severity": "error",
+                                          "message": "no such file or folder"}]
+    elif fmt == "junit":
+        assert '<failure type="io-error" message="no such file or folder">' in out
+    else:
+        assert out == "::error file=no/such/file.yaml,title=io-error::no such file or folder\n"
+
+
+def test_validate_reports_a_usage_error_in_json_and_nothing_on_stdout_in_text(capsys) -> None:
+    code, out, _ = _run(["validate", "--format", "json", "--operator-version", "v9", ENV_SPEC], capsys)
+    assert code == 2
+    [diagnostic] = json.loads(out)["diagnostics"]
+    assert (diagnostic["file"], diagnostic["code"]) == ("", "usage-error")
+    assert diagnostic["message"].startswith("--operator-version: 'v9' is not an operator version")
+    code, out, err = _run(["validate", "no/such/file.yaml"], capsys)
+    assert (code, out) == (2, "")  # text: the message on stderr only
+
+
+def test_the_readme_lists_every_gang_each_command_takes() -> None:
+    """The synopsis in the README names, for every command with --gang, exactly the choices it takes."""
+    import click
+
+    from mpigen.main import COMMANDS, cli
+
+    synopsis = {}
+    for line in (ROOT / "README.md").read_text().splitlines():
+        found = re.match(r"mpigen (\w+) .*--gang ([a-z|-]+)", line)
+        if found:
+            synopsis[found[1]] = found[2].split("|")
+    context = click.Context(cli)
+    taking = {}
+    for name in COMMANDS:
+        command = cli.get_command(context, name)
+        for param in getattr(command, "params", []):
+            if param.name == "gang":
+                taking[name] = list(param.type.choices)
+    assert taking.keys() == {"explain", "podgroup", "validate"}
+    assert synopsis == taking
+
+
+def test_rules_in_text_have_no_markup(capsys) -> None:
+    """The docstrings are reStructuredText (``literal``, *emphasis*); a terminal gets the words."""
+    code, out, _ = _run(["rules"], capsys)
+    assert code == 0
+    assert "``" not in out and "*name*" not in out
+    assert "serves MPIJob only as kubeflow.org/v2beta1 (its CRD in manifests/base/kubeflow.org_mpijobs.yaml)" in out
+    assert "or a port name: a quoted \"8080\" is a name" in out
+    assert "*_TOKEN" in out or "*_ID" in out  # a glob in a literal is not emphasis
+    code, markdown, _ = _run(["rules", "--format", "markdown"], capsys)
+    assert "``kubeflow.org/v2beta1``" in markdown  # Markdown renders it as code
 
 
 @pytest.mark.parametrize("argv, code, line", COMMAND_LINES, ids=[" ".join(a) or "(none)" for a, _, _ in COMMAND_LINES])
@@ -177,7 +240,8 @@ def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
     commands = sorted(name for name in imported if name.startswith("mpigen.commands."))
     if argv[0] == "--help":
         assert commands == sorted(f"mpigen.commands.{module}" for module in
-                                  ("build", "check", "explain", "import_arena", "migrate", "podgroup", "rules", "validate"))
+                                  ("build", "check", "explain", "import_arena", "init", "migrate", "podgroup", "rules",
+                                   "validate"))
     else:
         assert commands == [f"mpigen.commands.{argv[0]}"]
     unwanted = {name for name in imported for banned in NOT_IMPORTED[argv[0]]

@@ -139,7 +139,7 @@ def test_documents_keep_their_order_and_changes_their_lines() -> None:
             "apiVersion: kubeflow.org/v1beta1\nkind: TFJob\nmetadata: {name: t}\nspec:\n"
             "  ttlSecondsAfterFinished: 5\n  tfReplicaSpecs:\n    Worker:\n      template:\n        spec:\n"
             "          containers: [{name: tensorflow, image: tf}]\n")
-    result = migrate_documents(load_text(text, "f.yaml"), "f.yaml", "<stdout>")
+    result = migrate_documents(load_text(text, "f.yaml"), "f.yaml", None)
     assert [o["kind"] for o in result.objects] == ["ConfigMap", "TFJob"]
     assert result.text.count("---\n") == 2
     moved = next(d for d in result.diagnostics if d.path == "spec.ttlSecondsAfterFinished")
@@ -152,7 +152,22 @@ def test_a_result_the_operator_rejects_is_an_error_at_its_output_line() -> None:
     old["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] = 0
     from mpigen.emit.yaml_emit import dump
 
-    result = migrate_documents(load_text(dump(old), "f.yaml"), "f.yaml", "<stdout>")
+    result = migrate_documents(load_text(dump(old), "f.yaml"), "f.yaml", "out.yaml")
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
-    assert [(d.file, d.code) for d in errors] == [("<stdout>", "mpijob-invalid")]
+    assert [(d.file, d.code) for d in errors] == [("out.yaml", "mpijob-invalid")]
     assert result.text.splitlines()[errors[0].line - 1].strip() == "replicas: 0"
+
+
+def test_a_result_written_to_stdout_is_reported_at_the_input() -> None:
+    """stdout is no file to open at a line: the error goes to the same field of the input document
+    it came from (``<stdin>`` when the input was read from there)."""
+    from mpigen.emit.yaml_emit import dump_all
+
+    old = v1alpha2()
+    old["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] = 0
+    text = dump_all([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}, old])
+    result = migrate_documents(load_text(text, "<stdin>"), "<stdin>", None)
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert [(d.file, d.code, d.path) for d in errors] == [
+        ("<stdin>", "mpijob-invalid", "spec.mpiReplicaSpecs.Worker.replicas")]
+    assert text.splitlines()[errors[0].line - 1].strip() == "replicas: 0"  # the input's line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpigen.names import is_ssh_url, log_volume, repository_folder, rsync_folder, volume_name
+from mpigen.names import job_name_problem, is_ssh_url, log_volume, repository_folder, rsync_folder, volume_name
 
 
 # --- volumes ---------------------------------------------------------------------------------
@@ -65,3 +65,20 @@ def test_log_volume_is_the_deepest_mount_holding_the_log_dir(log_dir: str, want:
             "volumes": [{"claimName": "a", "mountPath": "/data"}, {"claimName": "b", "mountPath": "/data/out/"}]}
     volume = log_volume(spec)
     assert (None if volume is None else volume["mountPath"].rstrip("/")) == want
+
+
+# --- job names ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, problem", [
+    ("train", None), ("a", None), ("a-1-b", None), ("resnet50", None),
+    ("", "is empty"),
+    ("Train", "contains 'T'"),
+    ("my_job.v2", "contains '_' and '.'"),
+    ("ab\u00e9", "contains '\u00e9'"),
+    ("1x", "starts with '1', not a letter"),
+    ("-x", "starts with '-', not a letter"),
+    ("x-", "ends with '-'"),
+    ("_Ab-", "contains '_' and 'A', ends with '-'"),
+])
+def test_job_name_problem_says_which_characters(name: str, problem: str | None) -> None:
+    assert job_name_problem(name) == problem

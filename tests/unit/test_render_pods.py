@@ -245,12 +245,15 @@ def _launcher_command(command: str, extra: str = "") -> list[str]:
     return main_container(templates(job)["Launcher"])["command"]
 
 
+# The rank counts fill the 2 workers' 2 slots (slots-np-mismatch otherwise, as validate says).
 @pytest.mark.parametrize("command, argv", [
-    ("[mpirun, -np, '4', python, train.py]", ["mpirun", "-np", "4", "python", "train.py"]),
-    ("[/usr/local/bin/mpiexec, -n, '4', python, train.py]", ["/usr/local/bin/mpiexec", "-n", "4", "python", "train.py"]),
-    ("[horovodrun, -np, '4', python, train.py]", ["horovodrun", "-np", "4", "python", "train.py"]),
-    ("[sh, -c, 'horovodrun -np 4 python train.py']", ["sh", "-c", "horovodrun -np 4 python train.py"]),
-    ("[bash, -lc, 'mpirun -np 4 python train.py']", ["bash", "-lc", "mpirun -np 4 python train.py"]),
+    ("[mpirun, -np, '2', python, train.py]", ["mpirun", "-np", "2", "python", "train.py"]),
+    ("[/usr/local/bin/mpiexec, -n, '2', python, train.py]", ["/usr/local/bin/mpiexec", "-n", "2", "python", "train.py"]),
+    ("[horovodrun, -np, '2', -hostfile, /etc/mpi/hostfile, python, train.py]",
+     ["horovodrun", "-np", "2", "-hostfile", "/etc/mpi/hostfile", "python", "train.py"]),
+    ("[sh, -c, 'horovodrun -np 2 --hostfile /etc/mpi/hostfile python train.py']",
+     ["sh", "-c", "horovodrun -np 2 --hostfile /etc/mpi/hostfile python train.py"]),
+    ("[bash, -lc, 'mpirun -np 2 python train.py']", ["bash", "-lc", "mpirun -np 2 python train.py"]),
 ])
 def test_a_command_that_starts_mpi_itself_is_kept_verbatim(command: str, argv: list[str]) -> None:
     assert _launcher_command(command) == argv
@@ -287,7 +290,7 @@ def test_rsync_working_dir_follows_the_folder_rsync_creates() -> None:
 
 
 @pytest.mark.parametrize("command", [
-    '[sh, -c, "cd /code && mpirun -np 4 python train.py"]', "[horovodrun, -np, '4', python, train.py]",
+    '[sh, -c, "cd /code && mpirun -np 2 python train.py"]', "[horovodrun, -np, '2', --hostfile, /etc/mpi/hostfile, x]",
 ])
 def test_a_users_mpirun_is_kept_as_written(command: str) -> None:
     job = build(MPI.replace("[python, train.py]", command))[0]

@@ -411,3 +411,82 @@ def test_the_fallback_parks_the_old_tree_beside_the_output_folder(tmp_path, monk
     write_tree(out, "job", {"base/mpijob.yaml": "v2\n"})
     assert [p.parent for p in parked] == [tmp_path]
     assert sorted(os.listdir(tmp_path)) == ["deploy"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027], ids=["umask-022", "umask-027"])
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_the_tree_follows_the_umask(tmp_path, monkeypatch, umask, exchange):
+    """Folders get 0777 and files 0666 less the umask, as mkdir and open would give them: the
+    tree's own folder too, although it was a staging folder (mkdtemp makes those 0700)."""
+    if not exchange:
+        monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    out = tmp_path / "deploy"
+    old = os.umask(umask)
+    try:
+        write_tree(out, "job", FILES)  # the first write: a rename
+        first = {p: p.stat().st_mode & 0o777 for p in [out / "job", *(out / "job").rglob("*")]}
+        write_tree(out, "job", {**FILES, "overlays/dev/kustomization.yaml": "resources:\n- ../../base\n"})
+        second = {p: p.stat().st_mode & 0o777 for p in [out / "job", *(out / "job").rglob("*")]}
+    finally:
+        os.umask(old)
+    for modes in (first, second):
+        assert len(modes) > 5
+        for path, mode in modes.items():
+            assert mode == (0o777 if path.is_dir() else 0o666) & ~umask, (path, oct(mode))
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~umask)
+
+
+def test_remove_tree_of_mpigen_files_only_takes_the_folder_in_one_rename(tmp_path, monkeypatch):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    write_tree(out, "other", FILES)
+    real_rename = os.rename
+    renames = []
+    monkeypatch.setattr(os, "rename", lambda src, dst: (renames.append((Path(src), Path(dst))), real_rename(src, dst)))
+    assert writer.remove_tree(out, "job") == sorted(FILES)
+    assert [src for src, _ in renames] == [out / "job"]  # out of DIR at once, deleted outside it
+    assert renames[0][1].parent.parent == tmp_path
+    assert sorted(os.listdir(out)) == ["other"] and sorted(os.listdir(tmp_path)) == ["deploy"]
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_remove_tree_keeps_every_file_of_the_user(tmp_path, monkeypatch, exchange):
+    if not exchange:
+        monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    tree = out / "job"
+    (tree / "README.md").write_text("mine\n")
+    (tree / "overlays/prod/extra.yaml").write_text("mine too\n")
+    os.symlink("../base", tree / "overlays/link")
+    (tree / "notes").mkdir()
+    before = snapshot(tree)
+    assert writer.remove_tree(out, "job") == sorted(FILES)
+    after = snapshot(tree)
+    assert sorted(after) == ["README.md", "notes", "overlays", "overlays/link", "overlays/prod",
+                             "overlays/prod/extra.yaml"]
+    for rel in ("README.md", "overlays/prod/extra.yaml", "overlays/link", "notes"):
+        assert after[rel] == before[rel]  # same inode, content and time; the link's target
+    assert sorted(os.listdir(tmp_path)) == ["deploy"]
+
+
+def test_remove_tree_refuses_a_folder_mpigen_did_not_write(tmp_path):
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    (out / "job" / OWNED_LIST).unlink()
+    before = snapshot(out)
+    with pytest.raises(WriteError, match="did not write it"):
+        writer.remove_tree(out, "job")
+    assert snapshot(out) == before
+
+
+def test_a_removal_killed_before_its_deletion_is_finished_by_the_next_run(tmp_path):
+    """The folder moved out of DIR stays gone: unlike a tree the fallback parked, it is not put back."""
+    out = tmp_path / "deploy"
+    write_tree(out, "job", FILES)
+    gone = tmp_path / ".deploy.job.mpigen-staging-gone-abc12345"
+    gone.mkdir()
+    os.rename(out / "job", gone / "job")
+    assert [folder for folder, _ in writer.stale_staging(out)] == [gone]
+    writer.clean_all_stale(out)
+    assert sorted(os.listdir(out)) == [] and sorted(os.listdir(tmp_path)) == ["deploy"]

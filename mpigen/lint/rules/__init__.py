@@ -1,14 +1,17 @@
 """The rule modules, in the order their findings are documented. One module per rule.
 
-The order goes from what stops a job from being accepted at all (API version, replica counts,
-names), through what the API server refuses in the pods the operator creates (the ``pod-*``
-rules, the Pod validation of Kubernetes; they also read Deployments) and what makes the MPI run
-itself fail (ranks, SSH), to gang scheduling, and ends with pod-level hygiene (networking,
-sidecars, credentials). ``_common`` holds shared helpers.
+The order goes from what stops an object from being accepted at all (API version, metadata,
+replica counts, names), through what the API server refuses in the pods the operator creates (the
+``pod-*`` rules, the Pod validation of Kubernetes; they also read Deployments) and in the other
+objects mpigen writes or reads (Deployment, Service, ConfigMap, Secret, PriorityClass), and what
+makes the MPI run itself fail (ranks, SSH), to gang scheduling, and ends with pod-level hygiene
+(networking, sidecars, credentials). The Kubeflow Trainer rules (TrainJob, TrainingRuntime,
+ClusterTrainingRuntime) come after the gang rules. ``_common`` and ``_trainer`` hold shared helpers.
 """
 
 RULE_MODULES: tuple[str, ...] = (
     "legacy_api_version",
+    "object_meta",
     "zero_replicas",
     "container_name",
     "hostname",
@@ -21,6 +24,10 @@ RULE_MODULES: tuple[str, ...] = (
     "pod_scheduling",
     "pod_security",
     "pod_spec",
+    "deployment_spec",
+    "service_spec",
+    "config_data",
+    "priority_class_spec",
     "slots_np_mismatch",
     "slots_gpu_mismatch",
     "worker_no_sshd",
@@ -36,7 +43,17 @@ RULE_MODULES: tuple[str, ...] = (
     "queue_ignored",
     "kueue_ignored",
     "priority_class_not_on_pods",
+    "trainjob_runtime_missing",
+    "trainjob_patch_target_missing",
+    "trainer_limit_only_resource",
+    "trainer_volcano_priority_class",
     "host_network_dns",
     "istio_sidecar",
     "plaintext_credential",
 )
+
+OBJECT_SERVER_RULES: tuple[str, ...] = ("object_meta", "deployment_spec", "service_spec", "config_data",
+                                        "priority_class_spec")
+"""The rules that port the API server's validation of an object itself (the ``pod-*`` rules port
+its validation of the Pods an operator creates from a template): what they find, the API server
+refuses when the object is applied."""

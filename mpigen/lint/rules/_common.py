@@ -15,6 +15,8 @@ from ...operator.quantity import Quantity
 from ..base import GANG_VOLCANO, Context, Path
 
 ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
+OBJECT_KINDS = ALL_KINDS + ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass", "PodGroup", "Queue")
+"""Every kind mpigen has a schema for (the Volcano, scheduler-plugins and kube-batch PodGroups share a kind)."""
 ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.0 rootSSHPath, the default sshAuthMountPath
 
 

@@ -9,7 +9,9 @@ v1.9.0 names each pod and its Service ``<name>-<replica type, lowercased>-<i>``
 (``GenGeneralName`` in ``pkg/controller.v1/common/util.go``, used by ``common/pod.go`` and
 ``common/service.go``), and a Service name must be a DNS-1035 label. A DNS-1035 label has at most
 63 characters, lower-case letters, digits and ``-``, starts with a letter and ends with a letter
-or digit; a long job name with many replicas, or a name starting with a digit, breaks it.
+or digit; a long job name with many replicas, or a name starting with a digit, breaks it. A name
+that is not even a DNS-1123 subdomain (upper-case letters, ``_``) is refused by the API server
+before any operator sees the job: ``object-meta`` reports it.
 
 Fix: shorten the job name (or rename it to start with a letter and use only lower-case letters,
 digits and ``-``) so that its longest pod name stays within 63 characters.
@@ -21,7 +23,9 @@ import re
 from typing import Iterator
 
 from ...diagnostics import Severity
+from ...names import job_name_problem
 from ..base import Context, Path
+from ..k8s_validation import name_is_dns_subdomain
 from ._common import ALL_KINDS, current_api, replicas
 
 CODE = "hostname"
@@ -47,15 +51,16 @@ def hostnames(ctx: Context) -> Iterator[str]:
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
-    if not ctx.name or not current_api(ctx):
-        return
+    if not ctx.name or not current_api(ctx) or name_is_dns_subdomain(ctx.name):
+        return  # no name, or one the API server refuses already (object-meta)
     names = list(hostnames(ctx))
     too_long = [f"{h!r} ({len(h)} characters)" for h in names if len(h) > 63]
     if not DNS1035.fullmatch(names[0] if names else "a"):
+        reason = job_name_problem(ctx.name) or "is not lower-case letters, digits and '-'"
         yield (("metadata", "name"),
-               f"the job name {ctx.name!r} gives pods hostnames such as {names[0]!r} that are not DNS-1035 labels "
-               "(lower-case letters, digits and '-', starting with a letter): the pods and their Services cannot "
-               "be created; rename the job")
+               f"the job name {ctx.name!r} {reason}: it gives pods hostnames such as {names[0]!r}, which must be "
+               "DNS-1035 labels (lower-case letters, digits and '-', starting with a letter): the pods and their "
+               "Services cannot be created; rename the job")
     elif too_long:
         yield (("metadata", "name"),
                f"the job name {ctx.name!r} gives pods hostnames longer than 63 characters: {', '.join(too_long)}; "

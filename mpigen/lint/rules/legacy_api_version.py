@@ -8,7 +8,9 @@ the other). training-operator v1.9.0 serves PyTorchJob and TFJob only as ``kubef
 (``manifests/base/crds/kubeflow.org_pytorchjobs.yaml``, ``kubeflow.org_tfjobs.yaml``); ``v1alpha1``,
 ``v1alpha2``, ``v1beta1`` and ``v1beta2`` were removed. The API server rejects such a manifest
 ("no matches for kind"), and the old shapes (``gpus``, ``launcherOnMaster``, ``mpiDistribution``,
-spec-level ``cleanPodPolicy``...) differ, so no other rule reads them.
+spec-level ``cleanPodPolicy``...) differ, so no other rule reads them. A version of the group that
+never served the kind (a PyTorchJob of ``kubeflow.org/v2beta1``, MPIJob's version) is refused the
+same way.
 
 Fix: run ``mpigen migrate`` on the manifest to rewrite it as MPIJob ``kubeflow.org/v2beta1`` or
 PyTorchJob/TFJob ``kubeflow.org/v1``.
@@ -26,9 +28,13 @@ from ._common import ALL_KINDS
 CODE = "legacy-api-version"
 SEVERITY = Severity.ERROR
 KINDS = ALL_KINDS
+GROUP = "kubeflow.org/"
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     if ctx.api_version not in LEGACY_API.get(ctx.kind, ()):
+        if ctx.api_version.startswith(GROUP) and ctx.api_version != CURRENT_API[ctx.kind]:
+            yield (("apiVersion",), f"no operator serves {ctx.kind} as {ctx.api_version}: the API server rejects it "
+                                    f"(no matches for kind); write apiVersion: {CURRENT_API[ctx.kind]}")
         return
     if ctx.kind == "MPIJob" and ctx.api_version == "kubeflow.org/v1":
         what = ("is the training-operator's legacy MPIJob, which a cluster running mpi-operator v0.8.0 "

@@ -11,6 +11,11 @@ whatever the PodGroup says; when no template carries the class at all, the gang 
 priority and its pods run at others. Templates carrying different classes on purpose (a
 low-priority launcher, say) are fine as long as one of them carries schedulingPolicy's class.
 
+The rule judges the PodGroup's class, written or not: for an MPIJob under Volcano without
+schedulingPolicy.priorityClass the operator takes the Launcher template's class, else the Worker's
+(``calculatePriorityClassName`` in ``pkg/controller/podgroup.go``, v0.4.0 and v0.8.0), so a job that
+leaves it to the operator is judged as one that writes that class out (as ``mpigen build`` does).
+
 Fix: set ``priorityClassName`` in every pod template (usually to the same class as
 schedulingPolicy.priorityClass).
 """
@@ -20,7 +25,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ..base import GANG_SCHEDULER_PLUGINS, Context, Path
+from ..base import GANG_SCHEDULER_PLUGINS, GANG_VOLCANO, Context, Path
 from ._common import ALL_KINDS, current_api, pod_spec, scheduling_policy
 
 CODE = "priority-class-not-on-pods"
@@ -28,10 +33,28 @@ SEVERITY = Severity.WARNING
 KINDS = ALL_KINDS
 
 
+def derived_class(ctx: Context) -> str | None:
+    """The PodGroup class mpi-operator takes from the pod templates (``calculatePriorityClassName``
+    without schedulingPolicy.priorityClass): the Launcher's, else the Worker's."""
+    specs = ctx.replica_specs[1]
+    for role in ("Launcher", "Worker"):
+        name = pod_spec(specs[role].get("template")).get("priorityClassName") if role in specs else None
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     sp_path, policy = scheduling_policy(ctx)
+    if not current_api(ctx):
+        return
     wanted = policy.get("priorityClass")
-    if not isinstance(wanted, str) or not wanted or not current_api(ctx):
+    what = f"schedulingPolicy.priorityClass is {wanted!r}"
+    if (not isinstance(wanted, str) or not wanted) and ctx.kind == "MPIJob" and ctx.gang == GANG_VOLCANO:
+        wanted = derived_class(ctx)
+        what = (f"the PodGroup's priorityClassName is {wanted!r} (mpi-operator takes a pod template's class when "
+                "schedulingPolicy.priorityClass is unset)")
+    if not isinstance(wanted, str) or not wanted:
         return
     note = (" (and scheduler-plugins ignores schedulingPolicy.priorityClass)"
             if ctx.gang == GANG_SCHEDULER_PLUGINS else "")
@@ -42,12 +65,11 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
             carried[role] = name
         else:
             yield (path + ("spec", "priorityClassName"),
-                   f"schedulingPolicy.priorityClass is {wanted!r} but the {role} pod template has no "
-                   f"priorityClassName: its pods run at the cluster's default priority{note}; set "
-                   f"priorityClassName: {wanted}")
+                   f"{what} but the {role} pod template has no priorityClassName: its pods run at the cluster's "
+                   f"default priority{note}; set priorityClassName: {wanted}")
     if carried and wanted not in carried.values():
         others = ", ".join(f"{role}: {name}" for role, name in carried.items())
         yield (sp_path + ("priorityClass",),
-               f"schedulingPolicy.priorityClass is {wanted!r} but no pod template carries it ({others}): the "
+               f"{what} but no pod template carries it ({others}): the "
                f"PodGroup and its pods have different priorities{note}; set one template's priorityClassName "
                f"to {wanted!r} or change schedulingPolicy.priorityClass")

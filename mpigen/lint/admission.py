@@ -1,0 +1,36 @@
+"""What an operator refuses before it creates anything for a job, as diagnostics' codes and texts:
+mpi-operator's ``validation.go`` (port: :mod:`mpigen.operator.mpi_validation`) and the
+training-operator's validating webhook (port: ``webhook_problems`` in
+:mod:`mpigen.operator.training_controller`).
+
+One function for every reader of a job: ``mpigen validate`` (and through it ``explain`` and
+``podgroup``) on a manifest, and ``mpigen build`` on what it builds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import Severity
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
+from .base import Path
+
+
+def admission_problems(stored: dict[str, Any], version: OperatorVersion = DEFAULT_OPERATOR_VERSION
+                       ) -> list[tuple[Path, str, Severity, str]]:
+    """(path, code, severity, message) of what the operator refuses before it creates anything, for a job
+    with a spec, as the API server stores it: mpi-operator's ``validation.go`` on the defaulted
+    MPIJob (``mpijob-invalid``), the training-operator's validating webhook on a PyTorchJob or
+    TFJob as submitted (``training-job-invalid``)."""
+    if stored.get("kind") == "MPIJob":
+        from ..operator.mpi_defaults import set_defaults
+        from ..operator.mpi_validation import validate_mpijob
+
+        return [(path, "mpijob-invalid", Severity.ERROR, f"the operator rejects this MPIJob: {message}")
+                for path, message in validate_mpijob(set_defaults(stored, version))]
+    from ..operator.training_controller import webhook_problems
+
+    kind = stored["kind"]
+    return [(path, "training-job-invalid", Severity.ERROR, f"the training-operator's webhook rejects this {kind} and "
+                                                           f"nothing is created: {message}")
+            for path, message in webhook_problems(stored)]

@@ -1,0 +1,53 @@
+"""Helpers shared by the Kubeflow Trainer rule modules (not a rule: not listed in RULE_MODULES)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ...names import RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
+from ...operator.trainer_info import POD_SPEC, items, mapping
+from ..base import Context, Path
+
+RUNTIME_PATH: Path = ("spec", "template", "spec", "replicatedJobs")
+
+
+def is_trainjob(ctx: Context) -> bool:
+    return ctx.kind == TRAINJOB_KIND and ctx.api_version == TRAINER_API
+
+
+def is_runtime(ctx: Context) -> bool:
+    return ctx.kind in RUNTIME_KINDS and ctx.api_version == TRAINER_API
+
+
+def replicated_jobs(spec: Any) -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """(index, replicated job, pod spec) of a JobSet spec (a runtime's ``spec.template.spec``)."""
+    jobs = mapping(spec).get("replicatedJobs")
+    for index, job in enumerate(jobs if isinstance(jobs, list) else []):
+        if isinstance(job, dict):
+            node: Any = job
+            for part in POD_SPEC:
+                node = mapping(node).get(part)
+            yield index, job, mapping(node)
+
+
+def gang_scheduler(runtime: Any) -> str | None:
+    """The PodGroup plugin a runtime's ``podGroupPolicy`` names: coscheduling, volcano or None."""
+    policy = mapping(mapping(mapping(runtime).get("spec")).get("podGroupPolicy"))
+    return next((name for name in ("coscheduling", "volcano") if isinstance(policy.get(name), dict)), None)
+
+
+def limit_only(resources: Any) -> list[str]:
+    """Resource names a container limits without requesting them."""
+    limits, requests = mapping(mapping(resources).get("limits")), mapping(mapping(resources).get("requests"))
+    return [name for name in limits if name not in requests]
+
+
+def containers(pod_spec: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    for field in ("initContainers", "containers"):
+        for index, container in enumerate(pod_spec.get(field) or [] if isinstance(pod_spec.get(field), list) else []):
+            if isinstance(container, dict):
+                yield field, index, container
+
+
+__all__ = ["RUNTIME_PATH", "containers", "gang_scheduler", "is_runtime", "is_trainjob", "items", "limit_only",
+           "mapping", "replicated_jobs"]

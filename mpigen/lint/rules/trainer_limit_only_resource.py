@@ -1,0 +1,78 @@
+"""A resource given only as a limit (a GPU, say) is left out of the PodGroup's minResources.
+
+With a ``podGroupPolicy`` (coscheduling or Volcano) Trainer creates a PodGroup whose minResources
+add up each pod's requests: ``PodSet.SinglePodRequests`` is ``resourcehelpers.PodRequests``
+(``pkg/runtime/runtime.go`` line 149; k8s.io/component-helpers ``resource/helpers.go``
+``AggregateContainerRequests``), which reads ``resources.requests`` only, and the coscheduling
+and Volcano plugins multiply and sum those (``coscheduling.go`` lines 112-123, ``volcano.go``
+lines 162-174). A runtime's pod template is not a Pod, so the API server's defaulting, which
+copies a limit to a missing request, has not run on it; it runs later on each pod. A GPU given only
+as a limit (as in ``resourcesPerNode: {limits: {nvidia.com/gpu: 8}}``) is therefore in every pod
+but not in the gang's minResources: the scheduler admits the gang without checking that its GPUs
+are free, and some pods wait while the others hold their GPUs. The same holds for any resource.
+A TrainJob's ``trainer.resourcesPerNode`` is merged into the runtime's ``node`` container
+(``trainingruntime.go`` lines 199-237), so its limits are checked against the runtime it names.
+
+Fix: give the resource as a request too (``requests`` equal to ``limits``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...diagnostics import Severity
+from ...operator.trainer_info import ANCESTOR_TRAINER, NODE
+from ..base import Context, Path
+from ._trainer import RUNTIME_PATH, containers, gang_scheduler, is_runtime, is_trainjob, limit_only, mapping, \
+    replicated_jobs
+
+CODE = "trainer-limit-only-resource"
+SEVERITY = Severity.WARNING
+KINDS = ("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")
+
+_PLUGIN = {"coscheduling": "the coscheduling PodGroup", "volcano": "the Volcano PodGroup"}
+
+
+def check(ctx: Context) -> Iterator[tuple[Path, str]]:
+    if is_runtime(ctx):
+        yield from _runtime(ctx)
+    elif is_trainjob(ctx):
+        yield from _trainjob(ctx)
+
+
+def _runtime(ctx: Context) -> Iterator[tuple[Path, str]]:
+    plugin = gang_scheduler(ctx.obj)
+    if plugin is None:
+        return
+    for index, job, pod in replicated_jobs(ctx.get("spec", "template", "spec")):
+        for field, i, container in containers(pod):
+            for name in limit_only(container.get("resources")):
+                yield (RUNTIME_PATH + (index, "template", "spec", "template", "spec", field, i, "resources", "limits",
+                                       name),
+                       f"{name} is only a limit of container {container.get('name')!r} (replicated job "
+                       f"{job.get('name')!r}): {_PLUGIN[plugin]}'s minResources leave it out; request it too")
+
+
+def _trainjob(ctx: Context) -> Iterator[tuple[Path, str]]:
+    own = ctx.get("spec", "trainer", "resourcesPerNode")
+    info = ctx.trainer_info
+    if not isinstance(own, dict) or info is None:
+        return
+    plugin = gang_scheduler(ctx.trainer_runtime)
+    if plugin is None:
+        return
+    merged = None
+    for ps in info.pod_sets:  # where newRuntimeInfo merged resourcesPerNode
+        if ps.ancestor == ANCESTOR_TRAINER or ps.name == NODE:
+            node = next((c for c in ps.pod_spec.get("containers") or [] if mapping(c).get("name") == NODE), None)
+            if node is not None:
+                merged = mapping(node.get("resources"))
+                break
+    if merged is None:
+        return
+    runtime = ctx.trainer_runtime["metadata"]["name"]
+    for name in limit_only(merged):
+        if name in mapping(own.get("limits")):
+            yield (("spec", "trainer", "resourcesPerNode", "limits", name),
+                   f"{name} is only a limit: {_PLUGIN[plugin]} of runtime {runtime!r} sums requests, so its "
+                   "minResources leave it out; request it too")

@@ -1,0 +1,201 @@
+"""Where a built object's field comes from in the spec: the inverse of this stage, for diagnostics.
+
+``mpigen build`` checks what it builds with the rules ``mpigen validate`` runs (see
+:mod:`mpigen.pipeline`); a finding on the built MPIJob, PyTorchJob, TFJob, PodGroup, Deployment
+or Service is reported at the spec field that produced the value: a launcher's mpirun line at
+``spec.command``, a worker's GPU limit at ``spec.resources.gpu``, a pod template's nodeSelector
+entry at ``spec.nodeSelector.<key>``, the Launcher's priorityClassName at
+``spec.mpi.launcher.priorityClassName`` (else ``spec.priorityClassName``, else
+``spec.scheduling.priorityClass``), schedulingPolicy at ``spec.scheduling``. Each field has
+candidates, most specific first; the first the spec holds wins, else the nearest field the spec
+holds on the way to the first candidate (``spec`` at the least).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expand.defaults import gpu_resource_name
+from ..names import volume_name
+from .pods import CODE_VOLUME, SHM_VOLUME, TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL
+
+Path = tuple[str | int, ...]
+
+REPLICA_KEYS = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+# The spec section that configures a replica type (the Workers: the spec itself).
+ROLE_SETTINGS: dict[tuple[str, str], Path] = {
+    ("MPIJob", "Launcher"): ("mpi", "launcher"),
+    ("PyTorchJob", "Master"): ("pytorch", "master"),
+    ("TFJob", "Chief"): ("tensorflow", "chief"),
+    ("TFJob", "PS"): ("tensorflow", "ps"),
+    ("TFJob", "Evaluator"): ("tensorflow", "evaluator"),
+}
+MPI_FIELDS = {"runLauncherAsWorker": "runLauncherAsWorker", "sshAuthMountPath": "sshAuthMountPath",
+              "mpiImplementation": "implementation", "launcherCreationPolicy": "launcherCreationPolicy"}
+GANG_MARKS = {"scheduling.x-k8s.io/pod-group", "scheduling.k8s.io/group-name", "volcano.sh/task-spec",
+              "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"}
+GANG = ("spec", "scheduling", "gang")
+
+
+def spec_field(obj: dict[str, Any], path: Path, metadata: dict[str, Any], spec: dict[str, Any]) -> Path:
+    """The field of the spec document (``metadata`` and the effective ``spec`` of one environment,
+    as written) that made the value at ``path`` of the built object ``obj``: a path from the
+    document's root, which the document holds (``("spec",)`` at the least)."""
+    data = {"metadata": metadata, "spec": spec}
+    candidates = _candidates(obj, tuple(path), spec)
+    for candidate in candidates:
+        if _holds(data, candidate):
+            return candidate
+    first = candidates[0]  # the spec does not hold it: the nearest field that would
+    return next(first[:n] for n in range(len(first), 0, -1) if _holds(data, first[:n]))
+
+
+def _holds(data: Any, path: Path) -> bool:
+    for part in path:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return False
+    return True
+
+
+def _value(obj: Any, path: Path) -> Any:
+    for part in path:
+        try:
+            obj = obj[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return obj
+
+
+def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Path]:
+    kind = obj.get("kind")
+    if path[:1] == ("metadata",):
+        return [path[:3], path[:2], GANG] if path[1:2] == ("labels",) else [path[:3], path[:2]]
+    if kind in ("Deployment", "Service"):  # TensorBoard
+        if path[-1:] == ("imagePullSecrets",) or "imagePullSecrets" in path:
+            return [("spec", "imagePullSecrets")]
+        if "volumes" in path or "volumeMounts" in path:
+            return [("spec", "tensorboard", "logDir"), ("spec", "volumes")]
+        if path[-1:] in (("port",), ("containerPort",)):
+            return [("spec", "tensorboard", "port")]
+        if "image" in path:
+            return [("spec", "tensorboard", "image")]
+        return [("spec", "tensorboard")]
+    if kind == "PodGroup":  # kube-batch's, written beside the job
+        if path[:1] != ("spec",) or len(path) < 2:
+            return [GANG]
+        field = {"minMember": "minAvailable", "priorityClassName": "priorityClass"}.get(str(path[1]), path[1])
+        return [("spec", "scheduling", field), GANG]
+    key = REPLICA_KEYS.get(str(kind))
+    if key and path[:2] == ("spec", key) and len(path) >= 3:
+        return _replica(obj, kind, path, spec)
+    if path[:3] == ("spec", "runPolicy", "schedulingPolicy"):
+        return [("spec", "scheduling") + path[3:4], GANG]
+    if path[:2] == ("spec", "runPolicy"):
+        return [path[:3], path[:2]]
+    if kind == "MPIJob" and path[1:2] == ("slotsPerWorker",):
+        return [("spec", "slotsPerWorker"), ("spec", "resources", "gpu"), ("spec", "resources")]
+    if kind == "MPIJob" and len(path) > 1 and path[1] in MPI_FIELDS:
+        return [("spec", "mpi", MPI_FIELDS[str(path[1])]), ("spec", "mpi")]
+    if kind == "PyTorchJob" and path[1:2] in (("nprocPerNode",), ("elasticPolicy",)):
+        return [("spec", "pytorch")]
+    return [("spec",)]
+
+
+def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -> list[Path]:
+    role, rest = str(path[2]), path[3:]
+    settings = ROLE_SETTINGS.get((str(kind), role), ())
+    section = ("spec",) + settings
+
+    def own(*field: str | int) -> list[Path]:
+        """The role's own setting, then the spec's (which the role inherits)."""
+        return [section + field, ("spec",) + field] if settings else [("spec",) + field]
+
+    if rest[:1] == ("replicas",):
+        if role == "Worker":
+            return [("spec", "workers")]
+        return [section + ("replicas",), section] if settings else [("spec",)]
+    if rest[:1] == ("restartPolicy",):
+        return [("spec", "restartPolicy")]
+    if rest[:1] != ("template",):
+        return [section]
+    template = rest[1:]
+    if template[:2] in (("metadata", "labels"), ("metadata", "annotations")):
+        name = template[2] if len(template) > 2 else None
+        if name in (TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL):
+            return [("spec", "scheduling", "gpuTopology")]
+        if name in GANG_MARKS:
+            return [GANG]
+        field = str(template[1])
+        mine = [("spec", field, name), ("metadata", field, name)] if name is not None else []
+        return mine + [("spec", field), ("metadata", field)]
+    if template[:1] != ("spec",):
+        return [section]
+    pod = template[1:]
+    field = pod[0] if pod else None
+    if field == "initContainers":
+        return [("spec", "code")]
+    if field == "containers":
+        return _container(obj, kind, role, path[: len(path) - len(pod) + 2], pod[2:], spec, own)
+    if field == "volumes":
+        return _volume(_value(obj, path[: len(path) - len(pod) + 2] + ("name",)), spec)
+    if field in ("nodeSelector", "tolerations", "imagePullSecrets"):
+        return [("spec",) + tuple(pod[:2]), ("spec", str(field))]
+    if field == "priorityClassName":
+        return own("priorityClassName") + [("spec", "scheduling", "priorityClass")]
+    if field == "schedulerName":
+        return [("spec", "scheduling", "schedulerName"), GANG]
+    if field in ("hostNetwork", "dnsPolicy"):
+        return [("spec", "scheduling", "gpuTopology")]
+    if field == "securityContext":
+        return [("spec", "code", "git", "secret"), ("spec", "code")]
+    if field == "serviceAccountName":
+        return [("spec", "serviceAccountName")]
+    return [section]
+
+
+def _container(obj: dict[str, Any], kind: Any, role: str, container: Path, rest: Path, spec: dict[str, Any],
+               own: Any) -> list[Path]:
+    """``container``: the path of a training container in ``obj``; ``rest``: the path inside it."""
+    field = rest[0] if rest else None
+    if field == "image":
+        return own("image")
+    if field in ("command", "args"):
+        if kind == "MPIJob" and role == "Worker":  # sshd, as the SSH path says
+            return [("spec", "mpi", "sshAuthMountPath"), ("spec", "mpi")]
+        return [("spec", "command")]
+    if field == "workingDir":
+        return [("spec", "workingDir"), ("spec", "code", "mountPath"), ("spec", "code")]
+    if field == "env":
+        name = _value(obj, container + ("env", rest[1], "name")) if len(rest) > 1 else None
+        return [("spec", "env", name), ("spec", "env")] if isinstance(name, str) else [("spec", "env")]
+    if field == "ports":
+        framework = {"PyTorchJob": "pytorch", "TFJob": "tensorflow"}.get(str(kind))
+        return [("spec", framework, "port"), ("spec", framework)] if framework else [("spec",)]
+    if field == "resources":
+        name = rest[2] if len(rest) > 2 else None
+        if name == gpu_resource_name(spec):
+            name = "gpu"  # spec.resources.gpu: nvidia.com/gpu, or aliyun.com/gpu under ACK GPU topology
+        mine = own("resources", name) if isinstance(name, str) else []
+        return mine + own("resources")
+    if field == "volumeMounts":
+        return _volume(_value(obj, container + tuple(rest[:2]) + ("name",)), spec)
+    if field == "imagePullPolicy":
+        return [("spec", "imagePullPolicy")]
+    return own()
+
+
+def _volume(name: Any, spec: dict[str, Any]) -> list[Path]:
+    """The spec field behind a pod volume (or a mount of it) named ``name``."""
+    if name == CODE_VOLUME:
+        return [("spec", "code")]
+    if name == SHM_VOLUME:
+        return [("spec", "shmSize")]
+    volumes = spec.get("volumes")
+    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+        if isinstance(volume, dict) and volume_name(volume) == name:
+            return [("spec", "volumes", i)]
+    return [("spec", "volumes")]

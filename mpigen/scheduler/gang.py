@@ -1,0 +1,66 @@
+"""The gang of a job, read from the objects the operator creates for it (the controllers' ports
+in :mod:`mpigen.operator`): the PodGroup's ``minMember`` and, per role, one pod that carries the
+group (the annotation ``scheduling.k8s.io/group-name`` of Volcano and kube-batch, or the label
+``scheduling.x-k8s.io/pod-group`` of scheduler-plugins) with the number of such pods. An MPIJob's
+launcher is in the gang when its Job's pod template carries the group, as mpi-operator decorates it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..operator.mpi_controller import JOB_ROLE_LABEL
+from ..operator.training_controller import REPLICA_TYPE_LABEL
+from ..operator.training_defaults import FRAMEWORKS
+from .fit import Role
+from .nodes import pod_shape
+
+GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
+GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
+
+
+@dataclass(frozen=True)
+class Gang:
+    group: str  # the PodGroup's name
+    min_member: int
+    roles: tuple[Role, ...]
+
+
+def role_counts(job: Mapping[str, Any]) -> dict[str, int]:
+    """Pods per role (the replica type, lower case) of a checked job."""
+    if job.get("kind") == "MPIJob":
+        worker = job["spec"]["mpiReplicaSpecs"].get("Worker") or {}
+        return {"launcher": 1, "worker": worker.get("replicas") or 0}
+    specs = job["spec"].get(FRAMEWORKS[job["kind"]]["key"]) or {}
+    return {rtype.lower(): 1 if (spec or {}).get("replicas") is None else spec["replicas"]
+            for rtype, spec in specs.items()}
+
+
+def _in_group(meta: Mapping[str, Any], group: str) -> bool:
+    return ((meta.get("annotations") or {}).get(GROUP_ANNOTATION) == group
+            or (meta.get("labels") or {}).get(GROUP_LABEL) == group)
+
+
+def gang_of(job: Mapping[str, Any], objects: Iterable[Mapping[str, Any]]) -> Gang | None:
+    """The gang of ``job`` from the objects the operator creates for it (one pod per role is
+    enough), or None when it creates no PodGroup."""
+    group: Mapping[str, Any] | None = None
+    pods: dict[str, Mapping[str, Any]] = {}  # role -> a pod (metadata and spec) of it
+    for obj in objects:
+        kind = obj.get("kind")
+        if kind == "PodGroup" and group is None:
+            group = obj
+        elif kind in ("Pod", "Job"):
+            pod = obj["spec"]["template"] if kind == "Job" else obj
+            labels = pod["metadata"].get("labels") or {}
+            role = labels.get(REPLICA_TYPE_LABEL) or labels.get(JOB_ROLE_LABEL)
+            if role:
+                pods.setdefault(role, pod)
+    if group is None:
+        return None
+    name = group["metadata"]["name"]
+    counts = role_counts(job)
+    roles = tuple(Role(role, counts.get(role, 1), pod_shape(pod["spec"])) for role, pod in pods.items()
+                  if _in_group(pod["metadata"], name))
+    return Gang(name, group["spec"].get("minMember") or 0, roles)

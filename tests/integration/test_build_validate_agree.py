@@ -1,0 +1,105 @@
+"""build checks what it builds: ``mpigen validate`` of what ``mpigen build`` prints reports nothing
+that build did not report (by code and severity), for every golden case, every spec of ``specs/``
+and of ``tests/cases/specs/{valid,warnings}``, in every environment, and 1,000 random valid specs.
+
+validate is given what it would be given for the cluster the spec describes: the spec's
+``--cluster`` and ``--operator-version`` (a golden case's), and for scheduler-plugins the
+scheduler name the spec names (validate cannot know how the operator is configured otherwise).
+Build and validate run in-process, with the schemas loaded once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mpigen.emit.yaml_emit import dump_all
+from mpigen.lint.base import LintOptions
+from mpigen.load.yaml_loader import load_text
+from mpigen.pipeline import Options, compile_specs
+from mpigen.validate import ValidateOptions, validate_bytes
+from mpigen.versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
+from tests.golden.cases import ROOT, discover
+from tests.random_specs import random_specs, spec_yaml
+
+RANDOM_SPECS = 1000
+SEED = 20260
+CASE_SPECS = sorted((ROOT / "specs").glob("*.yaml")) + sorted((ROOT / "tests" / "cases" / "specs" / "valid").glob(
+    "*.yaml")) + sorted((ROOT / "tests" / "cases" / "specs" / "warnings").glob("*.yaml"))
+KEYS = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+
+
+def _classes(cluster: str | None) -> dict[str, int] | None:
+    if not cluster:
+        return None
+    return {d["metadata"]["name"]: d["value"] for d in yaml.safe_load((ROOT / cluster).read_text())["items"]}
+
+
+def _scheduler_name(objects: list[dict[str, Any]]) -> str | None:
+    """The scheduler-plugins scheduler the pod templates name (the operator's --gang-scheduling)."""
+    for obj in objects:
+        for replica in obj.get("spec", {}).get(KEYS.get(obj["kind"], ""), {}).values():
+            template = replica["template"]
+            if "scheduling.x-k8s.io/pod-group" in (template.get("metadata", {}).get("labels") or {}):
+                return template["spec"].get("schedulerName")
+    return None
+
+
+def disagreements(text: str, name: str, version: OperatorVersion = DEFAULT_OPERATOR_VERSION,
+                  classes: dict[str, int] | None = None) -> list[str]:
+    """What validate reports on the spec's built objects (any environment) that build did not,
+    or why the spec did not build. A build that succeeds reported no error, so any error of
+    validate is one."""
+    result = compile_specs(load_text(text, name), name, Options(version, classes))
+    if not result.ok:
+        return [f"{name} does not build: " + "; ".join(d.format() for d in result.diagnostics)]
+    reported = {(d.code, d.severity) for d in result.diagnostics}
+    out = []
+    for job in result.jobs:
+        for env in [None, *job.environments]:
+            objects = job.objects(env)
+            lint = LintOptions(scheduler_name=_scheduler_name(objects), priority_classes=classes,
+                               operator_version=version)
+            options = ValidateOptions(lint=lint, build=Options(version, classes))
+            found, _ = validate_bytes(dump_all(objects).encode(), "built.yaml", options)
+            out += [f"{name} --env {env}: {d.format()}" for d in found if (d.code, d.severity) not in reported]
+    return out
+
+
+def test_goldens_agree() -> None:
+    problems = []
+    for case in discover():
+        version = OperatorVersion.parse(case.operator_version) if case.operator_version else DEFAULT_OPERATOR_VERSION
+        problems += disagreements((ROOT / case.spec).read_text(), case.name, version, _classes(case.cluster))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", CASE_SPECS, ids=[f"{p.parent.name}/{p.stem}" for p in CASE_SPECS])
+def test_spec_agrees(path: Path) -> None:
+    problems = disagreements(path.read_text(), path.name)
+    assert not problems, "\n".join(problems)
+
+
+def test_random_specs_agree() -> None:
+    specs = random_specs(SEED, RANDOM_SPECS)
+    assert len({name for name, _ in specs}) == RANDOM_SPECS
+    problems = []
+    for name, doc in specs:
+        problems += disagreements(spec_yaml(doc), f"{name}.yaml")
+    assert not problems, f"{len(problems)} disagreement(s):\n" + "\n".join(problems[:20])
+
+
+def test_the_corpus_holds_findings_validate_makes_on_built_objects() -> None:
+    """The property is not vacuous: on some specs of the corpus validate does find something (a
+    warning build reports too), so a build that stopped checking its output would fail above."""
+    found = set()
+    for path in CASE_SPECS:
+        result = compile_specs(load_text(path.read_text(), path.name), path.name, Options())
+        for job in result.jobs:
+            validated, _ = validate_bytes(dump_all(job.base).encode(), "built.yaml", ValidateOptions())
+            found |= {d.code for d in validated}
+    assert {"slots-gpu-mismatch", "priority-class-not-on-pods"} <= found, found
+

@@ -1,0 +1,99 @@
+"""``mpigen validate`` on Kubeflow Trainer v2.3.0's kinds (TrainJob, TrainingRuntime,
+ClusterTrainingRuntime) and JobSet: the CRDs' schemas with their CEL rules, Trainer's webhooks.
+
+Cases are ``tests/cases/validate/trainer/``: every file of ``valid/`` passes ``--strict`` (and
+kubeconform ``-strict`` with mpigen's schemas); in ``invalid/``, a line ending in
+``# error: CODE: TEXT`` must carry an error of that code whose message contains TEXT, and no
+other line an error. The default runtimes mpigen ships pass too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.golden.cases import ROOT, run
+
+CASES = ROOT / "tests" / "cases" / "validate" / "trainer"
+VALID = sorted((CASES / "valid").glob("*.yaml"))
+INVALID = sorted((CASES / "invalid").glob("*.yaml"))
+MARK = re.compile(r"#\s*error:\s*(?P<code>[a-z0-9-]+):\s*(?P<text>.+?)\s*$")
+DEFAULTS = ROOT / "mpigen" / "data" / "trainer" / "v2.3.0" / "runtimes.json"
+
+
+def marks(path: Path) -> dict[int, tuple[str, str]]:
+    found = {}
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        match = MARK.search(line)
+        if match and not line.lstrip().startswith("#"):
+            found[number] = (match["code"], match["text"])
+    return found
+
+
+def diagnostics(path: Path) -> tuple[int, list[dict]]:
+    code, out, err = run(["validate", str(path.relative_to(ROOT)), "--format", "json", "--strict"])
+    return code, json.loads(out)["diagnostics"]
+
+
+def test_the_cases_cover_every_kind() -> None:
+    kinds = set()
+    for path in VALID:
+        kinds |= set(re.findall(r"^kind: (\w+)", path.read_text("utf-8"), re.M))
+    assert kinds >= {"TrainJob", "TrainingRuntime", "JobSet"}
+    assert VALID and INVALID
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_valid_cases_pass_strict(path: Path) -> None:
+    code, found = diagnostics(path)
+    assert code == 0 and [d for d in found if d["severity"] != "info"] == [], found
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
+def test_each_refusal_is_reported_at_its_line(path: Path) -> None:
+    expected = marks(path)
+    assert expected, f"{path.name}: no '# error:' mark"
+    code, found = diagnostics(path)
+    assert code == 1
+    errors = [d for d in found if d["severity"] == "error"]
+    by_line: dict[int, list[dict]] = {}
+    for diagnostic in errors:
+        by_line.setdefault(diagnostic["line"], []).append(diagnostic)
+    assert sorted(by_line) == sorted(expected), "\n".join(f"{d['line']}: {d['code']} {d['message']}" for d in errors)
+    for line, (mark_code, text) in expected.items():
+        assert [d["code"] for d in by_line[line]] == [mark_code], by_line[line]
+        assert text in by_line[line][0]["message"], by_line[line][0]
+
+
+def test_default_runtimes_validate_clean() -> None:
+    """The ClusterTrainingRuntimes mpigen ships (what `kubectl kustomize manifests/overlays/runtimes`
+    builds at v2.3.0): schema, CEL rules and lint rules accept every one."""
+    code, found = diagnostics(DEFAULTS)
+    assert code == 0 and found == [], found
+    assert len(json.loads(DEFAULTS.read_text("utf-8"))["items"]) == 8
+
+
+def test_a_trainjob_says_which_runtimes_it_was_checked_against() -> None:
+    code, out, _ = run(["validate", str((CASES / "valid" / "torch-distributed.yaml").relative_to(ROOT)),
+                        "--format", "json", "-v"])
+    notes = [d for d in json.loads(out)["diagnostics"] if d["code"] == "default-runtime"]
+    assert code == 0 and len(notes) == 1 and "Kubeflow Trainer v2.3.0" in notes[0]["message"], notes
+
+
+def _kubeconform() -> str | None:
+    return shutil.which("kubeconform") or next(
+        (str(p) for p in (ROOT / "bin" / "kubeconform",) if p.is_file()), None)
+
+
+def test_kubeconform_strict_accepts_the_valid_cases_and_the_default_runtimes() -> None:
+    assert _kubeconform(), "kubeconform is missing: `make tools` installs it into ./bin"
+    cmd = [_kubeconform(), "-strict", "-summary", "-schema-location",
+           "schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json", *map(str, VALID), str(DEFAULTS)]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Valid: 11, Invalid: 0, Errors: 0, Skipped: 0" in done.stdout, done.stdout
