@@ -25,7 +25,8 @@ from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.trainer_runtimes import Runtimes
 from .framework import Built, Refused, build
 from .info import TrainerError
-from .runtimes import describe_ref, runtime_ref, runtime_shape, supported_ref, trainjob_shape
+from .runtimes import describe_ref, runtime_ref, runtime_shape, trainjob_shape
+from .validation import supported_runtime
 
 
 Locate = Callable[[tuple], tuple[int | None, int | None, tuple]]
@@ -96,10 +97,10 @@ def explain_trainjobs(jobs: list[Source], runtimes: Runtimes, priority_classes: 
             diagnostics += [job.diagnostic(path, code="trainjob-invalid", severity=Severity.ERROR, message=message)
                             for path, message in problems]
             continue
-        unsupported = supported_ref(job.data)
+        unsupported = supported_runtime(job.data)
         if unsupported:
-            diagnostics.append(job.diagnostic(("spec", "runtimeRef"), code="trainjob-invalid", severity=Severity.ERROR,
-                                              message=unsupported))
+            diagnostics.append(job.diagnostic(unsupported[0], code="trainjob-invalid", severity=Severity.ERROR,
+                                              message=unsupported[1]))
             continue
         _, kind, name = runtime_ref(job.data)
         runtime = runtimes.find(kind, name, (job.data.get("metadata") or {}).get("namespace"))

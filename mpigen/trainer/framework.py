@@ -36,7 +36,8 @@ from typing import Any
 from . import jobset, ml, mpi, podgroup, torch
 from .defaults import runtime_defaults, trainjob_defaults
 from .info import Info, TrainerError, new_runtime_info, typed_runtime
-from .validation import deprecation_warning, runtime_problems, trainjob_problems
+from .runtimes import runtime_shape, trainjob_shape
+from .validation import deprecation_warning, runtime_problems, supported_runtime, trainjob_problems
 
 OPERATOR = "Trainer v2.3.0"
 SNAPSHOT_SUFFIX = "-runtime-snapshot"
@@ -88,6 +89,36 @@ def snapshot(trainjob: dict[str, Any], runtime: dict[str, Any]) -> dict[str, Any
             "metadata": {"name": trainjob["metadata"]["name"] + SNAPSHOT_SUFFIX,
                          "namespace": trainjob["metadata"]["namespace"]},
             "data": {SNAPSHOT_KEY: typed_runtime(runtime)}}
+
+
+def runtime_info(trainjob: dict[str, Any], runtime: dict[str, Any]) -> Info | None:
+    """``newRuntimeInfo`` of a TrainJob and its runtime as the API server stores them (None when
+    either has a field of the wrong type where the framework reads it, which the schema check
+    reports, or when a runtime patch does not apply: :func:`webhook_problems` says so)."""
+    if trainjob_shape(trainjob) or runtime_shape(runtime):
+        return None
+    try:
+        return new_runtime_info(*prepared(trainjob, runtime))
+    except TrainerError:
+        return None
+
+
+def webhook_problems(trainjob: dict[str, Any], runtime: dict[str, Any] | None,
+                     priority_classes: dict[str, int] | None = None) -> list[tuple[tuple, str]]:
+    """What Trainer's TrainJob webhook refuses (``ValidateCreate``): an unsupported runtime
+    reference, then the plugins' ``Validate`` on the runtime (None: unknown, then only the
+    reference is checked)."""
+    unsupported = supported_runtime(trainjob)
+    if unsupported is not None:
+        return [unsupported]
+    if runtime is None or trainjob_shape(trainjob) or runtime_shape(runtime):
+        return []
+    job, rt = prepared(trainjob, runtime)
+    try:
+        info = new_runtime_info(job, rt)
+    except TrainerError as exc:  # the webhook's newRuntimeInfo returns the error: the job is refused
+        return [(exc.path, str(exc))]
+    return trainjob_problems(info, job, priority_classes)
 
 
 def build(trainjob: dict[str, Any], runtime: dict[str, Any], priority_classes: dict[str, int] | None = None) -> Built:

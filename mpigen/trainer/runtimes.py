@@ -9,6 +9,9 @@ A runtime is found as the TrainJob controller looks it up (``TrainJobReconciler.
 the name. Documents are taken as ``kubectl get -o yaml`` prints them: objects, ``kind: List`` (or
 ``*List``) with ``items``, or separate documents.
 
+The runtimes themselves are read by :mod:`mpigen.load.trainer_runtimes` (the cluster file's, else
+Trainer's default runtimes), which finds a TrainJob's as above (:meth:`~mpigen.load.trainer_runtimes.Runtimes.find`).
+
 The shape checks (:func:`trainjob_shape`, :func:`runtime_shape`) cover exactly what the port
 reads: a field of the wrong JSON type there is reported with its path instead of reaching the
 port (the API server's schema would have refused it; the full schema check is ``mpigen
@@ -17,72 +20,33 @@ validate``'s).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from mpigen.operator.podgroup import _parse as parse_quantity
-from mpigen.operator.quantity import QuantityError
+from ..names import CLUSTER_TRAINING_RUNTIME_KIND
+from ..operator.podgroup import _parse as parse_quantity
+from ..operator.quantity import QuantityError
 
 TRAINER_GROUP = "trainer.kubeflow.org"
-TRAINER_API = "trainer.kubeflow.org/v1alpha1"
-TRAINJOB = "TrainJob"
-RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
-DEFAULT_RUNTIME_KIND = "ClusterTrainingRuntime"
 
 Problem = tuple[tuple, str]
 
 
-def is_trainjob(data: Any) -> bool:
-    return isinstance(data, dict) and data.get("apiVersion") == TRAINER_API and data.get("kind") == TRAINJOB
-
-
-def is_runtime(data: Any) -> bool:
-    return isinstance(data, dict) and data.get("apiVersion") == TRAINER_API and data.get("kind") in RUNTIME_KINDS
-
-
-def objects(data: Any, path: tuple = ()) -> Iterable[tuple[tuple, Any]]:
-    """(path, object) for a document and, for a ``*List`` document, each of its items."""
-    if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and isinstance(data.get("items"), list):
-        for i, item in enumerate(data["items"]):
-            yield from objects(item, path + ("items", i))
-    else:
-        yield path, data
-
-
 def runtime_ref(trainjob: dict[str, Any]) -> tuple[str, str, str]:
-    """(group, kind, name) of a TrainJob's ``runtimeRef``, with the CRD's defaults."""
-    ref = (trainjob.get("spec") or {}).get("runtimeRef") or {}
-    return (ref.get("apiGroup") or TRAINER_GROUP, ref.get("kind") or DEFAULT_RUNTIME_KIND, ref.get("name") or "")
+    """(apiGroup, kind, name) of a TrainJob's ``spec.runtimeRef`` with the CRD's defaults
+    (``trainer.kubeflow.org``, ``ClusterTrainingRuntime``; ``trainjob_types.go`` RuntimeRef); a
+    field that is not a string reads as "" (the schema check reports it)."""
+    spec = trainjob.get("spec")
+    ref = spec.get("runtimeRef") if isinstance(spec, dict) else None
+    ref = ref if isinstance(ref, dict) else {}
+    group, kind, name = (ref.get("apiGroup") or TRAINER_GROUP, ref.get("kind") or CLUSTER_TRAINING_RUNTIME_KIND,
+                         ref.get("name"))
+    return (group if isinstance(group, str) else "", kind if isinstance(kind, str) else "",
+            name if isinstance(name, str) else "")
 
 
 def describe_ref(trainjob: dict[str, Any]) -> str:
     group, kind, name = runtime_ref(trainjob)
     return f"{kind} {name}" if group == TRAINER_GROUP else f"{kind}.{group} {name}"
-
-
-def find_runtime(trainjob: dict[str, Any], runtimes: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """The runtime ``trainjob`` runs on, among ``runtimes``; None when it is not there."""
-    group, kind, name = runtime_ref(trainjob)
-    if group != TRAINER_GROUP or kind not in RUNTIME_KINDS:
-        return None
-    namespace = (trainjob.get("metadata") or {}).get("namespace") or "default"
-    for runtime in runtimes:
-        meta = runtime.get("metadata")
-        if not isinstance(meta, dict) or runtime.get("kind") != kind or meta.get("name") != name:
-            continue
-        if kind == "TrainingRuntime" and (meta.get("namespace") or "default") != namespace:
-            continue
-        return runtime
-    return None
-
-
-def supported_ref(trainjob: dict[str, Any]) -> str | None:
-    """Why the controller has no runtime of this ``runtimeRef``'s group and kind (None: it has)."""
-    group, kind, _ = runtime_ref(trainjob)
-    if group != TRAINER_GROUP or kind not in RUNTIME_KINDS:
-        return f"unsupported runtime: {kind}.{group} (Trainer runs TrainingRuntime and ClusterTrainingRuntime of " \
-               f"{TRAINER_GROUP})"
-    return None
 
 
 # ------------------------------------------------------------------ shapes

@@ -169,18 +169,26 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
 
 def trainer_admission(obj: dict[str, Any], options: ValidateOptions
                       ) -> list[tuple[Path, str, Severity, str]]:
-    """Kubeflow Trainer's webhooks on a TrainJob (against the runtime it names: the cluster's, else
-    Trainer's default runtimes, which an info note then names) or on a runtime."""
+    """Kubeflow Trainer's webhooks (:mod:`mpigen.trainer.validation`) on a TrainJob (against the
+    runtime it names: the cluster's, else Trainer's default runtimes, which an info note then
+    names) or on a runtime."""
     from ..lint.base import Context
-    from ..lint.trainer_webhooks import runtime_problems, trainjob_problems
+    from ..trainer.defaults import runtime_defaults
+    from ..trainer.runtimes import runtime_shape
+    from ..trainer.validation import runtime_problems
 
     if obj["kind"] != TRAINJOB_KIND:
-        return [(path, "trainingruntime-invalid", Severity.ERROR,
-                 f"Trainer's webhook rejects this {obj['kind']}: {message}") for path, message in runtime_problems(obj)]
+        if runtime_shape(obj):
+            return []  # the schema check reports the field of the wrong type
+        return [(path[1:], "trainingruntime-invalid", Severity.ERROR,
+                 f"Trainer's webhook rejects this {obj['kind']}: {message}")
+                for path, message in runtime_problems(runtime_defaults(obj))]
+    from ..trainer.framework import webhook_problems
+
     ctx = Context(obj, options.lint)
     found: list[tuple[Path, str, Severity, str]] = [
         (path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
-        for path, message in trainjob_problems(obj, ctx.trainer_info, options.lint.priority_classes)]
+        for path, message in webhook_problems(obj, ctx.trainer_runtime, options.lint.priority_classes)]
     if ctx.trainer_runtime is not None and options.lint.trainer_runtimes is None:
         from ..load.trainer_runtimes import default_runtimes
 

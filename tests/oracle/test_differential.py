@@ -355,9 +355,7 @@ def _largest_trainer_cases() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def trainer_harness():
-    if shutil.which("go") is None:
-        pytest.skip("the go command is needed to build the oracles")
+def trainer_harness(go):
     with h.Harness((h.TRAINER,)) as running:
         yield running
 

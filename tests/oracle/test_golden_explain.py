@@ -153,20 +153,27 @@ TRAINER_ORACLE = BIN / "trainer-v2.3"
 def _golden_trainjobs() -> list[tuple[str, dict, dict, list[dict]]]:
     """(name, TrainJob, runtime, PriorityClasses) of every golden TrainJob whose case gives a cluster
     file holding its runtime."""
-    from mpigen.trainer.runtimes import find_runtime, is_runtime, is_trainjob, objects
+    from mpigen.load.document import objects
+    from mpigen.load.trainer_runtimes import runtimes_from
+    from mpigen.names import TRAINER_API, TRAINJOB_KIND
+    from mpigen.trainer.runtimes import runtime_ref
 
     out = []
     for case in discover():
         if not case.cluster:
             continue
         cluster = [o for doc in yaml.safe_load_all((ROOT / case.cluster).read_text()) for _, o in objects(doc)]
-        runtimes = [o for o in cluster if is_runtime(o)]
+        runtimes = runtimes_from(cluster, case.cluster)
         classes = [{"name": o["metadata"]["name"], "value": o["value"]} for o in cluster
                    if isinstance(o, dict) and o.get("kind") == "PriorityClass"]
         for env in ["base"] + case.envs:
             for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
-                if is_trainjob(doc) and find_runtime(doc, runtimes) is not None:
-                    out.append((f"{case.name}/{env}", doc, find_runtime(doc, runtimes), classes))
+                if not (isinstance(doc, dict) and doc.get("apiVersion") == TRAINER_API and doc.get("kind") == TRAINJOB_KIND):
+                    continue
+                _, kind, name = runtime_ref(doc)
+                runtime = runtimes.find(kind, name, (doc.get("metadata") or {}).get("namespace"))
+                if runtime is not None:
+                    out.append((f"{case.name}/{env}", doc, runtime, classes))
     return out
 
 

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from mpigen.load.trainer_runtimes import runtimes_from
 from mpigen.trainer import defaults, framework, patch, runtimes, validation
 from mpigen.trainer.info import TrainerError, new_runtime_info, pod_requests
 
@@ -186,7 +187,7 @@ def test_volcano_podgroup_queue_priority_class_and_topology() -> None:
     assert built.podgroup["spec"] == {"minMember": 4, "minResources": {}, "queue": "research",
                                       "priorityClassName": "low",
                                       "networkTopology": {"mode": "soft", "highestTierAllowed": 1}}
-    with pytest.raises(framework.Refused, match="PriorityClass 'low' doesn't exist"):
+    with pytest.raises(framework.Refused, match='PriorityClass "low" doesn\'t exist'):
         framework.build(trainjob("deepspeed-distributed"), runtime, {"high": 10})
 
 
@@ -302,13 +303,19 @@ def test_find_runtime_by_kind_name_and_namespace() -> None:
     namespaced = dict(copy.deepcopy(cluster), kind="TrainingRuntime",
                       metadata={"name": "torch-distributed", "namespace": "other"})
     job = trainjob()
-    assert runtimes.find_runtime(job, [namespaced, cluster]) is cluster
+
+    def find(objects: list) -> dict | None:
+        _, kind, name = runtimes.runtime_ref(job)
+        return runtimes_from(objects, "c").find(kind, name, job["metadata"].get("namespace"))
+
+    assert find([namespaced, cluster]) is cluster
     job["spec"]["runtimeRef"]["kind"] = "TrainingRuntime"
-    assert runtimes.find_runtime(job, [namespaced, cluster]) is None  # another namespace
+    assert find([namespaced, cluster]) is None  # another namespace
     namespaced["metadata"]["namespace"] = "research"
-    assert runtimes.find_runtime(job, [cluster, namespaced]) is namespaced
+    assert find([cluster, namespaced]) is namespaced
     job["spec"]["runtimeRef"]["apiGroup"] = "example.com"
-    assert runtimes.supported_ref(job).startswith("unsupported runtime: TrainingRuntime.example.com")
+    assert validation.supported_runtime(job) == (("spec", "runtimeRef"),
+                                                 "unsupported runtime: TrainingRuntime.example.com")
 
 
 def test_shape_problems_name_the_field() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...operator.trainer_info import TRAINER_GROUP, runtime_ref
+from ...trainer.runtimes import TRAINER_GROUP, runtime_ref
 from ..base import Context, Path, trainer_runtimes
 from ._trainer import is_trainjob
 
