@@ -53,7 +53,8 @@ clean:
 bench: setup tools
 	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run
 
-# Differential run against the real mpi-operator controllers (tests/oracle); N random cases.
+# Differential run against the real controllers (tests/oracle): mpi-operator, training-operator and
+# Kubeflow Trainer v2.3.0's runtime framework, a third of the N random cases each.
 # Prints each disagreement with a minimal reproduction and ends with "A/N cases agree".
 .PHONY: oracle
 N ?= 1000

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .load.cluster import Cluster
     from .load.document import LoadResult
     from .pipeline import CompiledJob
+    from .load.trainer_runtimes import Runtimes
 
 
 class UsageError(Exception):
@@ -76,6 +77,12 @@ def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagn
     """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
     cluster, diagnostics = load_cluster(path)
     return (None if cluster is None else cluster.priority_classes), diagnostics
+
+
+def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
+    """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
+    runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""
+    return cluster.runtimes if cluster is not None and cluster.runtimes.objects else None
 
 
 def load_config(path: str | None) -> Config:

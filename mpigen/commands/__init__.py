@@ -19,6 +19,8 @@ Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 PRIORITY_CLASSES = "PriorityClasses of the cluster (kubectl get priorityclass -o yaml)"
 CLUSTER_NODES = ("PriorityClasses of the cluster, and its Nodes (with Pods bound to them, if given), for whether "
                  "the gang fits (kubectl get priorityclasses,nodes -o yaml)")
+RUNTIMES = ("for a TrainJob, its TrainingRuntime or ClusterTrainingRuntime (kubectl get "
+            "clustertrainingruntimes,trainingruntimes -A -o yaml; default: Trainer's default runtimes)")
 OPERATOR_RULES = "mpi-operator release whose rules apply"
 
 

@@ -10,6 +10,14 @@ judge them (:func:`mpigen.validate.find_jobs`), so a job validate reports an err
 explained (exit 1). The gang scheduler is the one the job's pod templates show, unless ``--gang``
 says otherwise.
 
+A Kubeflow Trainer v2.3.0 TrainJob (``trainer.kubeflow.org/v1alpha1``) is explained by
+:mod:`mpigen.trainer`'s port of Trainer's runtime framework, on the TrainingRuntime or
+ClusterTrainingRuntime its ``runtimeRef`` names: the ``--cluster`` file's (``kubectl get
+clustertrainingruntimes,trainingruntimes -A -o yaml``), else Trainer's default runtimes (an info
+note says so): the JobSet, the PodGroup the runtime's ``podGroupPolicy`` asks for, the MPI
+hostfile and SSH Secret, the runtime snapshot, how numProcPerNode was resolved and the
+environment the plugins inject.
+
 The text is for people and has the same size for any number of workers: one worker Pod stands
 for all (they differ only by index) and a long hostfile shows its first and last lines with
 the count of those left out. The YAML is for tools and lists every object completely; the
@@ -32,9 +40,9 @@ import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
-from ..emit.yaml_emit import Lines, iter_dump_all
-from ..lint.base import Context, LintOptions
-from ..names import TRAINING_KINDS
+from ..emit.yaml_emit import Lines, dump, iter_dump_all
+from ..lint.base import Context, LintOptions, trainer_runtimes
+from ..names import TRAINING_KINDS, TRAINJOB_KIND
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
@@ -42,9 +50,12 @@ from ..operator.podgroup import OperatorPanicError
 from ..pipeline import Options
 from ..scheduler.fit import Verdict, gang_fit
 from ..scheduler.gang import gang_of
+from ..trainer import mpi as trainer_mpi
+from ..trainer.documents import Explained, Source, explain_trainjobs
+from ..trainer.info import ANCESTOR_LABEL, Endpoints
 from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, gang_location, cluster_option, env_option, format_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, RUNTIMES, gang_location, cluster_option, env_option, format_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
@@ -56,7 +67,7 @@ TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
 @scheduler_name_option()
-@cluster_option(f"{CLUSTER_NODES}.")
+@cluster_option(f"{CLUSTER_NODES}; {RUNTIMES}.")
 @operator_version_option()
 @click.option("--cluster-domain", default="", metavar="D",
               help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
@@ -65,20 +76,25 @@ TEXT_HEAD = 4  # lines shown first when a long listing is summarized
                help="text for people (the same size for any number of workers); yaml: every object, for tools.")
 def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
             cluster_domain: str, env: str | None, fmt: str) -> int:
-    """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob or TFJob
-    manifests (or -)."""
+    """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob, TFJob or
+    TrainJob manifests (or -)."""
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
     version = io.operator_version(operator_version)
     cluster, diagnostics = io.load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(source)
-    options = ValidateOptions(lint=LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes,
-                                               operator_version=version), build=Options(version, classes))
+    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
+                       trainer_runtimes=io.cluster_runtimes(cluster))
+    options = ValidateOptions(lint=lint, build=Options(version, classes))
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
         raise io.UsageError(str(exc)) from None
+    diagnostics += found
+    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
+    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
+    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
     diagnostics += found
     io.report(diagnostics)
     if has_errors(diagnostics):
@@ -128,12 +144,15 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
         return EXIT_INVALID
     done = EXIT_INVALID if has_errors(fits) else EXIT_OK  # the objects are created all the same
     if fmt == "text":
+        texts += [render_trainjob_text(item) for item in explained]
         click.echo("\n".join(texts), nl=False)
         return done
     batch: list[str] = []
     size = 0
-    for item in jobs:  # YAML: streamed, every object complete
-        for chunk in iter_dump_all(for_yaml(operator_objects(item, None)[1]), shared=True):
+    streams = [for_yaml(operator_objects(item, None)[1]) for item in jobs] + \
+        [trainjob_objects(item) for item in explained]
+    for stream in streams:  # YAML: streamed, every object complete
+        for chunk in iter_dump_all(stream, shared=True):
             batch.append(chunk)
             size += len(chunk)
             if size >= _CHUNK:
@@ -369,3 +388,143 @@ def _training_pod_lines(job: dict[str, Any], rtype: str, pod: dict[str, Any], se
             isinstance(e.get("value"), tc.TFConfig) for c in spec["containers"] for e in c.get("env") or []):
         out.append("  TF_CONFIG task.index: the pod's index")
     return out + [""]
+
+
+# ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
+
+
+def _sorted_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
+def trainjob_objects(item: Explained) -> Iterator[dict[str, Any]]:
+    """What Trainer applies for a new TrainJob, in its order: the runtime snapshot (its YAML with
+    the keys sorted, as Go writes it), then the PodGroup, the SSH Secret, the hostfile ConfigMap
+    (as :class:`~mpigen.emit.yaml_emit.Lines`) and the JobSet."""
+    snapshot = item.built.snapshot
+    runtime = snapshot["data"]["runtime"]
+    yield dict(snapshot, data={"runtime": dump(_sorted_keys(runtime))})
+    for obj in item.built.objects:
+        data = obj.get("data") if obj["kind"] == "ConfigMap" else None
+        if data and isinstance(data.get("hostfile"), trainer_mpi.Hostfile):
+            obj = dict(obj, data=dict(data, hostfile=Lines(data["hostfile"])))
+        yield obj
+
+
+def _value_text(env: dict[str, Any]) -> str:
+    source = env.get("valueFrom")
+    if not isinstance(source, dict):
+        return str(env.get("value", ""))
+    field_path = (source.get("fieldRef") or {}).get("fieldPath", "")
+    if "job-completion-index" in field_path:
+        return "<job completion index>"
+    if field_path:
+        return f"<{field_path}>"
+    key = next(iter(source), "valueFrom")
+    return f"<{key}>"
+
+
+def _endpoint_text(endpoints: Endpoints | None) -> str:
+    if endpoints is None or not len(endpoints):
+        return "no pods"
+    count = len(endpoints)
+    last = endpoints.line(count - 1)
+    return endpoints.line(0) + (f" .. {last}" if count > 1 else "")
+
+
+def render_trainjob_text(item: Explained) -> str:
+    """The text for a TrainJob: one block per object, one per replicated job, the same size for
+    any number of nodes."""
+    built = item.built
+    job, runtime, info = built.trainjob, built.runtime, built.info
+    name, namespace = job["metadata"]["name"], job["metadata"]["namespace"]
+    policy = next((p for p in ("torch", "mpi", "jax", "xgboost") if info.policy(p) is not None), "no mlPolicy")
+    gang = next(iter(info.pod_group_policy or {}), None) if info.pod_group_policy else None
+    lines = [f"TrainJob {namespace}/{name} (Trainer v2.3.0; {runtime['kind']} {runtime['metadata']['name']}: "
+             f"{policy}; podGroupPolicy: {gang or 'none'})", ""]
+    if job["spec"].get("suspend"):
+        lines += ["Suspended (spec.suspend): the JobSet is created suspended; Kueue or a user resumes it", ""]
+    for group in [o for o in built.objects if o["kind"] == "PodGroup"]:
+        lines += _podgroup_lines(group)[:-1]
+        uncounted = _limit_only_gpus(info)
+        if uncounted:
+            lines.append(f"  not counted: {', '.join(uncounted)} (set as a limit only; minResources sums requests)")
+        lines.append("")
+    for config in [o for o in built.objects if o["kind"] == "ConfigMap"]:
+        hosts = config["data"]["hostfile"]
+        lines.append(f"Hostfile ({trainer_mpi.HOSTFILE_DIR}/{trainer_mpi.HOSTFILE_NAME} in ConfigMap "
+                     f"{config['metadata']['name']}, {info.policy('mpi').get('mpiImplementation')}): "
+                     f"{len(hosts)} line(s)")
+        lines += summarized(len(hosts), hosts.line)
+        lines.append("")
+    for secret in [o for o in built.objects if o["kind"] == "Secret"]:
+        lines.append(f"Secret {secret['metadata']['name']} ({secret['type']}, immutable; mounted at "
+                     f"{info.policy('mpi').get('sshAuthMountPath')} in the node and launcher containers)")
+    lines.append(f"ConfigMap {built.snapshot['metadata']['name']} (the runtime snapshot: later reconciles of this "
+                 "job use the runtime as it is now)")
+    lines.append("")
+    jobset = next(o for o in built.objects if o["kind"] == "JobSet")
+    spec = jobset["spec"]
+    subdomain = (spec.get("network") or {}).get("subdomain") or name
+    lines.append(f"JobSet {jobset['metadata']['name']} ({jobset['apiVersion']}; suspend: "
+                 f"{str(spec.get('suspend', False)).lower()}; pods' subdomain: {subdomain})")
+    if info.num_proc_per_node is not None:
+        lines.append(f"  numProcPerNode: {info.num_proc_per_node} ({info.num_proc_reason})")
+    template_env = _runtime_env(runtime)
+    for rjob, ps in zip(spec.get("replicatedJobs") or [], info.pod_sets):
+        labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
+        role = labels.get(ANCESTOR_LABEL)
+        lines.append(f"  Replicated job {rjob['name']}" + (f" ({role})" if role else "")
+                     + f": {len(ps.endpoints or [])} pod(s) {_endpoint_text(ps.endpoints)}")
+        pod_template = rjob["template"]["spec"]["template"]
+        pod, meta = pod_template.get("spec") or {}, pod_template.get("metadata") or {}
+        lines.append(f"    schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "
+                     f"priorityClassName: {pod.get('priorityClassName', '(none)')}")
+        group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
+        label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
+        if group:
+            lines.append(f"    PodGroup by annotation scheduling.k8s.io/group-name: {group}")
+        if label:
+            lines.append(f"    PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
+        for container in pod.get("containers") or []:
+            resources = container.get("resources") or {}
+            parts = [f"{part} " + " ".join(f"{k}={v}" for k, v in resources[part].items())
+                     for part in ("requests", "limits") if resources.get(part)]
+            lines.append(f"    container {container['name']} ({container.get('image', 'no image')})"
+                         + (": " + "; ".join(parts) if parts else ""))
+            own = template_env.get((rjob["name"], container["name"]), [])
+            added = [e for e in container.get("env") or [] if e not in own]
+            if added:
+                lines.append("      env set: " + " ".join(f"{e['name']}={_value_text(e)}" for e in added))
+            mounts = [m for m in container.get("volumeMounts") or [] if m.get("name", "").startswith("mpi-")]
+            if mounts:
+                lines.append("      mounts: " + ", ".join(f"{m['name']} at {m['mountPath']}" for m in mounts))
+            if container.get("command"):
+                lines.append("      command: " + " ".join(container["command"] + container.get("args", [])))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _runtime_env(runtime: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(replicated job, container) -> the env the runtime's template gives that container."""
+    out = {}
+    for rjob in ((runtime["spec"].get("template") or {}).get("spec") or {}).get("replicatedJobs") or []:
+        pod = ((((rjob.get("template") or {}).get("spec") or {}).get("template") or {}).get("spec") or {})
+        for container in pod.get("containers") or []:
+            out[(rjob.get("name"), container.get("name"))] = list(container.get("env") or [])
+    return out
+
+
+def _limit_only_gpus(info: Any) -> list[str]:
+    """GPU resources a container of the JobSet sets as a limit and does not request."""
+    out = []
+    for rjob in info.jobset_spec.get("replicatedJobs") or []:
+        for container in rjob["template"]["spec"]["template"]["spec"].get("containers") or []:
+            resources = container.get("resources") or {}
+            for gpu in resources.get("limits") or {}:
+                if "gpu" in gpu.lower() and gpu not in (resources.get("requests") or {}) and gpu not in out:
+                    out.append(gpu)
+    return out

@@ -16,6 +16,12 @@ verdict: what validate reports is reported, and a job with an error gets no PodG
   (equal priorities and a minAvailable cut), the PodGroup is printed for the document's order
   with a ``nondeterministic`` warning.
 
+* **TrainJob** (``trainer.kubeflow.org/v1alpha1``): Kubeflow Trainer v2.3.0, on the
+  TrainingRuntime or ClusterTrainingRuntime its ``runtimeRef`` names: the ``--cluster`` file's,
+  else Trainer's default runtimes (:mod:`mpigen.trainer`). ``--gang`` does not apply: the
+  runtime's ``podGroupPolicy`` decides between coscheduling and Volcano; a runtime without one
+  gets no PodGroup, which is said in a note (``no-podgroup``), and nothing is printed for that job.
+
 The gang scheduler (the operator's ``--gang-scheduling``) is the one the job's pod templates show,
 as ``explain`` reads it (schedulerName ``volcano`` or Volcano's group annotation, scheduler-plugins'
 group label); ``--gang`` overrides it. A job that shows none gets no PodGroup (``not-created``).
@@ -35,9 +41,9 @@ import click
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import dump, dump_all
-from ..lint.base import Context, LintOptions
+from ..lint.base import Context, LintOptions, trainer_runtimes
 from ..load.cluster import Cluster
-from ..names import TRAINING_KINDS
+from ..names import TRAINING_KINDS, TRAINJOB_KIND
 from ..operator import mpi_controller as ctl
 from ..operator import podgroup as pg
 from ..operator import training_controller as tc
@@ -47,9 +53,10 @@ from ..operator.training_defaults import set_defaults as set_training_defaults
 from ..pipeline import Options
 from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
+from ..trainer.documents import Source, explain_trainjobs
 from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, gang_location, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
+from . import (CLUSTER_NODES, RUNTIMES, gang_location, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
                scheduler_name_option)
 
 
@@ -58,38 +65,55 @@ from . import (CLUSTER_NODES, gang_location, OPERATOR_RULES, cluster_option, env
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @gang_option("The operator's --gang-scheduling (default: what each job's pod templates say).", none=False)
 @scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
-@cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources.")
+@cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources; {RUNTIMES}.")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
 @env_option("For a spec: the environment whose jobs to take (default: the base).")
 def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
              env: str | None) -> int:
-    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob and TFJob of SOURCE:
-    manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
+    """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob of
+    SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
 
     MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
     always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
     for scheduler-plugins, --scheduler-name. The gang scheduler is the one each job's pod
-    templates show, unless --gang says otherwise.
+    templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
+    runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
     version = io.operator_version(operator_version)
     cluster, diagnostics = io.load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(source)
-    options = ValidateOptions(lint=LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes,
-                                               operator_version=version), build=Options(version, classes))
+    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
+                       trainer_runtimes=io.cluster_runtimes(cluster))
+    options = ValidateOptions(lint=lint, build=Options(version, classes))
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
         raise io.UsageError(str(exc)) from None
     diagnostics += found
+    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
+    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
+    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
+    diagnostics += found
     groups: list[dict[str, Any]] = []
     if not has_errors(diagnostics):
         groups, found = podgroups(jobs, name, gang, scheduler_name, classes, version, cluster)
         diagnostics += found
+        for item in explained:
+            group = item.built.podgroup
+            if group is None:
+                runtime = item.built.runtime
+                diagnostics.append(item.job.diagnostic(
+                    ("spec", "runtimeRef"), code="no-podgroup", severity=Severity.INFO,
+                    message=f"{runtime['kind']} {runtime['metadata']['name']} has no podGroupPolicy: Trainer creates "
+                    "no PodGroup for this TrainJob"))
+            else:
+                groups.append(group)
     io.report(diagnostics)
     if has_errors(d for d in diagnostics if d.code != "gang-cannot-fit"):
         return EXIT_INVALID
-    click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
+    if groups:
+        click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
     return EXIT_INVALID if has_errors(diagnostics) else EXIT_OK  # a gang that cannot fit is still created
 
 

@@ -70,10 +70,12 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     version_text = operator_version or config.operator_version
     version = io.operator_version(version_text) if version_text else DEFAULT_OPERATOR_VERSION
     cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
-    classes, diagnostics = io.cluster_classes(cluster_path)
+    cluster, diagnostics = io.load_cluster(cluster_path)
+    classes = None if cluster is None else cluster.priority_classes
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
-                         priority_classes=classes, operator_version=version),
+                         priority_classes=classes, operator_version=version,
+                         trainer_runtimes=io.cluster_runtimes(cluster)),
         build=Options(version, classes),
         disabled=frozenset(disable) | config.disable,
     )

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from ..load.trainer_runtimes import Runtimes
-    from ..operator.trainer_info import RuntimeInfo
+    from ..trainer.info import Info
 
 Path = tuple[str | int, ...]
 
@@ -138,7 +138,7 @@ class Context:
     @_once
     def trainer_runtime(self) -> dict[str, Any] | None:
         """The runtime a TrainJob names, from :func:`trainer_runtimes`; None when it is not there."""
-        from ..operator.trainer_info import TRAINER_GROUP, runtime_ref
+        from ..trainer.runtimes import TRAINER_GROUP, runtime_ref
 
         group, kind, name = runtime_ref(self.obj)
         if group != TRAINER_GROUP or not name:
@@ -147,11 +147,12 @@ class Context:
         return trainer_runtimes(self.options).find(kind, name, namespace if isinstance(namespace, str) else None)
 
     @_once
-    def trainer_info(self) -> RuntimeInfo | None:
-        """Trainer's runtime ``Info`` of a TrainJob (its runtime with the job's patches merged)."""
-        from ..operator.trainer_info import runtime_info
+    def trainer_info(self) -> Info | None:
+        """Trainer's runtime ``Info`` of a TrainJob (its runtime with the job's patches merged:
+        :func:`mpigen.trainer.framework.runtime_info`); None without its runtime."""
+        from ..trainer.framework import runtime_info
 
-        return None if self.trainer_runtime is None else runtime_info(self.trainer_runtime, self.obj)
+        return None if self.trainer_runtime is None else runtime_info(self.obj, self.trainer_runtime)
 
     @_once
     def gang(self) -> str | None:

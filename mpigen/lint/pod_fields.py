@@ -14,7 +14,7 @@ import functools
 from dataclasses import dataclass
 
 from ..operator.quantity import Quantity
-from .k8s_validation import invalid, is_qualified_name, not_supported, required
+from ..operator.k8s_validation import invalid, is_qualified_name, not_supported, required
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on validate's path
 if TYPE_CHECKING:

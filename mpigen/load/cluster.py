@@ -7,7 +7,10 @@
   no allocatable, as the API server defaults a Node's status);
 * **Pods** (``v1``) bound to those Nodes (``spec.nodeName``) and not finished (a phase other than
   Succeeded and Failed, as the scheduler's cache counts them): their requests are taken off the
-  node's room, and each counts against its ``pods``. Other Pods are ignored.
+  node's room, and each counts against its ``pods``. Other Pods are ignored;
+* **TrainingRuntimes and ClusterTrainingRuntimes** (``trainer.kubeflow.org/v1alpha1``), the
+  runtimes a TrainJob names (:mod:`mpigen.load.trainer_runtimes`; ``kubectl get
+  clustertrainingruntimes,trainingruntimes -A -o yaml``).
 
 One file, as kubectl prints them: ``kubectl get priorityclasses,nodes -o yaml`` (one ``List``),
 ``kubectl get nodes -o yaml`` and ``kubectl get priorityclasses -o yaml`` outputs joined with a
@@ -25,9 +28,10 @@ from ..operator.podgroup import _parse as parse_quantity
 from ..operator.quantity import Quantity
 from ..scheduler.nodes import Node, Taint, pod_requests
 from .document import Document
+from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
-READ = "scheduling.k8s.io PriorityClass, v1 Node and v1 Pod"
+READ = "scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime"
 FINISHED = ("Succeeded", "Failed")
 
 
@@ -38,6 +42,7 @@ class Cluster:
     priority_classes: dict[str, int] = field(default_factory=dict)  # name -> value, sorted by name
     nodes: tuple[Node, ...] = ()  # in the file's order; each with the requests of its bound Pods
     bound_pods: int = 0  # Pods of the file bound to one of the nodes and not finished
+    runtimes: Runtimes = field(default_factory=Runtimes)  # TrainingRuntimes and ClusterTrainingRuntimes
 
 
 def _name(obj: dict[str, Any]) -> str | None:
@@ -51,6 +56,7 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
     classes: dict[str, int] = {}
     nodes: dict[str, Node] = {}
     pods: list[tuple[str, dict[str, Quantity]]] = []  # (node name, requests)
+    runtimes: list[tuple[dict[str, Any], Document, tuple]] = []  # (runtime, its document, its path)
     diagnostics: list[Diagnostic] = []
 
     def report(doc: Document, path: tuple, message: str, severity: Severity = Severity.ERROR) -> None:
@@ -144,6 +150,8 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             node(doc, obj, path)
         elif kind == "Pod" and api == "v1":
             pod(doc, obj, path)
+        elif is_runtime(obj):
+            runtimes.append((obj, doc, path))
         else:
             report(doc, path, f"ignored {api or '?'} {kind or '?'}: only {READ} objects are read from a "
                    "cluster file", Severity.WARNING)
@@ -162,7 +170,9 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             have[name] = have[name].add(q) if name in have else q
     for node_name, count in bound.items():
         nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
-    return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values())), diagnostics
+    found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
+                          where=[(doc, path) for _, doc, path in runtimes])
+    return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found), diagnostics
 
 
 def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..names import CLUSTER_TRAINING_RUNTIME_KIND, RUNTIME_KINDS, TRAINER_API, TRAINER_VERSION
+from .document import Document
 
 RuntimeKey = tuple[str, str, str]
 """(kind, namespace, name): the namespace is "" for a ClusterTrainingRuntime."""
@@ -34,6 +35,10 @@ class Runtimes:
     objects: Mapping[RuntimeKey, dict[str, Any]] = field(default_factory=dict)
     source: str = ""
     defaults: bool = False
+    filename: str = ""
+    """The file the runtimes were read from ("" for the defaults)."""
+    where: Mapping[RuntimeKey, tuple[Document, tuple]] = field(default_factory=dict)
+    """The document of the file, and the path in it, of each runtime read from a file."""
 
     def find(self, kind: str, name: str, namespace: str | None = None) -> dict[str, Any] | None:
         """The runtime a reference names; a TrainingRuntime is looked up in the job's namespace
@@ -42,23 +47,40 @@ class Runtimes:
             namespace = namespace or "default"
         return self.objects.get(runtime_key(kind, name, namespace))
 
+    def key_of(self, runtime: dict[str, Any]) -> RuntimeKey | None:
+        """The key under which ``runtime`` (one of :attr:`objects`) is held."""
+        return next((key for key, obj in self.objects.items() if obj is runtime), None)
+
     def names(self, kind: str) -> list[str]:
         return sorted(name for k, _, name in self.objects if k == kind)
 
 
-def runtimes_from(objects: Iterable[Any], source: str, defaults: bool = False) -> Runtimes:
+def is_runtime(obj: Any) -> bool:
+    """Whether ``obj`` is a TrainingRuntime or ClusterTrainingRuntime."""
+    return isinstance(obj, dict) and obj.get("apiVersion") == TRAINER_API and obj.get("kind") in RUNTIME_KINDS
+
+
+def runtimes_from(objects: Iterable[Any], source: str, defaults: bool = False, filename: str = "",
+                  where: Iterable[tuple[Document, tuple]] | None = None) -> Runtimes:
     """The TrainingRuntimes and ClusterTrainingRuntimes among ``objects`` (other objects, and
-    runtimes of another apiVersion or without a name, are not runtimes and are left out)."""
+    runtimes of another apiVersion or without a name, are not runtimes and are left out);
+    ``where``: the document and path of each object in ``filename``, in the same order."""
     found: dict[RuntimeKey, dict[str, Any]] = {}
+    located: dict[RuntimeKey, tuple[Document, tuple]] = {}
+    places = iter(where) if where is not None else None
     for obj in objects:
-        if not isinstance(obj, dict) or obj.get("apiVersion") != TRAINER_API or obj.get("kind") not in RUNTIME_KINDS:
+        place = next(places) if places is not None else None
+        if not is_runtime(obj):
             continue
         meta = obj.get("metadata")
         name = meta.get("name") if isinstance(meta, dict) else None
         if isinstance(name, str) and name:
             namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
-            found[runtime_key(obj["kind"], name, namespace)] = obj
-    return Runtimes(found, source, defaults)
+            key = runtime_key(obj["kind"], name, namespace)
+            found[key] = obj
+            if place is not None:
+                located[key] = place
+    return Runtimes(found, source, defaults, filename, located)
 
 
 @functools.lru_cache(maxsize=None)

@@ -169,18 +169,26 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
 
 def trainer_admission(obj: dict[str, Any], options: ValidateOptions
                       ) -> list[tuple[Path, str, Severity, str]]:
-    """Kubeflow Trainer's webhooks on a TrainJob (against the runtime it names: the cluster's, else
-    Trainer's default runtimes, which an info note then names) or on a runtime."""
+    """Kubeflow Trainer's webhooks (:mod:`mpigen.trainer.validation`) on a TrainJob (against the
+    runtime it names: the cluster's, else Trainer's default runtimes, which an info note then
+    names) or on a runtime."""
     from ..lint.base import Context
-    from ..lint.trainer_webhooks import runtime_problems, trainjob_problems
+    from ..trainer.defaults import runtime_defaults
+    from ..trainer.runtimes import runtime_shape
+    from ..trainer.validation import runtime_problems
 
     if obj["kind"] != TRAINJOB_KIND:
-        return [(path, "trainingruntime-invalid", Severity.ERROR,
-                 f"Trainer's webhook rejects this {obj['kind']}: {message}") for path, message in runtime_problems(obj)]
+        if runtime_shape(obj):
+            return []  # the schema check reports the field of the wrong type
+        return [(path[1:], "trainingruntime-invalid", Severity.ERROR,
+                 f"Trainer's webhook rejects this {obj['kind']}: {message}")
+                for path, message in runtime_problems(runtime_defaults(obj))]
+    from ..trainer.framework import webhook_problems
+
     ctx = Context(obj, options.lint)
     found: list[tuple[Path, str, Severity, str]] = [
         (path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
-        for path, message in trainjob_problems(obj, ctx.trainer_info, options.lint.priority_classes)]
+        for path, message in webhook_problems(obj, ctx.trainer_runtime, options.lint.priority_classes)]
     if ctx.trainer_runtime is not None and options.lint.trainer_runtimes is None:
         from ..load.trainer_runtimes import default_runtimes
 
@@ -199,6 +207,12 @@ def _missing_key(message: str) -> str:
 
 
 JOB_KINDS = tuple(CURRENT_API)  # MPIJob, PyTorchJob, TFJob
+FOUND_KINDS = (*JOB_KINDS, TRAINJOB_KIND)  # and Kubeflow Trainer's TrainJob (trainer.kubeflow.org/v1alpha1)
+
+
+def _served(obj: dict[str, Any]) -> bool:
+    """Whether an operator serves the job's apiVersion."""
+    return obj.get("apiVersion") == (TRAINER_API if obj["kind"] == TRAINJOB_KIND else CURRENT_API[obj["kind"]])
 
 
 class NoSuchEnvironment(Exception):
@@ -226,7 +240,7 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
 
     Every document is looked into as validate does: an mpigen spec is compiled (``env``: the
     environment whose objects to take); the items of a ``kind: List`` are objects of their own
-    (:func:`mpigen.load.document.objects`); every MPIJob, PyTorchJob and TFJob goes through
+    (:func:`mpigen.load.document.objects`); every MPIJob, PyTorchJob, TFJob and TrainJob goes through
     validate's layers (schema, the operator's admission rules, the lint rules). A job any of them
     reports an error on is not returned (the operator would refuse it, or it would not run);
     objects of other kinds are not looked at. Raises :class:`NoSuchEnvironment`.
@@ -248,17 +262,18 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
                      if obj["kind"] in JOB_KINDS]
             continue
         for prefix, obj in objects(data):
-            if not isinstance(obj, dict) or obj.get("kind") not in JOB_KINDS:
+            if not isinstance(obj, dict) or obj.get("kind") not in FOUND_KINDS:
                 continue
             found = _object(obj, prefix, doc, filename, options, Coverage())
             found = [d for d in found if d.code not in options.disabled]
             diagnostics += found
-            if CURRENT_API[obj["kind"]] == obj.get("apiVersion") and not has_errors(found):
+            if _served(obj) and not has_errors(found):
                 jobs.append(Job(prune_nulls(obj), _locator(doc, prefix)))
     if not jobs and not has_errors(diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
-                                      f"no mpigen spec and no {CURRENT_API['MPIJob']} MPIJob or "
-                                      f"{CURRENT_API['PyTorchJob']} PyTorchJob or TFJob in this file"))
+                                      f"no mpigen spec, no {CURRENT_API['MPIJob']} MPIJob, no "
+                                      f"{CURRENT_API['PyTorchJob']} PyTorchJob or TFJob and no {TRAINER_API} "
+                                      "TrainJob in this file"))
     return jobs, diagnostics
 
 

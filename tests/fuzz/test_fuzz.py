@@ -487,8 +487,8 @@ def test_regression_podgroup_without_mpijob_after_a_warning(capsys, workdir, no_
     outcome = run(capsys, ["podgroup", name, "--gang", "volcano"])
     assert (outcome.rc, outcome.out) == (1, "")
     assert outcome.err.splitlines() == [
-        f"{name}: error no-mpijob no mpigen spec and no kubeflow.org/v2beta1 MPIJob or kubeflow.org/v1 PyTorchJob or "
-        "TFJob in this file",
+        f"{name}: error no-mpijob no mpigen spec, no kubeflow.org/v2beta1 MPIJob, no kubeflow.org/v1 PyTorchJob or "
+        "TFJob and no trainer.kubeflow.org/v1alpha1 TrainJob in this file",
         f'{name}:4:15: warning yaml-bool kubectl\'s YAML reader takes the unquoted y for a boolean (true): write "y" '
         "in quotes (data.debug)"]
 

@@ -49,7 +49,7 @@ from hypothesis import strategies as st
 
 from mpigen.credentials import looks_like_credential
 from mpigen.diagnostics import Severity
-from mpigen.lint.k8s_validation import GO_SPACE
+from mpigen.operator.k8s_validation import GO_SPACE
 from mpigen.load.yaml_loader import load_text
 from tests.fuzz.strategies import TRICKY_STRINGS, unicode_text
 from tests.golden.cases import run

@@ -50,7 +50,7 @@ from mpigen.operator import podgroup as pg
 from mpigen.operator.mpi_defaults import set_defaults
 from mpigen.operator.mpi_validation import validate_mpijob
 from mpigen.versions import OperatorVersion
-from tests.oracle import training
+from tests.oracle import trainer, training
 
 ORACLE_DIR = Path(__file__).resolve().parent
 ROOT = ORACLE_DIR.parents[1]
@@ -60,7 +60,9 @@ GOMODCACHE = ROOT / ".cache" / "gomod"
 ORACLES = {"v0.8.0": "mpi-v0.8", "v0.4.0": "mpi-v0.4"}
 # training-operator v1.9.0 (PyTorchJob, TFJob): cases with "version": TRAINING (see training.py)
 TRAINING = training.VERSION
-ALL_ORACLES = {**ORACLES, TRAINING: training.MODULE}
+# Kubeflow Trainer v2.3.0 (TrainJob): cases with "version": TRAINER (see trainer.py)
+TRAINER = trainer.VERSION
+ALL_ORACLES = {**ORACLES, TRAINING: training.MODULE, TRAINER: trainer.MODULE}
 MAX_PODS = 3  # worker Pods listed in full per case; counts and decorations cover all of them
 
 DNS1035 = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
@@ -106,9 +108,9 @@ def build(module: str, *, force: bool = False) -> tuple[Path, float | None]:
 class Oracle:
     """One long-lived oracle process: requests are JSON lines in, responses JSON lines out."""
 
-    def __init__(self, binary: Path):
+    def __init__(self, binary: Path, args: list[str] | None = None):
         self.binary = binary
-        self.proc = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([str(binary), *(args or [])], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1 << 20)
         self._stderr: list[str] = []
         threading.Thread(target=self._drain_stderr, daemon=True).start()
@@ -152,6 +154,8 @@ def request_of(case: dict) -> dict:
     """The oracle's request line for a case (everything but ``version``)."""
     if case["version"] == TRAINING:
         return training.request_of(case)
+    if case["version"] == TRAINER:
+        return trainer.request_of(case)
     request = {k: case[k] for k in ("id", "mpijob", "priorityClasses", "gang", "schedulerName")}
     request["maxPods"] = MAX_PODS
     return request
@@ -258,6 +262,8 @@ def expected(case: dict) -> Expected:
     """What mpigen says the operator does with this case."""
     if case["version"] == TRAINING:
         return training.expected(case)
+    if case["version"] == TRAINER:
+        return trainer.expected(case)
     version = case["version"]
     gang = case["gang"]
     scheduler_name = case["schedulerName"] or pg.DEFAULT_SCHEDULER_PLUGINS_NAME
@@ -394,6 +400,8 @@ def compare(case: dict, response: dict, exp: Expected | None = None) -> list[Dis
     exp = exp or expected(case)
     if case["version"] == TRAINING:
         return training.compare(case, response, exp)
+    if case["version"] == TRAINER:
+        return trainer.compare(case, response, exp)
     out: list[Disagreement] = []
 
     def dis(key: str, detail: str) -> None:
@@ -683,7 +691,7 @@ class Harness:
             binary, seconds = build(ALL_ORACLES[version], force=force_build)
             self.build_seconds[version] = seconds
             self.log(f"oracle {ALL_ORACLES[version]}: " + ("up to date" if seconds is None else f"built in {seconds:.1f}s"))
-            self.oracles[version] = Oracle(binary)
+            self.oracles[version] = Oracle(binary, trainer.oracle_args() if version == TRAINER else None)
 
     def close(self) -> None:
         for oracle in self.oracles.values():
@@ -723,13 +731,15 @@ class Harness:
             return any(d.key == key for d in self.disagreements_of(candidate))
         if case["version"] == TRAINING:
             return training.shrink(case, still)
+        if case["version"] == TRAINER:
+            return trainer.shrink(case, still)
         return shrink(case, still)
 
 
 def reproduction(case: dict) -> str:
     """A case as the oracle's request line, plus the operator version."""
     request = request_of(case)
-    request.pop("maxPods")
+    request.pop("maxPods", None)
     return f"version {case['version']}: " + json.dumps(request, separators=(",", ":"))
 
 
@@ -741,8 +751,8 @@ def coverage(results: list[Result]) -> dict[str, int]:
         counts[key] = counts.get(key, 0) + 1
 
     for r in results:
-        if r.case["version"] == TRAINING:
-            for key in training.coverage_keys(r):
+        if r.case["version"] in (TRAINING, TRAINER):
+            for key in (training if r.case["version"] == TRAINING else trainer).coverage_keys(r):
                 bump(key)
             continue
         version, gang = r.case["version"], r.case["gang"] or "none"
@@ -787,11 +797,17 @@ def report(harness: Harness, results: list[Result], *, out=sys.stdout, shrink_li
         else:
             print(f"  (not shrunk: more than {shrink_limit} disagreeing cases) {reproduction(result.case)}", file=out)
     noted = [r for r in results if r.notes and not r.disagreements]
+    plugin_order = [r for r in noted if r.case["version"] == TRAINER]
+    noted = [r for r in noted if r.case["version"] != TRAINER]
     if noted:
         print(f"NOTE {len(noted)} agreeing case(s) where Go's map iteration ordered equal-priority replica "
               f"types otherwise than mpigen's fixed order (MPIJob: Launcher, Worker; PyTorchJob/TFJob: the "
               f"document's), so the operator wrote another of its possible minResources; (e.g. "
               f"{noted[0].case['id']}: {noted[0].notes[0].detail})", file=out)
+    if plugin_order:
+        print(f"NOTE {len(plugin_order)} agreeing TrainJob case(s) where Go's map iteration ran Trainer's plugins in "
+              f"another order than mpigen's (the registry's source order), so the env came in another order; (e.g. "
+              f"{plugin_order[0].case['id']}: {plugin_order[0].notes[0].detail})", file=out)
     agree = len(results) - len(disagreeing)
     print("coverage: " + ", ".join(f"{k}: {v}" for k, v in coverage(results).items()), file=out)
     print(f"{agree}/{len(results)} cases agree", file=out)
@@ -803,13 +819,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=1000, help="number of random cases (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="Hypothesis seed for the cases (default 0)")
     parser.add_argument("--versions", default=",".join(ALL_ORACLES),
-                        help=f"operator versions (default: all; {TRAINING} is training-operator's PyTorchJob/TFJob, "
-                             "which gets a third of the cases)")
+                        help=f"operator versions (default: all; {TRAINING} is training-operator's PyTorchJob/TFJob "
+                             f"and {TRAINER} Kubeflow Trainer's TrainJob: each family of oracles -- mpi-operator, "
+                             "training-operator, Trainer -- gets an equal share of the cases)")
     parser.add_argument("--rebuild", action="store_true", help="go build even when the binaries are up to date")
     parser.add_argument("--shrink-limit", type=int, default=40, help="shrink at most this many disagreements")
     parser.add_argument("--strict", action="store_true", help="exit 1 when any case disagrees")
     args = parser.parse_args(argv)
-    from tests.oracle.strategies import draw_cases, draw_training_cases
+    from tests.oracle.strategies import draw_cases, draw_trainer_cases, draw_training_cases
 
     versions = tuple(v.strip() for v in args.versions.split(",") if v.strip())
     unknown = [v for v in versions if v not in ALL_ORACLES]
@@ -820,10 +837,14 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     started = time.monotonic()
-    mpi_versions = tuple(v for v in versions if v != TRAINING)
-    n_training = (0 if TRAINING not in versions else args.cases if not mpi_versions else args.cases // 3)
-    cases = (draw_cases(args.cases - n_training, seed=args.seed, versions=mpi_versions) if mpi_versions else []) \
-        + draw_training_cases(n_training, seed=args.seed)
+    mpi_versions = tuple(v for v in versions if v not in (TRAINING, TRAINER))
+    families = [f for f, on in (("mpi", mpi_versions), ("training", TRAINING in versions),
+                                ("trainer", TRAINER in versions)) if on]
+    share = {f: args.cases // len(families) for f in families}
+    share[families[0]] += args.cases - sum(share.values())
+    cases = (draw_cases(share["mpi"], seed=args.seed, versions=mpi_versions) if "mpi" in share else []) \
+        + (draw_training_cases(share["training"], seed=args.seed) if "training" in share else []) \
+        + (draw_trainer_cases(share["trainer"], seed=args.seed) if "trainer" in share else [])
     log(f"{len(cases)} cases drawn (seed {args.seed}) in {time.monotonic() - started:.1f}s")
     with Harness(versions, force_build=args.rebuild, log=log) as harness:
         results = harness.run(cases)

@@ -414,3 +414,247 @@ def training_cases(draw, gangs=GANGS) -> dict:
 def draw_training_cases(n: int, seed: int = 0, **kwargs) -> list[dict]:
     """``n`` PyTorchJob/TFJob cases from :func:`training_cases` (ids ``t0``, ``t1``, ...)."""
     return _draw(n, seed, kwargs, training_cases, "t")
+
+
+# ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
+
+TRAINER_VERSION = "trainer-v2.3.0"
+TRAINER_API = "trainer.kubeflow.org/v1alpha1"
+ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
+GPU_NAMES = ("nvidia.com/gpu", "amd.com/gpu")
+# The upstream default runtimes the cases start from, by how often (torch and MPI dominate).
+TRAINER_BASES = ("torch-distributed", "torch-distributed", "torch-distributed", "deepspeed-distributed",
+                 "deepspeed-distributed", "mpi-launcher", "torch-distributed-with-cache", "torchtune-llama3.2-1b",
+                 "jax-distributed", "xgboost-distributed")
+
+
+def _counted(q) -> bool:
+    """A quantity whose ``Value()`` Go computes exactly (below 2**62): CPUs and GPUs per node are
+    counted with it, and beyond int64 Go overflows in representation-dependent ways that mpigen
+    does not model (see mpigen.trainer.info.num_gpu_per_node)."""
+    from mpigen.operator.podgroup import _parse
+
+    try:
+        return abs(_parse(q).value()) < 2**62
+    except (ValueError, OverflowError):
+        return False
+
+
+def _valid_quantities(counted: bool = False):
+    """Quantities an API server stores in a pod template: non-negative, in every format."""
+    texts = quantity_texts().filter(lambda q: not q.startswith("-"))
+    return st.one_of(
+        st.sampled_from(["1", "2", "4", "8", "500m", "1500m", "0.5", "1Gi", "1024Mi", "16Gi", "960000", "1e3",
+                         "100Mi", "1k", "0", "2.5", "3", "12", "64Gi", "1.5Gi"]),
+        texts.filter(_counted) if counted else texts,
+        st.integers(0, 64), st.sampled_from([0.5, 1.5, 2.0, 0.25]))
+
+
+@st.composite
+def _per_node(draw) -> dict:
+    """``resourcesPerNode`` (or a runtime's node container resources): cpu, memory, GPUs -- a GPU
+    often as a limit only, which the PodGroup's minResources (requests only) does not count."""
+    out: dict = {}
+    requests = {n: draw(_valid_quantities(counted=n == "cpu")) for n in ("cpu", "memory") if draw(st.integers(0, 2))}
+    limits = {n: draw(_valid_quantities(counted=n == "cpu")) for n in ("cpu", "memory") if draw(st.integers(0, 4)) == 0}
+    gpu = draw(st.integers(0, 5))
+    if gpu:
+        name = draw(st.sampled_from(GPU_NAMES)) if draw(st.integers(0, 4)) == 0 else GPU_NAMES[0]
+        count = draw(st.sampled_from([1, 2, 4, 8, "1", "2", "8"]))
+        if gpu <= 3:
+            limits[name] = count  # limits only
+        elif gpu == 4:
+            requests[name] = limits[name] = count
+        else:
+            requests[name] = count
+    if requests:
+        out["requests"] = requests
+    if limits:
+        out["limits"] = limits
+    return out
+
+
+def _pod_spec(rjob: dict) -> dict:
+    return rjob["template"]["spec"]["template"]["spec"]
+
+
+@st.composite
+def _runtime(draw, bases: dict, namespace: str) -> dict:
+    """A variant of an upstream default runtime."""
+    import copy as _copy
+
+    base = draw(st.sampled_from(TRAINER_BASES))
+    if base == "mpi-launcher":  # the MPI layout without runLauncherAsNode: launcher is the trainer
+        runtime = _copy.deepcopy(bases["deepspeed-distributed"])
+        runtime["metadata"]["name"] = "mpi-launcher"
+        runtime["spec"]["mlPolicy"]["mpi"] = {"numProcPerNode": draw(st.sampled_from([1, 2, 4]))}
+    else:
+        runtime = _copy.deepcopy(bases[base])
+    if draw(st.integers(0, 3)) == 0:
+        runtime["kind"] = "TrainingRuntime"
+        runtime["metadata"]["namespace"] = namespace
+    spec = runtime["spec"]
+    rjobs = spec["template"]["spec"]["replicatedJobs"]
+    policy = draw(st.sampled_from(["none", "coscheduling", "coscheduling", "volcano", "volcano"]))
+    if policy == "coscheduling":
+        spec["podGroupPolicy"] = {"coscheduling": draw(st.sampled_from(
+            [{}, {"scheduleTimeoutSeconds": 30}, {"scheduleTimeoutSeconds": 0}]))}
+    elif policy == "volcano":
+        volcano: dict = {}
+        if draw(st.integers(0, 3)) == 0:
+            volcano["networkTopology"] = draw(st.sampled_from([{}, {"mode": "soft"}, {"highestTierAllowed": 2},
+                                                               {"mode": "hard", "highestTierAllowed": 3}]))
+        spec["podGroupPolicy"] = {"volcano": volcano}
+        if draw(st.integers(0, 2)) == 0:
+            spec["template"].setdefault("metadata", {})["annotations"] = {
+                "scheduling.volcano.sh/queue-name": draw(st.sampled_from(["research", "default"]))}
+    if draw(st.integers(0, 4)) == 0:
+        spec["mlPolicy"]["numNodes"] = draw(st.integers(1, 4))
+    mpi = spec["mlPolicy"].get("mpi")
+    if mpi is not None and draw(st.integers(0, 3)) == 0:
+        mpi["numProcPerNode"] = draw(st.sampled_from([1, 2, 3]))
+    if mpi is not None and draw(st.integers(0, 20)) == 0:
+        mpi["mpiImplementation"] = ""  # the CRD's enum allows it; the MPI plugin returns an error
+    for rjob in rjobs:
+        pod = _pod_spec(rjob)
+        node = next((c for c in pod["containers"] if c["name"] == "node"), None)
+        if node is not None and draw(st.integers(0, 2)) == 0:
+            node["resources"] = draw(_per_node())
+        if node is not None and draw(st.integers(0, 5)) == 0:
+            node["ports"] = draw(st.sampled_from([[{"containerPort": 8080}],
+                                                  [{"name": "metrics", "containerPort": 9090}],
+                                                  [{"containerPort": 29500, "name": "rdzv"}]]))
+        if draw(st.integers(0, 3)) == 0:
+            pod["priorityClassName"] = draw(st.sampled_from(PRIORITY_CLASS_NAMES))
+        if draw(st.integers(0, 7)) == 0:
+            pod["initContainers"] = [{"name": "warmup", "image": "busybox",
+                                      "resources": {"requests": {"cpu": draw(_valid_quantities()), "memory": "2Gi"}}}]
+            if draw(st.booleans()):
+                pod["initContainers"][0]["restartPolicy"] = "Always"
+        if draw(st.integers(0, 7)) == 0:
+            pod["containers"].append({"name": "sidecar", "image": "busybox",
+                                      "resources": {"requests": {"cpu": "100m", "memory": draw(_valid_quantities())}}})
+        if node is not None and draw(st.integers(0, 6)) == 0:  # the runtime's own env, maybe overridden
+            node["env"] = [{"name": "NCCL_DEBUG", "value": "WARN"}, {"name": "LOG", "value": "1"}]
+        if draw(st.integers(0, 12)) == 0:  # pod-level requests and overhead count in PodRequests
+            pod["resources"] = {"requests": {"cpu": draw(_valid_quantities()), "memory": "8Gi"}}
+        if draw(st.integers(0, 12)) == 0:
+            pod["overhead"] = {"cpu": "250m", "memory": draw(_valid_quantities())}
+        labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
+        if labels.get(ANCESTOR_LABEL) is None and draw(st.integers(0, 5)) == 0:
+            rjob["template"]["spec"]["parallelism"] = draw(st.integers(1, 3))
+    if draw(st.integers(0, 6)) == 0:
+        spec["template"]["spec"].setdefault("network", {})["subdomain"] = "net"
+    if spec["mlPolicy"].get("torch") is not None and draw(st.integers(0, 5)) == 0:
+        targets = [{"jobName": r["name"], "containerNames": [c["name"]]} for r in rjobs
+                   for c in _pod_spec(r)["containers"] + _pod_spec(r).get("initContainers", []) if c["name"] != "node"]
+        if targets:
+            spec["mlPolicy"]["torch"]["envInjection"] = {"targets": targets[:1]}
+    return runtime
+
+
+@st.composite
+def trainer_cases(draw, bases: dict) -> dict:
+    """A TrainJob and the runtime it names (a variant of an upstream default runtime), and the
+    cluster's PriorityClasses. Most are accepted by the webhooks; some are not (reserved env)."""
+    namespace = draw(st.sampled_from(["default", "research"]))
+    runtime = draw(_runtime(bases, namespace))
+    name = draw(st.sampled_from(["pi", "train", "llm-finetune"]))
+    ref: dict = {"name": runtime["metadata"]["name"]}
+    if runtime["kind"] == "TrainingRuntime" or draw(st.integers(0, 3)) == 0:
+        ref["kind"] = runtime["kind"]
+    if draw(st.integers(0, 5)) == 0:
+        ref["apiGroup"] = "trainer.kubeflow.org"
+    trainer: dict = {}
+    size = draw(st.integers(0, 39))
+    if size >= 4:
+        trainer["numNodes"] = draw(st.integers(1, 6)) if size < 36 else draw(
+            st.one_of(st.just(10_000), st.integers(1, 300)))
+    elif size == 3:  # the CRD sets no minimum
+        trainer["numNodes"] = draw(st.sampled_from([0, -1]))
+    if draw(st.integers(0, 2)) == 0:
+        trainer["numProcPerNode"] = draw(st.integers(0, 8))
+    if draw(st.integers(0, 2)):
+        trainer["resourcesPerNode"] = draw(_per_node())
+    if draw(st.integers(0, 2)) == 0:
+        env = [{"name": "NCCL_DEBUG", "value": "INFO"}, {"name": "EMPTY", "value": ""},
+               {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]
+        trainer["env"] = env[:draw(st.integers(1, 3))]
+        if draw(st.integers(0, 9)) == 0:  # refused by the torch or MPI webhook
+            trainer["env"].append({"name": draw(st.sampled_from(["PET_NNODES", "OMPI_MCA_plm_rsh_args"])),
+                                   "value": "1"})
+    if draw(st.integers(0, 3)) == 0:
+        trainer["image"] = "registry.example/train:1"
+    command = None
+    if runtime["metadata"]["name"].startswith("torchtune") and draw(st.integers(0, 2)):
+        command = ["tune", "run"]
+        if draw(st.booleans()):
+            trainer["args"] = draw(st.sampled_from([["model.lora_attn_modules=[q_proj,v_proj]"],
+                                                    ["model.quantize_base=True"], ["epochs=1"]]))
+    elif draw(st.integers(0, 2)) == 0:
+        command = ["python", "train.py"]
+    if command is not None:
+        trainer["command"] = command
+    spec: dict = {"runtimeRef": ref}
+    if trainer or draw(st.integers(0, 3)):
+        spec["trainer"] = trainer
+    if draw(st.integers(0, 15)) == 7:
+        spec["suspend"] = True
+    if draw(st.integers(0, 5)) == 0:
+        spec["runtimePatches"] = [draw(_runtime_patch(runtime))]
+        if draw(st.integers(0, 2)) == 0:  # a second manager's patch, merged over the first
+            spec["runtimePatches"].append(dict(draw(_runtime_patch(runtime)), manager="example.com/tuner"))
+    initializers = {r["name"] for r in runtime["spec"]["template"]["spec"]["replicatedJobs"]} & {
+        "dataset-initializer", "model-initializer"}
+    if initializers and draw(st.integers(0, 2)) == 0:
+        source: dict = {"storageUri": "hf://org/data"}
+        if draw(st.booleans()):
+            source["env"] = [{"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}]
+        if draw(st.booleans()):
+            source["secretRef"] = {"name": "creds"}
+        spec["initializer"] = {draw(st.sampled_from(["dataset", "model"])): source}
+    gang = next(iter((runtime["spec"].get("podGroupPolicy") or {"": None})))
+    return {
+        "version": TRAINER_VERSION,
+        "gang": gang,
+        "priorityClasses": draw(priority_classes()),
+        "trainJob": {"apiVersion": TRAINER_API, "kind": "TrainJob",
+                     "metadata": {"name": name, "namespace": namespace}, "spec": spec},
+        "runtime": runtime,
+    }
+
+
+@st.composite
+def _runtime_patch(draw, runtime: dict) -> dict:
+    """A runtime patch as Kueue writes them: labels/annotations, node selector, tolerations."""
+    rjob = draw(st.sampled_from(runtime["spec"]["template"]["spec"]["replicatedJobs"]))
+    pod: dict = {}
+    if draw(st.booleans()):
+        pod["nodeSelector"] = {"cloud.example/pool": draw(st.sampled_from(["a100", "h100"]))}
+    if draw(st.booleans()):
+        pod["tolerations"] = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    if draw(st.integers(0, 3)) == 0:
+        pod["volumes"] = [{"name": "scratch", "emptyDir": {"sizeLimit": draw(st.sampled_from(["1Gi", "1000M"]))}}]
+    sidecars = [c["name"] for c in _pod_spec(rjob)["containers"] if c["name"] not in
+                ("node", "dataset-initializer", "model-initializer")]
+    if sidecars and draw(st.booleans()):
+        pod["containers"] = [{"name": sidecars[0], "env": [{"name": "SIDE", "value": "1"}],
+                              "volumeMounts": [{"name": "scratch", "mountPath": "/scratch"}]}]
+    elif draw(st.integers(0, 5)) == 0:  # env for the node container: the webhook refuses it
+        pod["containers"] = [{"name": "node", "env": [{"name": "X", "value": "1"}]}]
+    template: dict = {"spec": {"replicatedJobs": [{"name": rjob["name"], "template": {"spec": {"template": {
+        "metadata": {"labels": {"kueue.x-k8s.io/podset": rjob["name"]}}, "spec": pod}}}}]}}
+    if draw(st.booleans()):
+        template["metadata"] = {"annotations": {"scheduling.volcano.sh/queue-name": "patched"}}
+    return {"manager": "kueue.x-k8s.io/manager", "trainingRuntimeSpec": {"template": template}}
+
+
+def draw_trainer_cases(n: int, seed: int = 0, **kwargs) -> list[dict]:
+    """``n`` TrainJob cases from :func:`trainer_cases` (ids ``r0``, ``r1``, ...), on the upstream
+    default runtimes of the Trainer module the oracle builds with (``trainer.base_runtimes``)."""
+    from tests.oracle import trainer
+
+    if n <= 0:
+        return []
+    kwargs.setdefault("bases", trainer.base_runtimes())
+    return _draw(n, seed, kwargs, trainer_cases, "r")

@@ -311,3 +311,100 @@ def test_training_operator_creates_a_pod_for_zero_replicas(training_harness):
     assert result.response["counts"]["Pod"] == 3
     assert result.response["podgroup"]["spec"]["minMember"] == 2
     assert "minResources" not in result.response["podgroup"]["spec"]
+
+
+# ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
+
+TRAINER_CASES = int(os.environ.get("MPIGEN_ORACLE_TRAINER_CASES", "250"))
+
+# Differences mpigen makes on purpose between what it shows and what the oracle prints.
+TRAINER_DELIBERATE_DIFFERENCES = [
+    {
+        "id": "xgboost-env-plugin-order",
+        "key": h.trainer.ENV_ORDER_NOTE,
+        "reason": "The framework runs the plugins of an extension point in Go's map order over the registry, drawn "
+                  "when the controller starts. On an xgboost runtime both the plainml plugin (the TrainJob's env) and "
+                  "the xgboost plugin (DMLC_*) append to the trainer container's env, so their order varies from one "
+                  "controller start to another. mpigen runs the plugins in the registry's source order (plainml "
+                  "first); the harness accepts the other order as a note.",
+    },
+    {
+        "id": "snapshot-typemeta",
+        "key": "snapshot",
+        "reason": "The runtime snapshot ConfigMap holds the runtime as the controller read it. The manager's cached "
+                  "client sets apiVersion and kind on what it returns (controller-runtime pkg/cache/internal/"
+                  "cache_reader.go), the fake client of the oracle clears them (pkg/client/fake/client.go, "
+                  "ensureTypeMeta): mpigen writes them, the harness compares the snapshot without them. The YAML "
+                  "text itself is mpigen's writer (keys sorted, as Go's sigs.k8s.io/yaml sorts them); the harness "
+                  "compares it read back.",
+    },
+]
+
+
+def _largest_trainer_cases() -> list[dict]:
+    """10,000 nodes on the torch and the MPI (runLauncherAsNode) runtimes, under both gang schedulers."""
+    bases = h.trainer.base_runtimes()
+    out = []
+    for name in ("torch-distributed", "deepspeed-distributed"):
+        for policy in ({"coscheduling": {}}, {"volcano": {}}):
+            out.append(h.trainer.fixed_case(
+                f"largest-{name}-{next(iter(policy))}", bases[name],
+                {"numNodes": 10_000, "resourcesPerNode": {"requests": {"cpu": "4", "memory": "16Gi"},
+                                                          "limits": {"nvidia.com/gpu": 8}}}, policy=policy))
+    return out
+
+
+@pytest.fixture(scope="module")
+def trainer_harness(go):
+    with h.Harness((h.TRAINER,)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def trainer_results(trainer_harness):
+    from tests.oracle.strategies import draw_trainer_cases
+
+    return trainer_harness.run(draw_trainer_cases(TRAINER_CASES, seed=SEED) + _largest_trainer_cases()
+                               + h.trainer.example_cases())
+
+
+def test_random_trainjobs_agree_with_the_real_framework(trainer_harness, trainer_results):
+    assert len(trainer_results) == TRAINER_CASES + len(_largest_trainer_cases()) + len(h.trainer.example_cases())
+    disagreeing = [r for r in trainer_results if r.disagreements]
+    notes = {n.key for r in trainer_results for n in r.notes}
+    assert notes <= {d["key"] for d in TRAINER_DELIBERATE_DIFFERENCES}, notes
+    if disagreeing:
+        text = io.StringIO()
+        h.report(trainer_harness, disagreeing, out=text, shrink_limit=5)
+        pytest.fail(f"{len(disagreeing)} of {len(trainer_results)} TrainJob cases disagree with Trainer v2.3.0's "
+                    f"runtime framework (seed {SEED})\n{text.getvalue()}")
+
+
+def test_the_trainer_batch_exercised_what_matters(trainer_results):
+    cov = h.coverage(trainer_results)
+    for policy in ("torch", "mpi"):
+        for gang in ("coscheduling", "volcano"):
+            assert cov.get(f"trainer {policy} {gang}", 0) >= 5, (policy, gang, cov)
+    for gang in ("coscheduling", "volcano"):
+        assert cov.get(f"trainer minResources {gang}", 0) >= 5, cov
+    for kind in ("auto", "cpu", "int", "gpu", "runtime"):
+        assert cov.get(f"trainer numProcPerNode {kind}", 0) >= 3, (kind, cov)
+    assert cov.get("trainer GPU limits only", 0) >= 5, cov
+    assert cov.get("trainer priority class", 0) >= 5, cov
+    assert cov.get("trainer TrainingRuntime", 0) >= 5, cov
+    assert cov.get("trainer runtime patches", 0) >= 3, cov
+    assert cov.get("trainer outcome refused", 0) >= 5, cov
+    assert cov.get("trainer 1000+ nodes", 0) >= len(_largest_trainer_cases()), cov
+
+
+def test_xgboost_env_order_is_the_plugin_order(trainer_harness):
+    """Go's plugin order is drawn anew for each case (the oracle builds the framework per case): on an
+    xgboost runtime both env orders occur, mpigen's (plainml first) among them, every run otherwise equal."""
+    bases = h.trainer.base_runtimes()
+    case = h.trainer.fixed_case("x", bases["xgboost-distributed"],
+                                {"numNodes": 2, "env": [{"name": "A", "value": "1"}]})
+    results = trainer_harness.run([dict(copy.deepcopy(case), id=f"x{i}") for i in range(48)])
+    assert not [d for r in results for d in r.disagreements]
+    notes = [n for r in results for n in r.notes]
+    assert notes and all(n.key == h.trainer.ENV_ORDER_NOTE for n in notes)
+    assert len(notes) < len(results)

@@ -12,9 +12,11 @@ field, once the oracle's Go zero values, owner references and status are set asi
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 import yaml
@@ -22,6 +24,7 @@ import yaml
 from mpigen.operator import mpi_controller, training_controller
 from mpigen.versions import OperatorVersion
 from tests.golden.cases import ROOT, discover
+from tests.oracle.trainer import EXAMPLES
 
 pytestmark = pytest.mark.oracle
 
@@ -140,3 +143,105 @@ def test_explain_equals_the_training_operator(name: str, job: dict, version: str
                     init["command"][2] = init["command"][2].replace(
                         "$(seq 0)", f"$(seq {training_controller.INIT_CONTAINER_MAX_TRIES})")
         assert _normalized(obj) == _normalized(theirs[k]), k
+
+
+# ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
+
+TRAINER_ORACLE = BIN / "trainer-v2.3"
+
+
+def _golden_trainjobs() -> list[tuple[str, dict, dict, list[dict]]]:
+    """(name, TrainJob, runtime, PriorityClasses) of every golden TrainJob whose case gives a cluster
+    file holding its runtime."""
+    from mpigen.load.document import objects
+    from mpigen.load.trainer_runtimes import runtimes_from
+    from mpigen.names import TRAINER_API, TRAINJOB_KIND
+    from mpigen.trainer.runtimes import runtime_ref
+
+    out = []
+    for case in discover():
+        if not case.cluster:
+            continue
+        cluster = [o for doc in yaml.safe_load_all((ROOT / case.cluster).read_text()) for _, o in objects(doc)]
+        runtimes = runtimes_from(cluster, case.cluster)
+        classes = [{"name": o["metadata"]["name"], "value": o["value"]} for o in cluster
+                   if isinstance(o, dict) and o.get("kind") == "PriorityClass"]
+        for env in ["base"] + case.envs:
+            for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
+                if not (isinstance(doc, dict) and doc.get("apiVersion") == TRAINER_API and doc.get("kind") == TRAINJOB_KIND):
+                    continue
+                _, kind, name = runtime_ref(doc)
+                runtime = runtimes.find(kind, name, (doc.get("metadata") or {}).get("namespace"))
+                if runtime is not None:
+                    out.append((f"{case.name}/{env}", doc, runtime, classes))
+    return out
+
+
+def _explain_yaml(tmp_path: Path, job: dict, runtime: dict, classes: list[dict]) -> list[dict]:
+    job_file, cluster_file = tmp_path / "trainjob.yaml", tmp_path / "cluster.yaml"
+    job_file.write_text(yaml.safe_dump(job))
+    cluster = [runtime] + [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                            "metadata": {"name": c["name"]}, "value": c["value"]} for c in classes]
+    cluster_file.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": cluster}))
+    done = subprocess.run([sys.executable, "-m", "mpigen", "explain", str(job_file), "--cluster", str(cluster_file),
+                           "--format", "yaml"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return [d for d in yaml.safe_load_all(done.stdout) if d]
+
+
+GOLDEN_TRAINJOBS = _golden_trainjobs()
+
+
+@pytest.mark.parametrize("name,job,runtime,classes", GOLDEN_TRAINJOBS, ids=[c[0] for c in GOLDEN_TRAINJOBS])
+def test_explain_equals_the_trainer_framework(tmp_path: Path, name: str, job: dict, runtime: dict,
+                                             classes: list[dict]) -> None:
+    """``mpigen explain --format yaml`` of a golden TrainJob lists exactly the objects Trainer v2.3.0
+    builds: the runtime snapshot (its YAML read back), the PodGroup, the SSH Secret, the hostfile and
+    the JobSet."""
+    _explain_equals_the_framework(tmp_path, name, job, runtime, classes)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_explain_of_examples_equals_the_trainer_framework(tmp_path: Path, example: str) -> None:
+    """The same for TrainJobs on the upstream default runtimes (read from the oracle's module cache)."""
+    from tests.oracle import trainer
+
+    if shutil.which("go") is None and not trainer.module_dir().is_dir():
+        pytest.skip("the go command is needed to fetch the Trainer module")
+    case = trainer.example_case(example)
+    _explain_equals_the_framework(tmp_path, example, case["trainJob"], case["runtime"], case["priorityClasses"])
+
+
+def _explain_equals_the_framework(tmp_path: Path, name: str, job: dict, runtime: dict, classes: list[dict]) -> None:
+    from tests.oracle import trainer
+    from tests.oracle.harness import build
+
+    build(TRAINER_ORACLE.name)
+    done = subprocess.run([str(TRAINER_ORACLE), *trainer.oracle_args()], timeout=300, check=True, text=True,
+                          capture_output=True,
+                          input=json.dumps({"id": name, "trainJob": job, "runtime": runtime,
+                                            "priorityClasses": classes}) + "\n")
+    (line,) = done.stdout.splitlines()
+    response = json.loads(line)
+    assert response["error"] == "", response["error"]
+    mine = _explain_yaml(tmp_path, job, runtime, classes)
+    theirs = dict(_by_name(response["objects"] + [response["snapshot"]]))
+    ours = dict(_by_name(mine))
+    assert sorted(ours) == sorted(theirs)
+    for name in ours:
+        assert ours[name] == theirs[name], name
+
+
+def _by_name(objects: list[dict]) -> Iterator[tuple[tuple[str, str], Any]]:
+    """((kind, name), object to compare) -- the snapshot's YAML read back and, as the oracle's fake
+    client clears it, without TypeMeta (see test_differential's snapshot-typemeta)."""
+    from tests.oracle import trainer
+
+    for obj in objects:
+        name = (obj.get("kind", "ConfigMap"), obj["metadata"]["name"])
+        if name[1].endswith("-runtime-snapshot"):
+            runtime = yaml.safe_load(obj["data"]["runtime"])
+            runtime.pop("apiVersion", None)
+            runtime.pop("kind", None)
+            obj = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")} | {"data": {"runtime": runtime}}
+        yield name, trainer.normalized(obj)

@@ -115,7 +115,7 @@ def test_kueue_labels_are_label_values(key: str, code: str, value: str, refused:
 
 
 def test_kueue_label_problems_are_the_api_servers() -> None:
-    from mpigen.lint.k8s_validation import is_label_value
+    from mpigen.operator.k8s_validation import is_label_value
 
     for value in ("team-nlp", "", "a" * 63, "a" * 64, "team nlp", "x.", "_x", "A_b.C-d", "ü"):
         assert (fr.label_value_problem(value) is None) == (is_label_value(value) == ()), value

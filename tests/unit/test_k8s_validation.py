@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpigen.lint.k8s_validation import (go_quote, invalid, is_dns1123_label, is_qualified_name, is_valid_ip_legacy,
+from mpigen.operator.k8s_validation import (go_quote, invalid, is_dns1123_label, is_qualified_name, is_valid_ip_legacy,
                                         is_valid_port_name, name_is_dns_subdomain, not_supported, required, too_long)
 from mpigen.lint.pod_fields import local_non_reserved_path, quantity
 
@@ -83,6 +83,6 @@ def test_what_is_not_a_usable_quantity_is_none(raw) -> None:
 
 
 def test_go_space_is_what_strings_trimspace_trims() -> None:
-    from mpigen.lint.k8s_validation import GO_SPACE
+    from mpigen.operator.k8s_validation import GO_SPACE
 
     assert set(GO_SPACE) == {chr(c) for c in range(0x3001) if chr(c).isspace()} - set("\x1c\x1d\x1e\x1f")

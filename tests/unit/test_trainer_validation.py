@@ -1,7 +1,6 @@
 """Kubeflow Trainer v2.3.0 in ``mpigen validate``: the CRDs' CEL rules (mpigen/spec/schema_rules.py),
-the default runtimes (mpigen/load/trainer_runtimes.py), the runtime Info (mpigen/operator/
-trainer_info.py), the webhooks (mpigen/lint/trainer_webhooks.py) and the rules that need the
-runtimes of a cluster.
+the default runtimes (mpigen/load/trainer_runtimes.py), the runtime Info (mpigen/trainer/info.py),
+the webhooks (mpigen/trainer/validation.py) and the rules that need the runtimes of a cluster.
 """
 
 from __future__ import annotations
@@ -15,10 +14,11 @@ import pytest
 
 from mpigen.lint.base import LintOptions
 from mpigen.lint.runner import lint_object
-from mpigen.lint.trainer_webhooks import runtime_problems, trainjob_problems
 from mpigen.load.trainer_runtimes import default_runtimes, runtimes_from
-from mpigen.operator.trainer_info import merged_spec, runtime_info
 from mpigen.spec.schema_rules import PORTS, failures, is_transition_rule, rule_tree, tree_for
+from mpigen.trainer.framework import runtime_info, webhook_problems
+from mpigen.trainer.info import merge_runtime_patches, pod_spec_of
+from mpigen.trainer.validation import runtime_problems as runtime_problems_of
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = json.loads((ROOT / "schemas" / "lock.json").read_text("utf-8"))
@@ -169,27 +169,32 @@ TUNE = default_runtimes().find("ClusterTrainingRuntime", "torchtune-llama3.2-1b"
 def test_patches_merge_as_a_strategic_merge_patch() -> None:
     """Keyed lists merge by key; what the runtime lacks is added before its items (apimachinery's
     order); replicated jobs go back to the runtime's order, an added one counting as its first."""
-    spec = merged_spec(TUNE, job(runtimePatches=[
+    spec = merge_runtime_patches(job(runtimePatches=[
         patch(pod_patch("node", containers=[{"name": "node", "volumeMounts": [{"name": "cache", "mountPath": "/c"}]}],
                         nodeSelector={"a": "b"}),
               pod_patch("model-initializer", containers=[{"name": "model-initializer", "volumeMounts": [
                   {"name": "other", "mountPath": "/workspace"}]}]),
-              {"name": "extra"})]))
-    assert [j["name"] for j in spec["replicatedJobs"]] == ["extra", "dataset-initializer", "model-initializer", "node"]
-    node = spec["replicatedJobs"][3]["template"]["spec"]["template"]["spec"]
+              {"name": "extra"})]), copy.deepcopy(TUNE["spec"]["template"]["spec"]))
+    names = [j["name"] for j in spec["replicatedJobs"]]
+    # the added job and the runtime's first both sort at 0 (Trainer's webhook refuses the patch anyway:
+    # trainjob-patch-target-missing); the others keep the runtime's order
+    assert set(names[:2]) == {"extra", "dataset-initializer"} and names[2:] == ["model-initializer", "node"]
+    jobs = {j["name"]: j for j in spec["replicatedJobs"]}
+    node = jobs["node"]["template"]["spec"]["template"]["spec"]
     assert node["nodeSelector"] == {"a": "b"}
     assert [m["name"] for m in node["containers"][0]["volumeMounts"]] == ["cache", "initializer"]
-    model = spec["replicatedJobs"][2]["template"]["spec"]["template"]["spec"]["containers"][0]
+    model = jobs["model-initializer"]["template"]["spec"]["template"]["spec"]["containers"][0]
     assert model["volumeMounts"] == [{"mountPath": "/workspace", "name": "other"}]  # merged by mountPath
     assert TUNE["spec"]["template"]["spec"]["replicatedJobs"][0]["name"] == "dataset-initializer"  # not modified
 
 
 def test_resources_per_node_merge_into_the_trainer_node_container() -> None:
-    info = runtime_info(TUNE, job(trainer={"resourcesPerNode": {"requests": {"cpu": "8"}, "limits": {"nvidia.com/gpu": 1}}}))
-    node = info.pod_set("node").pod_spec["containers"][0]
-    assert node["resources"] == {"limits": {"nvidia.com/gpu": 1}, "requests": {"cpu": "8"}}
-    assert "resources" not in info.pod_set("model-initializer").pod_spec["containers"][0]
-    assert info.pod_set("node").ancestor == "trainer"
+    info = runtime_info(job(trainer={"resourcesPerNode": {"requests": {"cpu": "8"}, "limits": {"nvidia.com/gpu": 1}}}),
+                        TUNE)
+    pods = {rjob["name"]: pod_spec_of(rjob) for rjob in info.jobset_spec["replicatedJobs"]}
+    assert pods["node"]["containers"][0]["resources"] == {"limits": {"nvidia.com/gpu": "1"}, "requests": {"cpu": "8"}}
+    assert "resources" not in pods["model-initializer"]["containers"][0]
+    assert info.pod_set_by_name("node").ancestor == "trainer"
 
 
 # ---------------------------------------------------------------- the webhooks
@@ -198,8 +203,12 @@ def test_resources_per_node_merge_into_the_trainer_node_container() -> None:
 def problems(trainjob: dict, runtime: dict | None = TORCH, priority_classes=None) -> list[tuple[str, str]]:
     from mpigen.diagnostics import format_path
 
-    info = None if runtime is None else runtime_info(runtime, trainjob)
-    return [(format_path(path), message) for path, message in trainjob_problems(trainjob, info, priority_classes)]
+    return [(format_path(path), message) for path, message in webhook_problems(trainjob, runtime, priority_classes)]
+
+
+def runtime_problems(runtime: dict) -> list[tuple[tuple, str]]:
+    """The runtime webhook's problems, at paths of the runtime."""
+    return [(path[1:], message) for path, message in runtime_problems_of(runtime)]
 
 
 def test_runtime_webhook() -> None:
@@ -451,7 +460,8 @@ def test_the_webhooks_survive_odd_shapes(case: str) -> None:
     the schema may already refuse) return problems, never raise."""
     import yaml
 
-    from mpigen.validate import prune_nulls
+    from mpigen.validate import ValidateOptions, prune_nulls
+    from mpigen.validate.engine import trainer_admission
 
     text = (ROOT / "tests" / "cases" / "validate" / "trainer" / "invalid" / f"{case}.yaml").read_text("utf-8")
     for obj in yaml.safe_load_all(text):
@@ -460,11 +470,12 @@ def test_the_webhooks_survive_odd_shapes(case: str) -> None:
             for value in ODD:
                 odd = prune_nulls(replaced(obj, where, value))
                 if odd.get("kind") == "TrainJob":
-                    for found in (trainjob_problems(odd, runtime_info(runtime, odd), {"a": 1}),
-                                  trainjob_problems(odd, runtime_info(volcano_runtime("a", "b", queue=""), odd), {})):
+                    for found in (webhook_problems(odd, runtime, {"a": 1}),
+                                  webhook_problems(odd, volcano_runtime("a", "b", queue=""), {})):
                         assert all(isinstance(message, str) for _, message in found)
                     lint_object(odd, LintOptions(trainer_runtimes=runtimes_from([gang_runtime()], "c")))
                 elif isinstance(odd.get("spec"), dict):
-                    runtime_problems(odd)
-                    trainjob_problems(job(), runtime_info(odd, job(trainer={"command": ["tune", "run"]})))
+                    if odd.get("kind") in ("TrainingRuntime", "ClusterTrainingRuntime"):  # as validate calls it
+                        trainer_admission(odd, ValidateOptions())
+                    webhook_problems(job(), odd)
                     lint_object(odd)

@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ...names import RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
-from ...operator.trainer_info import POD_SPEC, items, mapping
 from ..base import Context, Path
 
 RUNTIME_PATH: Path = ("spec", "template", "spec", "replicatedJobs")
+POD_SPEC: Path = ("template", "spec", "template", "spec")
+"""Where a replicated job holds its pod spec."""
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def items(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def is_trainjob(ctx: Context) -> bool:
@@ -49,5 +58,5 @@ def containers(pod_spec: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, A
                 yield field, index, container
 
 
-__all__ = ["RUNTIME_PATH", "containers", "gang_scheduler", "is_runtime", "is_trainjob", "items", "limit_only",
+__all__ = ["POD_SPEC", "RUNTIME_PATH", "containers", "gang_scheduler", "is_runtime", "is_trainjob", "items", "limit_only",
            "mapping", "replicated_jobs"]

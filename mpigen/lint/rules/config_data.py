@@ -24,7 +24,7 @@ from typing import Any, Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import byte_length, invalid, is_config_map_key, required, too_long
+from ...operator.k8s_validation import byte_length, invalid, is_config_map_key, required, too_long
 from ._common import mapping
 
 CODE = "config-data"

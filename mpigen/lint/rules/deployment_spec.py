@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import forbidden, go_value, invalid, regex_error, validate_label_selector
+from ...operator.k8s_validation import forbidden, go_value, invalid, regex_error, validate_label_selector
 from ._common import is_int
 
 CODE = "deployment-spec"

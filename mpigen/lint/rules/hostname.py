@@ -25,7 +25,7 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...names import job_name_problem
 from ..base import Context, Path
-from ..k8s_validation import name_is_dns_subdomain
+from ...operator.k8s_validation import name_is_dns_subdomain
 from ._common import ALL_KINDS, current_api, replicas
 
 CODE = "hostname"

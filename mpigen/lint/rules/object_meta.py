@@ -31,7 +31,7 @@ from typing import Any, Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (byte_length, invalid, is_dns1123_label, is_qualified_name, lists, name_is_dns_subdomain,
+from ...operator.k8s_validation import (byte_length, invalid, is_dns1123_label, is_qualified_name, lists, name_is_dns_subdomain,
                               too_long, validate_labels)
 from ._common import OBJECT_KINDS, mapping
 

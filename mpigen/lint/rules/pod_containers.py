@@ -27,7 +27,7 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...operator.training_defaults import FRAMEWORKS
 from ..base import Context, Path
-from ..k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported,
+from ...operator.k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_dns1123_label, lists, not_supported,
                               required, too_long)
 from ..pod_fields import PULL_POLICIES
 from ..pod_template import POD_KINDS, PodTemplate, pod_templates, text

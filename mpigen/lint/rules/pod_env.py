@@ -26,7 +26,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (invalid, is_config_map_key, is_dns1123_label, is_relaxed_env_var_name, lists,
+from ...operator.k8s_validation import (invalid, is_config_map_key, is_dns1123_label, is_relaxed_env_var_name, lists,
                               name_is_dns_subdomain, named, not_found, required)
 from ..pod_fields import ENV_FIELD_PATHS, object_field_selector, path_no_backsteps, resource_field_selector
 from ..pod_template import POD_KINDS, PodTemplate, pod_templates, text

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import duplicate, invalid, is_valid_port_name, is_valid_port_num, lists, not_supported, required
+from ...operator.k8s_validation import duplicate, invalid, is_valid_port_name, is_valid_port_num, lists, not_supported, required
 from ..pod_template import POD_KINDS, PodTemplate, is_int, pod_templates, text
 
 CODE = "pod-ports"

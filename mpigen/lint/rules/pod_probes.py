@@ -23,7 +23,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (forbidden, invalid, is_http_header_name, is_valid_port_name, is_valid_port_num, lists,
+from ...operator.k8s_validation import (forbidden, invalid, is_http_header_name, is_valid_port_name, is_valid_port_num, lists,
                               not_supported, required)
 from ..pod_template import POD_KINDS, PodTemplate, is_int, mapping, pod_templates, text
 

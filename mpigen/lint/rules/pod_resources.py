@@ -28,7 +28,7 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...operator.quantity import Quantity
 from ..base import Context, Path
-from ..k8s_validation import forbidden, invalid, is_qualified_name, required
+from ...operator.k8s_validation import forbidden, invalid, is_qualified_name, required
 from ..pod_fields import QuantityValue, quantity
 from ..pod_template import POD_KINDS, pod_templates
 

@@ -26,7 +26,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (duplicate, invalid, is_dns1123_label, is_label_value, is_qualified_name, lists,
+from ...operator.k8s_validation import (duplicate, invalid, is_dns1123_label, is_label_value, is_qualified_name, lists,
                               name_is_dns_subdomain, not_supported, required, selector_requirement,
                               validate_label_selector, validate_labels)
 from ..pod_template import POD_KINDS, is_int, mapping, pod_templates, text

@@ -23,7 +23,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_valid_id, lists, not_supported, required,
+from ...operator.k8s_validation import (GO_SPACE, duplicate, forbidden, invalid, is_valid_id, lists, not_supported, required,
                               too_long)
 from ..pod_fields import local_descending_path
 from ..pod_template import POD_KINDS, is_int, mapping, pod_templates, text

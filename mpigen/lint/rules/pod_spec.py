@@ -26,7 +26,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (byte_length, forbidden, inclusive_range_error, invalid, is_dns1123_label,
+from ...operator.k8s_validation import (byte_length, forbidden, inclusive_range_error, invalid, is_dns1123_label,
                               is_dns1123_subdomain, is_dns1123_subdomain_with_underscore, is_qualified_name,
                               is_valid_ip_legacy, lists, name_is_dns_subdomain, not_supported, required, too_long,
                               validate_labels)

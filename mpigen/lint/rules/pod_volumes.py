@@ -30,7 +30,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, is_dns1123_subdomain, lists,
+from ...operator.k8s_validation import (duplicate, forbidden, invalid, is_dns1123_label, is_dns1123_subdomain, lists,
                               name_is_dns_subdomain, named, not_found, not_supported, required, too_long)
 from ..pod_fields import (PULL_POLICIES, VOLUME_FIELD_PATHS, local_descending_path, local_non_reserved_path,
                           object_field_selector, path_no_backsteps, quantity, resource_field_selector)

@@ -18,7 +18,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import forbidden, not_supported, required
+from ...operator.k8s_validation import forbidden, not_supported, required
 from ._common import is_int
 
 CODE = "priority-class-spec"

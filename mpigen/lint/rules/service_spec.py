@@ -32,7 +32,7 @@ from typing import Any, Iterator
 
 from ...diagnostics import Severity
 from ..base import Context, Path
-from ..k8s_validation import (forbidden, go_quote, invalid, is_dns1123_label,
+from ...operator.k8s_validation import (forbidden, go_quote, invalid, is_dns1123_label,
                               is_dns1123_subdomain, is_qualified_name, is_valid_ip_legacy, is_valid_port_name,
                               is_valid_port_num, lists, not_supported, required, validate_labels)
 from ._common import is_int, mapping

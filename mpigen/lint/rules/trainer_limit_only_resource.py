@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...operator.trainer_info import ANCESTOR_TRAINER, NODE
+from ...trainer.info import ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, pod_spec_of
 from ..base import Context, Path
 from ._trainer import RUNTIME_PATH, containers, gang_scheduler, is_runtime, is_trainjob, limit_only, mapping, \
     replicated_jobs
@@ -62,9 +62,10 @@ def _trainjob(ctx: Context) -> Iterator[tuple[Path, str]]:
     if plugin is None:
         return
     merged = None
-    for ps in info.pod_sets:  # where newRuntimeInfo merged resourcesPerNode
-        if ps.ancestor == ANCESTOR_TRAINER or ps.name == NODE:
-            node = next((c for c in ps.pod_spec.get("containers") or [] if mapping(c).get("name") == NODE), None)
+    for rjob in info.jobset_spec.get("replicatedJobs") or []:  # where newRuntimeInfo merged resourcesPerNode
+        labels = mapping(mapping(mapping(rjob.get("template")).get("metadata")).get("labels"))
+        if labels.get(ANCESTOR_LABEL) == ANCESTOR_TRAINER or rjob.get("name") == NODE:
+            node = next((c for c in pod_spec_of(rjob).get("containers") or [] if mapping(c).get("name") == NODE), None)
             if node is not None:
                 merged = mapping(node.get("resources"))
                 break

@@ -19,9 +19,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...operator.trainer_info import POD_SPEC
 from ..base import Context, Path
-from ._trainer import is_trainjob, items, mapping, replicated_jobs
+from ._trainer import POD_SPEC, is_trainjob, items, mapping, replicated_jobs
 
 CODE = "trainjob-patch-target-missing"
 SEVERITY = Severity.ERROR

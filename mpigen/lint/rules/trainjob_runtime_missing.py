@@ -19,12 +19,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...operator.trainer_info import TRAINER_GROUP, runtime_ref
+from ...trainer.runtimes import TRAINER_GROUP, runtime_ref
 from ..base import Context, Path, trainer_runtimes
 from ._trainer import is_trainjob
 
 CODE = "trainjob-runtime-missing"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.ERROR
 KINDS = ("TrainJob",)
 
 

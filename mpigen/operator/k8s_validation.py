@@ -1,4 +1,5 @@
-"""The Kubernetes API server's generic validation helpers, ported from Go for the pod rules.
+"""The Kubernetes API server's generic validation helpers, ported from Go for the pod rules (and
+Kubeflow Trainer's webhooks, :mod:`mpigen.trainer.validation`).
 
 From k8s.io/apimachinery v0.35.1: ``pkg/util/validation/validation.go`` (DNS labels and subdomains,
 port names and numbers, environment variable names, config keys, HTTP header names, user and group
