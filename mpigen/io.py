@@ -9,6 +9,7 @@ file's reader and the configuration are imported by the functions that need them
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from .load.document import LoadResult
     from .pipeline import CompiledJob
     from .load.trainer_runtimes import Runtimes
+    from .trainer.documents import Explained
+    from .validate import Job
 
 
 class UsageError(Exception):
@@ -83,6 +86,47 @@ def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
     """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
     runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""
     return cluster.runtimes if cluster is not None and cluster.runtimes.objects else None
+
+
+@dataclass
+class Jobs:
+    """The jobs of a source as ``mpigen explain`` and ``mpigen podgroup`` read them (:func:`read_jobs`)."""
+
+    name: str  # how diagnostics name the source
+    cluster: Cluster | None
+    classes: dict[str, int] | None  # the cluster file's PriorityClasses
+    jobs: list[Job]  # MPIJobs, PyTorchJobs and TFJobs without errors
+    trainjobs: list[Explained]  # TrainJobs without errors, explained by Trainer's runtime framework
+    diagnostics: list[Diagnostic]
+
+
+def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
+              version: OperatorVersion, env: str | None) -> Jobs:
+    """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
+    validate's verdict on them (:func:`mpigen.validate.find_jobs`), the TrainJobs explained. Raises
+    :class:`UsageError` for an ``--env`` the spec lacks."""
+    from .lint.base import LintOptions, trainer_runtimes
+    from .names import TRAINJOB_KIND
+    from .pipeline import Options
+    from .trainer.documents import Source, explain_trainjobs
+    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs
+
+    cluster, diagnostics = load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
+    loaded, name = load_input(source)
+    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
+                       trainer_runtimes=cluster_runtimes(cluster))
+    options = ValidateOptions(lint=lint, build=Options(version, classes))
+    try:
+        jobs, found = find_jobs(loaded, name, options, env)
+    except NoSuchEnvironment as exc:
+        raise UsageError(str(exc)) from None
+    diagnostics += found
+    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
+    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
+    diagnostics += found
+    return Jobs(name, cluster, classes, [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND], explained,
+                diagnostics)
 
 
 def load_config(path: str | None) -> Config:

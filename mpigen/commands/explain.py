@@ -41,22 +41,21 @@ import click
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import Lines, dump, iter_dump_all
-from ..lint.base import Context, LintOptions, trainer_runtimes
-from ..names import TRAINING_KINDS, TRAINJOB_KIND
+from ..lint.base import Context, LintOptions
+from ..names import TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
-from ..pipeline import Options
 from ..scheduler.fit import Verdict, gang_fit
 from ..scheduler.gang import gang_of
 from ..trainer import mpi as trainer_mpi
-from ..trainer.documents import Explained, Source, explain_trainjobs
+from ..trainer.documents import Explained
 from ..trainer.info import ANCESTOR_LABEL, Endpoints
-from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
+from ..validate import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, RUNTIMES, gang_location, cluster_option, env_option, format_option, gang_option, operator_version_option,
-               scheduler_name_option)
+from . import (CLUSTER_NODES, RUNTIMES, cluster_option, env_option, format_option, gang_location, gang_option,
+               operator_version_option, scheduler_name_option)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
@@ -81,21 +80,9 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
     version = io.operator_version(operator_version)
-    cluster, diagnostics = io.load_cluster(cluster_file)
-    classes = None if cluster is None else cluster.priority_classes
-    loaded, name = io.load_input(source)
-    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
-                       trainer_runtimes=io.cluster_runtimes(cluster))
-    options = ValidateOptions(lint=lint, build=Options(version, classes))
-    try:
-        jobs, found = find_jobs(loaded, name, options, env)
-    except NoSuchEnvironment as exc:
-        raise io.UsageError(str(exc)) from None
-    diagnostics += found
-    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
-    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
-    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
-    diagnostics += found
+    read = io.read_jobs(source, gang, scheduler_name, cluster_file, version, env)
+    cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
+                                                            read.trainjobs, read.diagnostics)
     io.report(diagnostics)
     if has_errors(diagnostics):
         return EXIT_INVALID

@@ -41,23 +41,21 @@ import click
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import dump, dump_all
-from ..lint.base import Context, LintOptions, trainer_runtimes
+from ..lint.base import Context, LintOptions
 from ..load.cluster import Cluster
-from ..names import TRAINING_KINDS, TRAINJOB_KIND
+from ..names import TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import podgroup as pg
 from ..operator import training_controller as tc
 from ..operator import training_podgroup as tp
 from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
-from ..pipeline import Options
 from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
-from ..trainer.documents import Source, explain_trainjobs
-from ..validate import Job, NoSuchEnvironment, ValidateOptions, find_jobs
+from ..validate import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, RUNTIMES, gang_location, OPERATOR_RULES, cluster_option, env_option, gang_option, operator_version_option,
-               scheduler_name_option)
+from . import (CLUSTER_NODES, OPERATOR_RULES, RUNTIMES, cluster_option, env_option, gang_location, gang_option,
+               operator_version_option, scheduler_name_option)
 
 
 
@@ -80,21 +78,9 @@ def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: s
     runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
     version = io.operator_version(operator_version)
-    cluster, diagnostics = io.load_cluster(cluster_file)
-    classes = None if cluster is None else cluster.priority_classes
-    loaded, name = io.load_input(source)
-    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
-                       trainer_runtimes=io.cluster_runtimes(cluster))
-    options = ValidateOptions(lint=lint, build=Options(version, classes))
-    try:
-        jobs, found = find_jobs(loaded, name, options, env)
-    except NoSuchEnvironment as exc:
-        raise io.UsageError(str(exc)) from None
-    diagnostics += found
-    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
-    jobs = [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND]
-    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
-    diagnostics += found
+    read = io.read_jobs(source, gang, scheduler_name, cluster_file, version, env)
+    cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
+                                                            read.trainjobs, read.diagnostics)
     groups: list[dict[str, Any]] = []
     if not has_errors(diagnostics):
         groups, found = podgroups(jobs, name, gang, scheduler_name, classes, version, cluster)

@@ -28,6 +28,7 @@ from mpigen.load.cluster import priority_classes
 from mpigen.load.yaml_loader import load_text
 from mpigen.validate import prune_nulls  # what the API server stores, and the runner is given
 from mpigen.versions import OperatorVersion
+from tests.odd_shapes import replaced, subpaths
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
@@ -188,25 +189,6 @@ def test_disable_annotation_and_argument(path: Path) -> None:
 
 
 ODD_VALUES = ("text", 7, True, [], {}, [None])
-
-
-def subpaths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from subpaths(item, path + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from subpaths(item, path + (i,))
-
-
-def replaced(obj, path, new):
-    obj = copy.deepcopy(obj)
-    node = obj
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = new
-    return obj
 
 
 SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "slots-np-mismatch" / "bad-shell.yaml",

@@ -19,6 +19,7 @@ from mpigen.spec.schema_rules import PORTS, failures, is_transition_rule, rule_t
 from mpigen.trainer.framework import runtime_info, webhook_problems
 from mpigen.trainer.info import merge_runtime_patches, pod_spec_of
 from mpigen.trainer.validation import runtime_problems as runtime_problems_of
+from tests.odd_shapes import replaced, subpaths
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = json.loads((ROOT / "schemas" / "lock.json").read_text("utf-8"))
@@ -433,25 +434,6 @@ def test_patch_targets_are_the_runtime_before_the_merge() -> None:
 
 
 ODD = ("text", 7, True, [], {}, [None], None)
-
-
-def subpaths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from subpaths(item, path + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from subpaths(item, path + (i,))
-
-
-def replaced(obj, path, new):
-    obj = copy.deepcopy(obj)
-    node = obj
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = new
-    return obj
 
 
 @pytest.mark.parametrize("case", ["trainjob", "runtimes"])
