@@ -84,11 +84,8 @@ def _output(output: str | None, config: Config, fix: bool = False, specs: bool =
         raise io.UsageError(f"no output folder: give -o DIR or set output in the configuration ({where})")
     if not path.exists() and fix and specs:
         path.mkdir(parents=True)  # --fix writes the first trees too
-    if not path.exists() and not specs:
-        return path, shown
     if not path.exists():
-        raise io.UsageError(f"{shown}: no such folder (write the trees with mpigen check --fix, or mpigen build SPEC "
-                            f"-o {shown})")
+        return path, shown  # every tree is missing: drift, which --fix writes
     if not path.is_dir():
         raise io.UsageError(f"{shown}: not a folder")
     return path, shown

@@ -232,7 +232,6 @@ def test_two_specs_with_one_job_name(project: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["check", "specs/alpha.yaml"], "no output folder: give -o DIR or set output in the configuration"),
     (["check", "-o", "deploy"], "no SPEC given and no specs patterns in the configuration"),
-    (["check", "specs/alpha.yaml", "-o", "nowhere"], "nowhere: no such folder"),
     (["check", "specs/alpha.yaml", "-o", "specs/beta.yaml"], "'specs/beta.yaml' is a file"),
     (["check", "specs/missing.yaml", "-o", "deploy"], "specs/missing.yaml: cannot read"),
     (["check", "specs", "-o", "deploy"], "'specs' is a directory"),
@@ -437,18 +436,6 @@ def test_hundreds_of_specs_stay_on_the_fast_path(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-2:] == ["1 of 300 trees drifted", "deepdiff imported: True"]
 
 
-def test_fix_writes_the_first_trees_into_a_new_folder(tmp_path, monkeypatch) -> None:
-    from mpigen.main import main
-
-    spec = tmp_path / "spec.yaml"
-    spec.write_text((ROOT / "specs/intel-mpi.yaml").read_text())
-    monkeypatch.chdir(tmp_path)
-    assert main(["check", "spec.yaml", "-o", "deploy"]) == 2
-    assert main(["check", "spec.yaml", "-o", "deploy", "--fix"]) == 0
-    assert (tmp_path / "deploy" / "pi-intel" / "base" / "mpijob.yaml").is_file()
-    assert main(["check", "spec.yaml", "-o", "deploy"]) == 0
-
-
 def test_a_stale_staging_folder_is_reported_and_fix_removes_it(project: Path) -> None:
     """A build killed mid-write leaves its staging folder beside DIR (a warning: the trees are
     whole) or, where it could not be put there, inside DIR (an error: kubectl apply -R -f DIR
@@ -474,3 +461,13 @@ def test_a_stale_staging_folder_is_reported_and_fix_removes_it(project: Path) ->
     assert code == 0, err
     assert not beside.exists() and not inside.exists()
     assert run(args, project)[:3] == (0, "all 2 trees in step\n", "")
+
+
+def test_a_missing_output_folder_is_drift_that_fix_writes(project: Path) -> None:
+    """No tree written yet (a new repository, or -o naming a new folder): every file is missing."""
+    code, out, err = run(["check", "specs/alpha.yaml", "-o", "nowhere"], project)
+    assert code == 1 and err == ""
+    assert "nowhere/alpha/base/mpijob.yaml: missing (mpigen would write it)" in out
+    assert not (project / "nowhere").exists()
+    assert run(["check", "specs/alpha.yaml", "-o", "nowhere", "--fix"], project)[0] == 0
+    assert run(["check", "specs/alpha.yaml", "-o", "nowhere"], project)[:2] == (0, "1 tree in step\n")

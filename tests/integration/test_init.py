@@ -72,8 +72,8 @@ def test_the_first_spec_is_commented_and_builds_validates_and_checks_clean(repo:
     assert code == 0 and err == "" and "kind: MPIJob" in out
     code, out, err = run(["validate", "--strict", "specs"], repo)
     assert code == 0, out + err
-    code, _, err = run(["check"], repo)
-    assert code == 2 and "deploy: no such folder" in err  # no tree yet: what init's last lines say to run
+    code, out, _ = run(["check"], repo)
+    assert code == 1 and "deploy/train/base/mpijob.yaml: missing" in out  # no tree yet: init says to run --fix
     code, out, err = run(["check", "--fix"], repo)
     assert code == 0, err
     assert run(["check"], repo)[:2] == (0, "1 tree in step\n")
