@@ -42,6 +42,7 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import Lines, dump, iter_dump_all
 from ..lint.base import Context, LintOptions
+from ..lint.rules._trainer import limit_only
 from ..names import TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
@@ -510,8 +511,5 @@ def _limit_only_gpus(info: Any) -> list[str]:
     out = []
     for rjob in info.jobset_spec.get("replicatedJobs") or []:
         for container in rjob["template"]["spec"]["template"]["spec"].get("containers") or []:
-            resources = container.get("resources") or {}
-            for gpu in resources.get("limits") or {}:
-                if "gpu" in gpu.lower() and gpu not in (resources.get("requests") or {}) and gpu not in out:
-                    out.append(gpu)
+            out += [name for name in limit_only(container.get("resources")) if "gpu" in name.lower() and name not in out]
     return out
