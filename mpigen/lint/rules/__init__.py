@@ -41,6 +41,7 @@ RULE_MODULES: tuple[str, ...] = (
     "decimal_quantity_multiplied",
     "schedule_timeout_zero",
     "queue_ignored",
+    "volcano_queue_name",
     "kueue_ignored",
     "priority_class_not_on_pods",
     "trainjob_runtime_missing",
