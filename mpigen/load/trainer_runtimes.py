@@ -76,7 +76,9 @@ def runtimes_from(objects: Iterable[Any], source: str, defaults: bool = False, f
         name = meta.get("name") if isinstance(meta, dict) else None
         if isinstance(name, str) and name:
             namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
-            key = runtime_key(obj["kind"], name, namespace)
+            # A TrainingRuntime without a namespace is applied to the current one, "default" as
+            # a TrainJob without one is taken to be in (Runtimes.find).
+            key = runtime_key(obj["kind"], name, namespace or "default")
             found[key] = obj
             if place is not None:
                 located[key] = place

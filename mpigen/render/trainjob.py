@@ -133,7 +133,7 @@ def gang_plan(spec: dict[str, Any], runtime: dict[str, Any]) -> tuple[bool, dict
     reasons = []
     if current != want:
         reasons.append(f"{described} has {f'a {current}' if current else 'no'} podGroupPolicy and gang "
-                       f"{gang} asks for {want}")
+                       f"{gang} asks for a {want} podGroupPolicy")
     elif want == "coscheduling" and wanted != policy:
         reasons.append(f"{described}'s coscheduling waits {policy['coscheduling']['scheduleTimeoutSeconds']} s and "
                        f"scheduleTimeoutSeconds is {timeout}")
@@ -272,11 +272,15 @@ def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[s
     labels = (source.get("metadata") or {}).get("labels")
     if labels:
         meta["labels"] = dict(labels)
-    runtime_spec = dict(source.get("spec") or {})
-    if policy is None:
-        runtime_spec.pop("podGroupPolicy", None)
-    else:
-        runtime_spec["podGroupPolicy"] = policy
+    runtime_spec: dict[str, Any] = {}
+    for key, value in (source.get("spec") or {}).items():  # the policy where the runtime has it, else after mlPolicy
+        if key == "podGroupPolicy":
+            continue
+        if key == "template" and policy is not None:
+            runtime_spec["podGroupPolicy"] = policy
+        runtime_spec[key] = value
+    if policy is not None:
+        runtime_spec.setdefault("podGroupPolicy", policy)
     training = {id(rjob) for rjob in training_jobs({"spec": runtime_spec})}
     code = spec.get("code")
     code_spec = dict(spec, volumes=[], shmSize=None)  # the code's volumes only
