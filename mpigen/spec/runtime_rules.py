@@ -122,8 +122,8 @@ def _refused(spec: dict[str, Any], runtime: dict[str, Any], described: str) -> I
                f"pytorch.{key} cannot be set for a TrainJob: {what}")
     if "restartPolicy" in spec:
         yield (("spec", "restartPolicy"), "runtime-field", Severity.ERROR,
-               f"restartPolicy cannot be set for a TrainJob: the pods' restart policy is {described}'s "
-               "JobSet template's")
+               f"restartPolicy cannot be set for a TrainJob: the JobSet template of {described} sets the pods' "
+               "restart policy")
     for key, why in REFUSED_RUN_POLICY.items():
         if key in (spec.get("runPolicy") or {}):
             yield (("spec", "runPolicy", key), "runtime-field", Severity.ERROR,
