@@ -133,6 +133,17 @@ def _refused(spec: dict[str, Any], runtime: dict[str, Any], described: str) -> I
         if key in scheduling and (key != "gpuTopology" or scheduling[key]):
             yield (("spec", "scheduling", key), "runtime-field", Severity.ERROR,
                    f"scheduling.{key} cannot be set for a TrainJob: {why}")
+    if "gang" not in scheduling:  # the runtime's gang, whatever it is
+        from ..trainer.defaults import runtime_defaults
+        from ..trainer.podgroup import policy_kind_of
+
+        policy = policy_kind_of((runtime_defaults(runtime).get("spec") or {}).get("podGroupPolicy"))
+        takes = {"volcano": ("queue", "priorityClass"), "coscheduling": ("priorityClass",)}.get(str(policy), ())
+        for key in ("queue", "priorityClass", "scheduleTimeoutSeconds"):
+            if key in scheduling and key not in takes:
+                yield (("spec", "scheduling", key), "gang-ignored", Severity.WARNING,
+                       f"{key} has no effect: scheduling.gang is not set and {described} has "
+                       f"{f'a {policy}' if policy else 'no'} podGroupPolicy (set scheduling.gang)")
     if scheduling.get("gang") == "kube-batch":
         yield (("spec", "scheduling", "gang"), "runtime-field", Severity.ERROR,
                "gang: kube-batch cannot be used with a TrainJob: Trainer's podGroupPolicy knows coscheduling "

@@ -174,6 +174,8 @@ def _scheduling(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
     if "schedulerName" in scheduling and gang != "scheduler-plugins":
         yield (base + ("schedulerName",), "scheduler-name", Severity.ERROR,
                "schedulerName names the scheduler-plugins scheduler; it needs gang: scheduler-plugins")
+    if spec.get("runtime") is not None and "gang" not in scheduling:
+        return  # the runtime's podGroupPolicy: mpigen.spec.runtime_rules
     if gang == "none":
         for key in ("queue", "priorityClass", "minAvailable", "minResources", "scheduleTimeoutSeconds"):
             if key in scheduling:

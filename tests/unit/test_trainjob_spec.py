@@ -291,3 +291,18 @@ def test_cluster_runtimes_are_used_before_the_defaults() -> None:
     assert job["spec"]["runtimeRef"]["name"] == "team-torch"
     assert any("runtime-not-found" in e and "(ClusterTrainingRuntimes: team-torch)" in e
                for e in _errors(_spec(), cluster))
+
+
+def test_the_runtimes_gang_takes_the_queue_when_none_is_asked() -> None:
+    """gang omitted: a Volcano runtime's PodGroup takes the queue (the JobSet annotation); on a
+    runtime without a podGroupPolicy the queue does nothing, which a warning says."""
+    cluster = runtimes_from([_runtime("torch-distributed", podGroupPolicy={"volcano": {}})], "cluster.yaml")
+    result = _compile(_spec(scheduling={"queue": "q"}), cluster)
+    assert result.ok and not [d for d in result.diagnostics if d.code == "gang-ignored"]
+    (job,) = result.jobs[0].base
+    assert job["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["metadata"] == {
+        "annotations": {"scheduling.volcano.sh/queue-name": "q"}}
+    warnings = [d.format() for d in _compile(_spec(scheduling={"queue": "q"})).diagnostics if d.code == "gang-ignored"]
+    assert [w.split(" ", 1)[1] for w in warnings] == [
+        "warning gang-ignored queue has no effect: scheduling.gang is not set and ClusterTrainingRuntime "
+        "'torch-distributed' has no podGroupPolicy (set scheduling.gang) (spec.scheduling.queue)"]
