@@ -175,7 +175,12 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
     copy_gang, policy, scheduler, why = gang_plan(spec, runtime)
     pod_needs = pod_reasons(spec)
     objects: list[dict[str, Any]] = []
-    if copy_gang or pod_needs:
+    if (copy_gang or pod_needs) and ref["kind"] == TRAINING_RUNTIME_KIND and ref["name"] == metadata["name"]:
+        findings.append((("spec", "runtime"), "runtime-field", Severity.ERROR,
+                         f"the TrainingRuntime mpigen writes beside the TrainJob is named after the job, "
+                         f"{metadata['name']!r}, as the runtime it would copy: applying it would replace that "
+                         "runtime; rename the job or the runtime"))
+    elif copy_gang or pod_needs:
         objects.append(runtime_copy(metadata, spec, runtime, policy, scheduler))
         name = metadata["name"]
         copied = (f"mpigen writes the TrainingRuntime {name!r} beside the TrainJob, a copy of {_described(spec)} "

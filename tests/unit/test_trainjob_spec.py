@@ -306,3 +306,15 @@ def test_the_runtimes_gang_takes_the_queue_when_none_is_asked() -> None:
     assert [w.split(" ", 1)[1] for w in warnings] == [
         "warning gang-ignored queue has no effect: scheduling.gang is not set and ClusterTrainingRuntime "
         "'torch-distributed' has no podGroupPolicy (set scheduling.gang) (spec.scheduling.queue)"]
+
+
+def test_a_copy_never_replaces_the_runtime_it_copies() -> None:
+    mine = _runtime("torch-distributed")
+    mine.update(kind="TrainingRuntime", metadata={"name": "job", "namespace": "research"})
+    cluster = runtimes_from([mine], "cluster.yaml")
+    doc = _spec(runtime={"name": "job", "kind": "TrainingRuntime"}, scheduling={"gang": "volcano"})
+    assert [e.split(" ", 1)[1] for e in _errors(doc, cluster)] == [
+        "error runtime-field the TrainingRuntime mpigen writes beside the TrainJob is named after the job, 'job', "
+        "as the runtime it would copy: applying it would replace that runtime; rename the job or the runtime "
+        "(spec.runtime)"]
+    assert set(_built(_spec(runtime={"name": "job", "kind": "TrainingRuntime"}), runtimes=cluster)) == {"TrainJob"}
