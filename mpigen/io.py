@@ -116,14 +116,18 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     loaded, name = load_input(source)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
                        trainer_runtimes=cluster_runtimes(cluster))
-    options = ValidateOptions(lint=lint, build=Options(version, classes))
+    options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster)))
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
         raise UsageError(str(exc)) from None
     diagnostics += found
+    from .load.trainer_runtimes import with_runtimes
+
     trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
-    explained, found = explain_trainjobs(trainjobs, trainer_runtimes(lint), classes)
+    # The runtimes of the input file (the TrainingRuntime a spec builds beside its TrainJob) too.
+    runtimes = with_runtimes(trainer_runtimes(lint), [rt for job in jobs for rt in job.runtimes])
+    explained, found = explain_trainjobs(trainjobs, runtimes, classes)
     diagnostics += found
     return Jobs(name, cluster, classes, [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND], explained,
                 diagnostics)

@@ -9,7 +9,7 @@ fails the build.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_problem, sort_diagnostics
 from .expand.defaults import expand
@@ -21,11 +21,15 @@ from .spec.schema import SPEC_SCHEMA, schema_diagnostics
 from .spec.spec_rules import check_spec
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
+if TYPE_CHECKING:
+    from .load.trainer_runtimes import Runtimes
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
     operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
     priority_classes: dict[str, int] | None = None  # None: no cluster file given
+    trainer_runtimes: Runtimes | None = None  # the cluster file's; None: Trainer's default runtimes
 
 
 @dataclass(slots=True)
@@ -103,7 +107,8 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
         if env is not None:
             diagnostics.extend(_required_after_merge(effective[env], env, doc, filename))
         for path, code, severity, message in check_spec(data, effective[env], options.operator_version,
-                                                        options.priority_classes, schema_ok, env):
+                                                        options.priority_classes, schema_ok, env,
+                                                        options.trainer_runtimes):
             diagnostics.append(located(path, env, code, severity, message))
             reported[env].add(code)
     diagnostics = one_per_problem(diagnostics)
@@ -115,7 +120,7 @@ def compile_document(doc: Document, filename: str, options: Options) -> tuple[Co
     for env in envs:
         expanded = expand(effective[env])
         objects, findings = render_objects(data["metadata"], expanded, options.operator_version,
-                                           options.priority_classes)
+                                           options.priority_classes, options.trainer_runtimes)
         for path, code, severity, message in findings:
             diagnostics.append(located(path, env, code, severity, message))
             reported[env].add(code)
@@ -168,15 +173,52 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     scheduling = expanded["scheduling"]
     lint = LintOptions(scheduler_name=scheduling.get("schedulerName") if scheduling["gang"] == "scheduler-plugins"
                        else None, priority_classes=options.priority_classes,
-                       operator_version=options.operator_version)
+                       operator_version=options.operator_version,
+                       trainer_runtimes=_with_beside(options.trainer_runtimes, objects))
     out = []
     for obj in objects:
         found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
+        found += _trainer_webhooks(obj, lint)
         found += lint_object(obj, lint)
         for path, code, severity, message in found:
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
                                     obj["metadata"]["name"], format_path(path)))
     return out
+
+
+def _with_beside(runtimes: Runtimes | None, objects: list[dict[str, Any]]) -> Runtimes | None:
+    """The runtimes a built TrainJob is checked against: ``runtimes`` (None: Trainer's default
+    runtimes) and the TrainingRuntime built beside it."""
+    from .names import RUNTIME_KINDS
+
+    if not any(obj["kind"] in RUNTIME_KINDS for obj in objects):
+        return runtimes
+    from .load.trainer_runtimes import default_runtimes, with_runtimes
+
+    return with_runtimes(runtimes if runtimes is not None else default_runtimes(), objects)
+
+
+def _trainer_webhooks(obj: dict[str, Any], lint: Any) -> list[tuple]:
+    """Trainer v2.3.0's webhooks on a built TrainJob (against its runtime) or TrainingRuntime."""
+    from .names import RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
+
+    if obj.get("apiVersion") != TRAINER_API:
+        return []
+    if obj["kind"] in RUNTIME_KINDS:
+        from .trainer.defaults import runtime_defaults
+        from .trainer.validation import runtime_problems
+
+        return [(path[1:], "trainingruntime-invalid", Severity.ERROR,
+                 f"Trainer's webhook rejects this {obj['kind']}: {message}")
+                for path, message in runtime_problems(runtime_defaults(obj))]
+    if obj["kind"] != TRAINJOB_KIND:
+        return []
+    from .lint.base import Context
+    from .trainer.framework import webhook_problems
+
+    ctx = Context(obj, lint)
+    return [(path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
+            for path, message in webhook_problems(obj, ctx.trainer_runtime, lint.priority_classes)]
 
 
 def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:

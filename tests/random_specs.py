@@ -401,3 +401,42 @@ def spec_yaml(spec: dict[str, Any]) -> str:
     """One spec document as YAML, keys in the order they were drawn, every value written out (no &anchors)."""
     dumper = type("Dumper", (yaml.SafeDumper,), {"ignore_aliases": lambda self, data: True})
     return yaml.dump(spec, Dumper=dumper, sort_keys=False, default_flow_style=False, width=1000)
+
+
+RUNTIMES = {"pytorch": ["torch-distributed"], "mpi": ["deepspeed-distributed", "mlx-distributed"]}
+# What a TrainJob cannot say (mpigen.spec.runtime_rules): left out of the TrainJob variants.
+NOT_FOR_TRAINJOBS = ("mpi", "pytorch", "restartPolicy")
+NOT_IN_RUN_POLICY = ("cleanPodPolicy", "ttlSecondsAfterFinished", "backoffLimit")
+NOT_IN_SCHEDULING = ("minAvailable", "minResources", "gpuTopology")
+
+
+def _for_trainjob(spec: dict[str, Any]) -> None:
+    """``spec`` (a base or an environment) without what a TrainJob cannot express."""
+    for key in NOT_FOR_TRAINJOBS:
+        spec.pop(key, None)
+    for section, keys in (("runPolicy", NOT_IN_RUN_POLICY), ("scheduling", NOT_IN_SCHEDULING)):
+        if isinstance(spec.get(section), dict):
+            for key in keys:
+                spec[section].pop(key, None)
+            if spec[section].get("gang") == "kube-batch":
+                spec[section]["gang"] = "volcano"
+            if not spec[section]:
+                del spec[section]
+    if spec.get("workers") == 0:
+        spec["workers"] = 1
+
+
+def trainjob_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """A random valid spec of framework pytorch or mpi as a Kubeflow Trainer TrainJob spec
+    (``spec.runtime``: a default runtime of its framework), without the fields a TrainJob refuses;
+    None for a TensorFlow spec (Trainer v2.3.0 has none)."""
+    spec = doc["spec"]
+    if spec["framework"] not in RUNTIMES:
+        return None
+    out = copy.deepcopy(doc)
+    spec = out["spec"]
+    spec["runtime"] = rng.choice(RUNTIMES[spec["framework"]])
+    _for_trainjob(spec)
+    for env in (spec.get("environments") or {}).values():
+        _for_trainjob(env)
+    return out

@@ -86,11 +86,20 @@ def golden_objects() -> list[tuple[str, dict[str, Any]]]:
         if path.name == "case.yaml":
             continue
         for obj in yaml.safe_load_all(path.read_text("utf-8")):
+            if isinstance(obj, dict) and _names_runtime_beside(obj):
+                continue  # Trainer's webhook accepts it only with that runtime: not a one-object case
             if isinstance(obj, dict):
                 obj = copy.deepcopy(obj)
                 obj.get("metadata", {}).pop("namespace", None)
                 out.append((f"{path.relative_to(ROOT).as_posix()}#{obj['kind']}", obj))
     return out
+
+
+def _names_runtime_beside(obj: dict[str, Any]) -> bool:
+    """A TrainJob naming the TrainingRuntime ``mpigen build`` wrote beside it (that runtime, in the
+    same output, is a case of its own)."""
+    ref = (obj.get("spec") or {}).get("runtimeRef") or {}
+    return obj.get("kind") == "TrainJob" and ref.get("kind") == "TrainingRuntime"
 
 
 def schema(obj: dict[str, Any]) -> dict[str, Any]:
@@ -165,7 +174,9 @@ def _operations(obj: dict[str, Any], rng: Callable[[str], random.Random]) -> Ite
         yield "wrong-type", path, lambda o, p=path, t=kind_of: _set(o, p, WRONG[t]), "schema"
 
     name = obj["metadata"]["name"]
-    yield "bad-name", ("metadata", "name"), lambda o: _set(o, ("metadata", "name"), f"Bad_{name}"), "object-meta"
+    # A TrainJob's CRD has its own rule for the name (a DNS-1035 label, a CEL rule): the schema's error.
+    yield ("bad-name", ("metadata", "name"), lambda o: _set(o, ("metadata", "name"), f"Bad_{name}"),
+           "schema" if kind == "TrainJob" else "object-meta")
 
     enums = [(p, s["enum"]) for p, v, s in found if isinstance(s.get("enum"), list)]
     choices = [(p, "schema") for p, _ in enums] + [(p, c) for p, c in ENUMS.get(kind, ()) if _settable(obj, p)]

@@ -10,13 +10,13 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
 from ..emit.yaml_emit import dump_all
 from ..pipeline import CompiledJob, Options, compile_specs
-from . import OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, env_option, operator_version_option
+from . import OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, cluster_option, env_option, operator_version_option
 
 
 @click.command()
 @click.argument("spec", type=click.Path(dir_okay=False, allow_dash=True))
 @env_option("Environment to print (default: the base).")
-@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order.")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; {RUNTIMES}.")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
@@ -25,9 +25,10 @@ def build(spec: str, env: str | None, cluster_file: str | None, operator_version
     version = io.operator_version(operator_version)
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
-    classes, diagnostics = io.cluster_classes(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(spec)
-    result = compile_specs(loaded, name, Options(version, classes))
+    result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster)))
     diagnostics += result.diagnostics
     io.report(diagnostics)
     if has_errors(diagnostics):

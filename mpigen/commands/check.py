@@ -130,7 +130,7 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder holding the trees DIR/<job>/ (default: output in the configuration).")
 @click.option("--fix", is_flag=True, help="Rewrite the trees that drifted (as mpigen build -o does).")
-@cluster_option("PriorityClasses of the cluster (default: cluster in the configuration).")
+@cluster_option("PriorityClasses of the cluster, and its training runtimes for a spec with spec.runtime (default: cluster in the configuration).")
 @operator_version_option(f"{OPERATOR_RULES} (default: operatorVersion in the configuration, else v0.8.0).",
                          default=None)
 @config_option("Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
@@ -147,7 +147,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     version = _version(operator_version, config)
     if cluster_file is None and config.cluster:
         cluster_file = _display(config.root / config.cluster, config.root)
-    classes, diagnostics = io.cluster_classes(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_file)
+    classes = None if cluster is None else cluster.priority_classes
     from ..emit.writer import clean_all_stale, stale_staging_diagnostics
 
     if fix:
@@ -171,7 +172,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         from ..load.yaml_loader import load_bytes  # only when a spec must be compiled
         from ..pipeline import Options, compile_specs
 
-        options = options or Options(version, classes)
+        options = options or Options(version, classes, io.cluster_runtimes(cluster))
         result = compile_specs(load_bytes(raw, name), name, options)
         diagnostics += result.diagnostics
         jobs += result.jobs

@@ -76,7 +76,7 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
                          priority_classes=classes, operator_version=version,
                          trainer_runtimes=io.cluster_runtimes(cluster)),
-        build=Options(version, classes),
+        build=Options(version, classes, io.cluster_runtimes(cluster)),
         disabled=frozenset(disable) | config.disable,
     )
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..names import repository_folder, rsync_folder
+from ..names import CLUSTER_TRAINING_RUNTIME_KIND, repository_folder, rsync_folder
 from ..operator.quantity import Quantity
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -90,7 +90,9 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         launcher.setdefault("priorityClassName", pods_priority)
         mpi["launcher"] = launcher
 
-    run_policy.setdefault("cleanPodPolicy", "Running")
+    runtime = runtime_ref(spec.get("runtime"))
+    if runtime is None:
+        run_policy.setdefault("cleanPodPolicy", "Running")  # a TrainJob has no cleanPodPolicy
     if scheduling["gang"] == "kueue":
         run_policy.pop("suspend", None)  # Kueue owns it: suspends at creation, resumes on admission
     else:
@@ -109,7 +111,13 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         annotations=dict(sorted((spec.get("annotations") or {}).items())),
         gpuResource=gpu_resource_name(spec),
     )
-    if framework == "mpi":
+    if runtime is not None:
+        # A TrainJob: the runtime decides what the spec leaves out (numProcPerNode among it), and
+        # what mpigen must know of the spec as written (was a gang asked for?) is kept.
+        out["runtime"] = runtime
+        out["gangGiven"] = "gang" in (spec.get("scheduling") or {})
+        out["slotsPerWorker"] = spec.get("slotsPerWorker")
+    elif framework == "mpi":
         out.update(mpi=mpi, slotsPerWorker=spec.get("slotsPerWorker") or (gpus(worker_resources) or 1))
     else:
         out["restartPolicy"] = spec.get("restartPolicy", "OnFailure" if framework == "pytorch" else "Never")
@@ -130,6 +138,16 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         board.setdefault("serviceType", "ClusterIP")
         out["tensorboard"] = board
     return out
+
+
+def runtime_ref(value: Any) -> dict[str, str] | None:
+    """``spec.runtime`` as ``{kind, name}``: a string names a ClusterTrainingRuntime (the TrainJob
+    CRD's default kind); None without one."""
+    if isinstance(value, str):
+        return {"kind": CLUSTER_TRAINING_RUNTIME_KIND, "name": value}
+    if isinstance(value, dict) and isinstance(value.get("name"), str):
+        return {"kind": value.get("kind") or CLUSTER_TRAINING_RUNTIME_KIND, "name": value["name"]}
+    return None
 
 
 def _roles(spec: dict[str, Any], framework: str, pods_priority: str | None) -> dict[str, Any]:

@@ -76,7 +76,9 @@ def runtimes_from(objects: Iterable[Any], source: str, defaults: bool = False, f
         name = meta.get("name") if isinstance(meta, dict) else None
         if isinstance(name, str) and name:
             namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
-            key = runtime_key(obj["kind"], name, namespace)
+            # A TrainingRuntime without a namespace is applied to the current one, "default" as
+            # a TrainJob without one is taken to be in (Runtimes.find).
+            key = runtime_key(obj["kind"], name, namespace or "default")
             found[key] = obj
             if place is not None:
                 located[key] = place
@@ -94,3 +96,16 @@ def default_runtimes(version: str = TRAINER_VERSION) -> Runtimes:
     except FileNotFoundError:
         raise ValueError(f"mpigen ships no default runtimes of Kubeflow Trainer {version}") from None
     return runtimes_from(document["items"], f"the default runtimes of Kubeflow Trainer {version}", defaults=True)
+
+
+def with_runtimes(base: Runtimes, extra: Iterable[dict[str, Any]]) -> Runtimes:
+    """``base`` and the runtimes among ``extra`` (those of the same file as the TrainJob, such as
+    the TrainingRuntime ``mpigen build`` writes beside it), which win over ``base``'s of the same
+    key; ``base`` itself when ``extra`` holds none. Where ``base``'s were written is kept."""
+    added = [obj for obj in extra if is_runtime(obj)]
+    if not added:
+        return base
+    merged = runtimes_from([*base.objects.values(), *added], base.source, base.defaults, base.filename)
+    where = {key: place for key, place in base.where.items()
+             if key in merged.objects and merged.objects[key] is base.objects[key]}
+    return Runtimes(merged.objects, merged.source, merged.defaults, merged.filename, where)

@@ -1,7 +1,9 @@
 """Stage 4, render: one expanded spec -> every object it compiles to, in apply order.
 
 The job (MPIJob, PyTorchJob or TFJob), then what its scheduling backend needs beside it
-(kube-batch's PodGroup), then TensorBoard's Deployment and Service. A spec's objects for the
+(kube-batch's PodGroup), then TensorBoard's Deployment and Service. A spec with ``spec.runtime``
+gives a Kubeflow Trainer TrainJob instead (:mod:`.trainjob`), after the TrainingRuntime written
+beside it when it needs one (the runtime must exist before the TrainJob naming it is admitted). A spec's objects for the
 base and each environment together are a :class:`CompiledJob`, which :mod:`.kustomize` writes as
 a tree.
 """
@@ -11,8 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from ..versions import OperatorVersion
 from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
+
+if TYPE_CHECKING:
+    from ..load.trainer_runtimes import Runtimes
 
 
 @dataclass(slots=True)
@@ -27,13 +34,24 @@ class CompiledJob:
     def objects(self, env: str | None) -> list[dict[str, Any]]:
         return self.base if env is None else self.environments[env]
 
+
 def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
-                   priority_classes: dict[str, int] | None) -> tuple[list[dict[str, Any]], list[Finding]]:
+                   priority_classes: dict[str, int] | None, runtimes: Runtimes | None = None
+                   ) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """``runtimes``: the training runtimes a spec with ``spec.runtime`` names (None: Trainer's
+    default runtimes)."""
     scheduling = spec["scheduling"]
     gang = scheduling["gang"]
     findings: list[Finding] = []
     extra: list[dict[str, Any]] = []
-    if spec["framework"] == "mpi":
+    beside: list[dict[str, Any]] = []
+    if spec.get("runtime") is not None:
+        from ..load.trainer_runtimes import default_runtimes
+        from .trainjob import render_trainjob
+
+        built, findings = render_trainjob(metadata, spec, runtimes if runtimes is not None else default_runtimes())
+        *beside, job = built
+    elif spec["framework"] == "mpi":
         from .mpijob import render_mpijob
 
         job = render_mpijob(metadata, spec, version)
@@ -49,7 +67,7 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
         job, extra = apply_kube_batch(job, scheduling)
     elif gang == "kueue":
         job = apply_kueue(job, scheduling)
-    objects = [job, *extra]
+    objects = [*beside, job, *extra]
     if spec.get("tensorboard"):
         from .addons import tensorboard_objects
 

@@ -89,6 +89,10 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
             return [GANG]
         field = {"minMember": "minAvailable", "priorityClassName": "priorityClass"}.get(str(path[1]), path[1])
         return [("spec", "scheduling", field), GANG]
+    if kind == "TrainJob":
+        return _trainjob(obj, path, spec)
+    if kind in ("TrainingRuntime", "ClusterTrainingRuntime"):  # the copy written beside a TrainJob
+        return _runtime_copy(obj, path, spec)
     key = REPLICA_KEYS.get(str(kind))
     if key and path[:2] == ("spec", key) and len(path) >= 3:
         return _replica(obj, kind, path, spec)
@@ -103,6 +107,62 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
     if kind == "PyTorchJob" and path[1:2] in (("nprocPerNode",), ("elasticPolicy",)):
         return [("spec", "pytorch")]
     return [("spec",)]
+
+
+TRAINER_FIELDS: dict[str, list[Path]] = {
+    "image": [("spec", "image")],
+    "command": [("spec", "command")],
+    "numNodes": [("spec", "workers")],
+    "numProcPerNode": [("spec", "slotsPerWorker")],
+}
+# A replicated job's pod template in a TrainJob's runtime patch, or in a runtime's template.
+PATCH_POD = ("trainingRuntimeSpec", "template", "spec", "replicatedJobs")
+RUNTIME_POD = ("spec", "template", "spec", "replicatedJobs")
+
+
+def _trainjob(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Path]:
+    """A TrainJob built from a spec with ``spec.runtime`` (:mod:`.trainjob`)."""
+    runtime = ("spec", "runtime")
+    if path[:2] == ("spec", "runtimeRef"):
+        return [runtime]
+    if path[:2] in (("spec", "suspend"), ("spec", "activeDeadlineSeconds")):
+        return [("spec", "runPolicy", str(path[1])), ("spec", "runPolicy")]
+    if path[:2] == ("spec", "trainer") and len(path) > 2:
+        field = str(path[2])
+        if field == "env":
+            name = _value(obj, path[:4] + ("name",)) if len(path) > 3 else None
+            return [("spec", "env", name), ("spec", "env")] if isinstance(name, str) else [("spec", "env")]
+        if field == "resourcesPerNode":
+            name = path[4] if len(path) > 4 else None
+            if name == gpu_resource_name(spec):
+                name = "gpu"
+            return ([("spec", "resources", name)] if isinstance(name, str) else []) + [("spec", "resources")]
+        return TRAINER_FIELDS.get(field, []) + [runtime]
+    if path[:2] == ("spec", "runtimePatches") and path[3:7] == PATCH_POD and len(path) > 8:
+        rjob = _value(obj, path[:8])
+        return _pod_template(rjob, path[8:], spec)
+    if path[:2] == ("spec", "runtimePatches") and path[3:6] == ("trainingRuntimeSpec", "template", "metadata"):
+        return [("spec", "scheduling", "queue"), GANG]
+    return [runtime]
+
+
+def _runtime_copy(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Path]:
+    """The TrainingRuntime mpigen writes beside a TrainJob: a copy of ``spec.runtime``'s."""
+    if path[:2] == ("spec", "podGroupPolicy"):
+        return [("spec", "scheduling", "scheduleTimeoutSeconds"), GANG] if "coscheduling" in path else [GANG]
+    if path[:4] == RUNTIME_POD and len(path) > 5:
+        return _pod_template(_value(obj, path[:5]), path[5:], spec) + [("spec", "runtime")]
+    return [("spec", "runtime")]
+
+
+def _pod_template(rjob: Any, rest: Path, spec: dict[str, Any]) -> list[Path]:
+    """``rest``: a path in a replicated job (``template.spec.template...``): the spec field behind
+    it, read as a worker's pod template is read (:func:`_replica`)."""
+    if rest[:3] != ("template", "spec", "template") or not isinstance(rjob, dict):
+        return [("spec", "runtime")]
+    template = ((rjob.get("template") or {}).get("spec") or {}).get("template")
+    worker = {"kind": "TrainJob", "spec": {"pods": {"Worker": {"template": template}}}}
+    return _replica(worker, "TrainJob", ("spec", "pods", "Worker", "template") + tuple(rest[3:]), spec)
 
 
 def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -> list[Path]:

@@ -70,7 +70,8 @@ def resources(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     return {"limits": dict(quantities), "requests": dict(quantities)}
 
 
-def _mounts(spec: dict[str, Any]) -> list[dict[str, Any]]:
+def container_mounts(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The training container's mounts: ``spec.volumes``, the code, ``/dev/shm``."""
     mounts = []
     for volume in spec["volumes"]:
         mount = {"name": volume_name(volume), "mountPath": volume["mountPath"]}
@@ -102,7 +103,7 @@ def container(spec: dict[str, Any], name: str, image: str, command: list[str], v
     rendered = resources(spec, values)
     if rendered:
         out["resources"] = rendered
-    mounts = _mounts(spec)
+    mounts = container_mounts(spec)
     if mounts:
         out["volumeMounts"] = mounts
     return out

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (28134, 3982153216)
+FINGERPRINT = (30576, 2239594524)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -19,41 +19,43 @@ _P12 = _Pattern('^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$')
 _P14 = _Pattern('^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$')
 _C19 = frozenset(['annotations', 'labels', 'name', 'namespace'])
 _C23 = frozenset(['mpi', 'pytorch', 'tensorflow'])
-_C26 = frozenset(['Always', 'IfNotPresent', 'Never'])
-_P33 = _Pattern('^[0-9]+$')
-_C38 = frozenset(['cpu', 'gpu', 'memory'])
-_P39 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
-_C43 = frozenset(['Equal', 'Exists'])
-_C45 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
-_C48 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
-_C51 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
-_P55 = _Pattern('^/')
-_C57 = frozenset(['AtStartup', 'WaitForWorkersReady'])
-_C59 = frozenset(['image', 'priorityClassName', 'resources'])
-_C61 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
-_C63 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
-_C65 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
-_C67 = frozenset(['All', 'None', 'Running'])
-_C70 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
-_C72 = frozenset(['secretKeyRef'])
-_C73 = frozenset(['key', 'name'])
-_P77 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
-_C80 = frozenset(['mountPath'])
-_P81 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
-_C83 = frozenset(['claimName', 'hostPath', 'mountPath', 'name', 'readOnly', 'subPath'])
-_C86 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
-_C89 = frozenset(['master', 'port'])
-_C91 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
-_C93 = frozenset(['chief', 'evaluator', 'port', 'ps'])
-_C95 = frozenset(['ClusterIP', 'NodePort'])
-_C97 = frozenset(['image', 'logDir', 'port', 'serviceType'])
-_C99 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
-_C101 = frozenset(['image', 'source'])
-_C103 = frozenset(['git', 'mountPath', 'rsync'])
-_C105 = frozenset(['command', 'framework', 'image', 'workers'])
-_C107 = frozenset(['annotations', 'code', 'command', 'env', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
-_P108 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C111 = frozenset(['annotations', 'code', 'command', 'env', 'environments', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
+_C26 = frozenset(['ClusterTrainingRuntime', 'TrainingRuntime'])
+_C28 = frozenset(['kind', 'name'])
+_C32 = frozenset(['Always', 'IfNotPresent', 'Never'])
+_P39 = _Pattern('^[0-9]+$')
+_C44 = frozenset(['cpu', 'gpu', 'memory'])
+_P45 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
+_C49 = frozenset(['Equal', 'Exists'])
+_C51 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
+_C54 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
+_C57 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
+_P61 = _Pattern('^/')
+_C63 = frozenset(['AtStartup', 'WaitForWorkersReady'])
+_C65 = frozenset(['image', 'priorityClassName', 'resources'])
+_C67 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
+_C69 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
+_C71 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
+_C73 = frozenset(['All', 'None', 'Running'])
+_C76 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
+_C78 = frozenset(['secretKeyRef'])
+_C79 = frozenset(['key', 'name'])
+_P83 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
+_C86 = frozenset(['mountPath'])
+_P87 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
+_C89 = frozenset(['claimName', 'hostPath', 'mountPath', 'name', 'readOnly', 'subPath'])
+_C92 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
+_C95 = frozenset(['master', 'port'])
+_C97 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
+_C99 = frozenset(['chief', 'evaluator', 'port', 'ps'])
+_C101 = frozenset(['ClusterIP', 'NodePort'])
+_C103 = frozenset(['image', 'logDir', 'port', 'serviceType'])
+_C105 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
+_C107 = frozenset(['image', 'source'])
+_C109 = frozenset(['git', 'mountPath', 'rsync'])
+_C111 = frozenset(['command', 'framework', 'image', 'workers'])
+_C113 = frozenset(['annotations', 'code', 'command', 'env', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'runtime', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
+_P114 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
+_C117 = frozenset(['annotations', 'code', 'command', 'env', 'environments', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'runtime', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -152,10 +154,10 @@ def _prop24(v):
     return True
 
 
-def _prop25(v):
+def _any25(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (len(v) < 1):
+    if type(v) is str and (len(v) < 1 or len(v) > 253):
         return False
     return True
 
@@ -166,15 +168,50 @@ def _prop27(v):
     return True
 
 
-def _prop28(v):
-    if not (type(v) is list):
+def _any29(v):
+    if not (type(v) is dict):
         return False
-    if type(v) is list and not all(map(_prop25, v)):
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _any25(v['name']):
+            return False
+        if 'kind' in v and not _prop27(v['kind']):
+            return False
+        if not _C28.issuperset(v):
+            return False
+    return True
+
+
+def _prop30(v):
+    if not (_any25(v) or _any29(v)):
         return False
     return True
 
 
-def _prop29(v):
+def _prop31(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _prop33(v):
+    if not (type(v) is str and v in _C32):
+        return False
+    return True
+
+
+def _prop34(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_prop31, v)):
+        return False
+    return True
+
+
+def _prop35(v):
     if not (type(v) is list):
         return False
     if type(v) is list and (len(v) < 1):
@@ -184,7 +221,7 @@ def _prop29(v):
     return True
 
 
-def _prop30(v):
+def _prop36(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -195,7 +232,7 @@ def _prop30(v):
     return True
 
 
-def _any32(v):
+def _any38(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -204,57 +241,57 @@ def _any32(v):
     return True
 
 
-def _any34(v):
+def _any40(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P33.search(v) is None):
-        return False
-    return True
-
-
-def _prop35(v):
-    if not (_any32(v) or _any34(v)):
-        return False
-    return True
-
-
-def _any36(v):
-    if not ((type(v) is int or type(v) is float)):
-        return False
-    return True
-
-
-def _prop37(v):
-    if not (_prop25(v) or _any36(v)):
-        return False
-    return True
-
-
-def _names40(v):
     if type(v) is str and (_P39.search(v) is None):
         return False
     return True
 
 
-def _ref31(v):
+def _prop41(v):
+    if not (_any38(v) or _any40(v)):
+        return False
+    return True
+
+
+def _any42(v):
+    if not ((type(v) is int or type(v) is float)):
+        return False
+    return True
+
+
+def _prop43(v):
+    if not (_prop31(v) or _any42(v)):
+        return False
+    return True
+
+
+def _names46(v):
+    if type(v) is str and (_P45.search(v) is None):
+        return False
+    return True
+
+
+def _ref37(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gpu' in v and not _prop35(v['gpu']):
+        if 'gpu' in v and not _prop41(v['gpu']):
             return False
-        if 'cpu' in v and not _prop37(v['cpu']):
+        if 'cpu' in v and not _prop43(v['cpu']):
             return False
-        if 'memory' in v and not _prop37(v['memory']):
+        if 'memory' in v and not _prop43(v['memory']):
             return False
         for k, x in v.items():
-            if k not in _C38 and not _prop37(x):
+            if k not in _C44 and not _prop43(x):
                 return False
-        if not all(map(_names40, v)):
+        if not all(map(_names46, v)):
             return False
     return True
 
 
-def _prop41(v):
+def _prop47(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -265,7 +302,7 @@ def _prop41(v):
     return True
 
 
-def _prop42(v):
+def _prop48(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -275,47 +312,8 @@ def _prop42(v):
     return True
 
 
-def _prop44(v):
-    if not (type(v) is str and v in _C43):
-        return False
-    return True
-
-
-def _prop46(v):
-    if not (type(v) is str and v in _C45):
-        return False
-    return True
-
-
-def _prop47(v):
-    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
-        return False
-    return True
-
-
-def _item49(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _prop44(v['operator']):
-            return False
-        if 'value' in v and not _extra17(v['value']):
-            return False
-        if 'effect' in v and not _prop46(v['effect']):
-            return False
-        if 'tolerationSeconds' in v and not _prop47(v['tolerationSeconds']):
-            return False
-        if not _C48.issuperset(v):
-            return False
-    return True
-
-
 def _prop50(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_item49, v)):
+    if not (type(v) is str and v in _C49):
         return False
     return True
 
@@ -327,23 +325,34 @@ def _prop52(v):
 
 
 def _prop53(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_extra17, v)):
+    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     return True
 
 
-def _prop54(v):
-    if not (type(v) is bool):
+def _item55(v):
+    if not (type(v) is dict):
         return False
+    if type(v) is dict:
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'operator' in v and not _prop50(v['operator']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if 'effect' in v and not _prop52(v['effect']):
+            return False
+        if 'tolerationSeconds' in v and not _prop53(v['tolerationSeconds']):
+            return False
+        if not _C54.issuperset(v):
+            return False
     return True
 
 
 def _prop56(v):
-    if not (type(v) is str):
+    if not (type(v) is list):
         return False
-    if type(v) is str and (_P55.search(v) is None):
+    if type(v) is list and not all(map(_item55, v)):
         return False
     return True
 
@@ -354,41 +363,25 @@ def _prop58(v):
     return True
 
 
-def _prop60(v):
-    if not (type(v) is dict):
+def _prop59(v):
+    if not (type(v) is list):
         return False
-    if type(v) is dict:
-        if 'image' in v and not _prop25(v['image']):
-            return False
-        if 'resources' in v and not _ref31(v['resources']):
-            return False
-        if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
-            return False
-        if not _C59.issuperset(v):
-            return False
+    if type(v) is list and not all(map(_extra17, v)):
+        return False
+    return True
+
+
+def _prop60(v):
+    if not (type(v) is bool):
+        return False
     return True
 
 
 def _prop62(v):
-    if not (type(v) is dict):
+    if not (type(v) is str):
         return False
-    if type(v) is dict:
-        if 'implementation' in v and not _prop52(v['implementation']):
-            return False
-        if 'extraArgs' in v and not _prop53(v['extraArgs']):
-            return False
-        if 'mpirun' in v and not _prop54(v['mpirun']):
-            return False
-        if 'sshAuthMountPath' in v and not _prop56(v['sshAuthMountPath']):
-            return False
-        if 'launcherCreationPolicy' in v and not _prop58(v['launcherCreationPolicy']):
-            return False
-        if 'runLauncherAsWorker' in v and not _prop54(v['runLauncherAsWorker']):
-            return False
-        if 'launcher' in v and not _prop60(v['launcher']):
-            return False
-        if not _C61.issuperset(v):
-            return False
+    if type(v) is str and (_P61.search(v) is None):
+        return False
     return True
 
 
@@ -402,21 +395,11 @@ def _prop66(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gang' in v and not _prop64(v['gang']):
+        if 'image' in v and not _prop31(v['image']):
             return False
-        if 'schedulerName' in v and not _prop25(v['schedulerName']):
+        if 'resources' in v and not _ref37(v['resources']):
             return False
-        if 'queue' in v and not _extra17(v['queue']):
-            return False
-        if 'priorityClass' in v and not _extra17(v['priorityClass']):
-            return False
-        if 'minAvailable' in v and not _prop30(v['minAvailable']):
-            return False
-        if 'minResources' in v and not _ref31(v['minResources']):
-            return False
-        if 'scheduleTimeoutSeconds' in v and not _prop30(v['scheduleTimeoutSeconds']):
-            return False
-        if 'gpuTopology' in v and not _prop54(v['gpuTopology']):
+        if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
         if not _C65.issuperset(v):
             return False
@@ -424,12 +407,66 @@ def _prop66(v):
 
 
 def _prop68(v):
-    if not (type(v) is str and v in _C67):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'implementation' in v and not _prop58(v['implementation']):
+            return False
+        if 'extraArgs' in v and not _prop59(v['extraArgs']):
+            return False
+        if 'mpirun' in v and not _prop60(v['mpirun']):
+            return False
+        if 'sshAuthMountPath' in v and not _prop62(v['sshAuthMountPath']):
+            return False
+        if 'launcherCreationPolicy' in v and not _prop64(v['launcherCreationPolicy']):
+            return False
+        if 'runLauncherAsWorker' in v and not _prop60(v['runLauncherAsWorker']):
+            return False
+        if 'launcher' in v and not _prop66(v['launcher']):
+            return False
+        if not _C67.issuperset(v):
+            return False
+    return True
+
+
+def _prop70(v):
+    if not (type(v) is str and v in _C69):
         return False
     return True
 
 
-def _prop69(v):
+def _prop72(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'gang' in v and not _prop70(v['gang']):
+            return False
+        if 'schedulerName' in v and not _prop31(v['schedulerName']):
+            return False
+        if 'queue' in v and not _extra17(v['queue']):
+            return False
+        if 'priorityClass' in v and not _extra17(v['priorityClass']):
+            return False
+        if 'minAvailable' in v and not _prop36(v['minAvailable']):
+            return False
+        if 'minResources' in v and not _ref37(v['minResources']):
+            return False
+        if 'scheduleTimeoutSeconds' in v and not _prop36(v['scheduleTimeoutSeconds']):
+            return False
+        if 'gpuTopology' in v and not _prop60(v['gpuTopology']):
+            return False
+        if not _C71.issuperset(v):
+            return False
+    return True
+
+
+def _prop74(v):
+    if not (type(v) is str and v in _C73):
+        return False
+    return True
+
+
+def _prop75(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -440,123 +477,123 @@ def _prop69(v):
     return True
 
 
-def _prop71(v):
+def _prop77(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'cleanPodPolicy' in v and not _prop68(v['cleanPodPolicy']):
+        if 'cleanPodPolicy' in v and not _prop74(v['cleanPodPolicy']):
             return False
-        if 'ttlSecondsAfterFinished' in v and not _prop30(v['ttlSecondsAfterFinished']):
+        if 'ttlSecondsAfterFinished' in v and not _prop36(v['ttlSecondsAfterFinished']):
             return False
-        if 'activeDeadlineSeconds' in v and not _prop69(v['activeDeadlineSeconds']):
+        if 'activeDeadlineSeconds' in v and not _prop75(v['activeDeadlineSeconds']):
             return False
-        if 'backoffLimit' in v and not _prop30(v['backoffLimit']):
+        if 'backoffLimit' in v and not _prop36(v['backoffLimit']):
             return False
-        if 'suspend' in v and not _prop54(v['suspend']):
+        if 'suspend' in v and not _prop60(v['suspend']):
             return False
-        if not _C70.issuperset(v):
+        if not _C76.issuperset(v):
             return False
     return True
 
 
-def _prop74(v):
+def _prop80(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C73.issubset(v):
+        if not _C79.issubset(v):
             return False
-        if 'name' in v and not _prop25(v['name']):
+        if 'name' in v and not _prop31(v['name']):
             return False
-        if 'key' in v and not _prop25(v['key']):
+        if 'key' in v and not _prop31(v['key']):
             return False
-        if not _C73.issuperset(v):
+        if not _C79.issuperset(v):
             return False
     return True
 
 
-def _any75(v):
+def _any81(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C72.issubset(v):
+        if not _C78.issubset(v):
             return False
-        if 'secretKeyRef' in v and not _prop74(v['secretKeyRef']):
+        if 'secretKeyRef' in v and not _prop80(v['secretKeyRef']):
             return False
-        if not _C72.issuperset(v):
-            return False
-    return True
-
-
-def _extra76(v):
-    if not (_extra17(v) or _prop47(v) or _any75(v)):
-        return False
-    return True
-
-
-def _names78(v):
-    if type(v) is str and (_P77.search(v) is None):
-        return False
-    return True
-
-
-def _prop79(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C11 and not _extra76(x):
-                return False
-        if not all(map(_names78, v)):
+        if not _C78.issuperset(v):
             return False
     return True
 
 
-def _prop82(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) > 63 or _P81.search(v) is None):
+def _extra82(v):
+    if not (_extra17(v) or _prop53(v) or _any81(v)):
         return False
     return True
 
 
-def _item84(v):
-    if not (type(v) is dict):
+def _names84(v):
+    if type(v) is str and (_P83.search(v) is None):
         return False
-    if type(v) is dict:
-        if not _C80.issubset(v):
-            return False
-        if 'claimName' in v and not _prop25(v['claimName']):
-            return False
-        if 'hostPath' in v and not _prop56(v['hostPath']):
-            return False
-        if 'mountPath' in v and not _prop56(v['mountPath']):
-            return False
-        if 'readOnly' in v and not _prop54(v['readOnly']):
-            return False
-        if 'subPath' in v and not _extra17(v['subPath']):
-            return False
-        if 'name' in v and not _prop82(v['name']):
-            return False
-        if not _C83.issuperset(v):
-            return False
     return True
 
 
 def _prop85(v):
-    if not (type(v) is list):
+    if not (type(v) is dict):
         return False
-    if type(v) is list and not all(map(_item84, v)):
-        return False
-    return True
-
-
-def _prop87(v):
-    if not (type(v) is str and v in _C86):
-        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra82(x):
+                return False
+        if not all(map(_names84, v)):
+            return False
     return True
 
 
 def _prop88(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) > 63 or _P87.search(v) is None):
+        return False
+    return True
+
+
+def _item90(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C86.issubset(v):
+            return False
+        if 'claimName' in v and not _prop31(v['claimName']):
+            return False
+        if 'hostPath' in v and not _prop62(v['hostPath']):
+            return False
+        if 'mountPath' in v and not _prop62(v['mountPath']):
+            return False
+        if 'readOnly' in v and not _prop60(v['readOnly']):
+            return False
+        if 'subPath' in v and not _extra17(v['subPath']):
+            return False
+        if 'name' in v and not _prop88(v['name']):
+            return False
+        if not _C89.issuperset(v):
+            return False
+    return True
+
+
+def _prop91(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item90, v)):
+        return False
+    return True
+
+
+def _prop93(v):
+    if not (type(v) is str and v in _C92):
+        return False
+    return True
+
+
+def _prop94(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -567,56 +604,16 @@ def _prop88(v):
     return True
 
 
-def _prop90(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'port' in v and not _prop88(v['port']):
-            return False
-        if 'master' in v and not _prop60(v['master']):
-            return False
-        if not _C89.issuperset(v):
-            return False
-    return True
-
-
-def _prop92(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'image' in v and not _prop25(v['image']):
-            return False
-        if 'resources' in v and not _ref31(v['resources']):
-            return False
-        if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
-            return False
-        if 'replicas' in v and not _prop41(v['replicas']):
-            return False
-        if not _C91.issuperset(v):
-            return False
-    return True
-
-
-def _prop94(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'port' in v and not _prop88(v['port']):
-            return False
-        if 'ps' in v and not _prop92(v['ps']):
-            return False
-        if 'chief' in v and not _prop60(v['chief']):
-            return False
-        if 'evaluator' in v and not _prop60(v['evaluator']):
-            return False
-        if not _C93.issuperset(v):
-            return False
-    return True
-
-
 def _prop96(v):
-    if not (type(v) is str and v in _C95):
+    if not (type(v) is dict):
         return False
+    if type(v) is dict:
+        if 'port' in v and not _prop94(v['port']):
+            return False
+        if 'master' in v and not _prop66(v['master']):
+            return False
+        if not _C95.issuperset(v):
+            return False
     return True
 
 
@@ -624,13 +621,13 @@ def _prop98(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'logDir' in v and not _prop56(v['logDir']):
+        if 'image' in v and not _prop31(v['image']):
             return False
-        if 'image' in v and not _prop25(v['image']):
+        if 'resources' in v and not _ref37(v['resources']):
             return False
-        if 'port' in v and not _prop88(v['port']):
+        if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if 'serviceType' in v and not _prop96(v['serviceType']):
+        if 'replicas' in v and not _prop47(v['replicas']):
             return False
         if not _C97.issuperset(v):
             return False
@@ -641,17 +638,13 @@ def _prop100(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'repository' in v and not _prop25(v['repository']):
+        if 'port' in v and not _prop94(v['port']):
             return False
-        if 'revision' in v and not _prop25(v['revision']):
+        if 'ps' in v and not _prop98(v['ps']):
             return False
-        if 'depth' in v and not _prop30(v['depth']):
+        if 'chief' in v and not _prop66(v['chief']):
             return False
-        if 'secret' in v and not _prop25(v['secret']):
-            return False
-        if 'username' in v and not _extra17(v['username']):
-            return False
-        if 'password' in v and not _extra17(v['password']):
+        if 'evaluator' in v and not _prop66(v['evaluator']):
             return False
         if not _C99.issuperset(v):
             return False
@@ -659,15 +652,8 @@ def _prop100(v):
 
 
 def _prop102(v):
-    if not (type(v) is dict):
+    if not (type(v) is str and v in _C101):
         return False
-    if type(v) is dict:
-        if 'source' in v and not _prop25(v['source']):
-            return False
-        if 'image' in v and not _prop25(v['image']):
-            return False
-        if not _C101.issuperset(v):
-            return False
     return True
 
 
@@ -675,13 +661,64 @@ def _prop104(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'mountPath' in v and not _prop56(v['mountPath']):
+        if 'logDir' in v and not _prop62(v['logDir']):
             return False
-        if 'git' in v and not _prop100(v['git']):
+        if 'image' in v and not _prop31(v['image']):
             return False
-        if 'rsync' in v and not _prop102(v['rsync']):
+        if 'port' in v and not _prop94(v['port']):
+            return False
+        if 'serviceType' in v and not _prop102(v['serviceType']):
             return False
         if not _C103.issuperset(v):
+            return False
+    return True
+
+
+def _prop106(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'repository' in v and not _prop31(v['repository']):
+            return False
+        if 'revision' in v and not _prop31(v['revision']):
+            return False
+        if 'depth' in v and not _prop36(v['depth']):
+            return False
+        if 'secret' in v and not _prop31(v['secret']):
+            return False
+        if 'username' in v and not _extra17(v['username']):
+            return False
+        if 'password' in v and not _extra17(v['password']):
+            return False
+        if not _C105.issuperset(v):
+            return False
+    return True
+
+
+def _prop108(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'source' in v and not _prop31(v['source']):
+            return False
+        if 'image' in v and not _prop31(v['image']):
+            return False
+        if not _C107.issuperset(v):
+            return False
+    return True
+
+
+def _prop110(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'mountPath' in v and not _prop62(v['mountPath']):
+            return False
+        if 'git' in v and not _prop106(v['git']):
+            return False
+        if 'rsync' in v and not _prop108(v['rsync']):
+            return False
+        if not _C109.issuperset(v):
             return False
     return True
 
@@ -692,82 +729,84 @@ def _ref22(v):
     if type(v) is dict:
         if 'framework' in v and not _prop24(v['framework']):
             return False
-        if 'image' in v and not _prop25(v['image']):
+        if 'runtime' in v and not _prop30(v['runtime']):
             return False
-        if 'imagePullPolicy' in v and not _prop27(v['imagePullPolicy']):
+        if 'image' in v and not _prop31(v['image']):
             return False
-        if 'imagePullSecrets' in v and not _prop28(v['imagePullSecrets']):
+        if 'imagePullPolicy' in v and not _prop33(v['imagePullPolicy']):
             return False
-        if 'command' in v and not _prop29(v['command']):
+        if 'imagePullSecrets' in v and not _prop34(v['imagePullSecrets']):
             return False
-        if 'workers' in v and not _prop30(v['workers']):
+        if 'command' in v and not _prop35(v['command']):
             return False
-        if 'resources' in v and not _ref31(v['resources']):
+        if 'workers' in v and not _prop36(v['workers']):
             return False
-        if 'slotsPerWorker' in v and not _prop41(v['slotsPerWorker']):
+        if 'resources' in v and not _ref37(v['resources']):
+            return False
+        if 'slotsPerWorker' in v and not _prop47(v['slotsPerWorker']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
         if 'serviceAccountName' in v and not _extra17(v['serviceAccountName']):
             return False
-        if 'nodeSelector' in v and not _prop42(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop48(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _prop50(v['tolerations']):
+        if 'tolerations' in v and not _prop56(v['tolerations']):
             return False
-        if 'mpi' in v and not _prop62(v['mpi']):
+        if 'mpi' in v and not _prop68(v['mpi']):
             return False
-        if 'scheduling' in v and not _prop66(v['scheduling']):
+        if 'scheduling' in v and not _prop72(v['scheduling']):
             return False
-        if 'runPolicy' in v and not _prop71(v['runPolicy']):
+        if 'runPolicy' in v and not _prop77(v['runPolicy']):
             return False
-        if 'env' in v and not _prop79(v['env']):
+        if 'env' in v and not _prop85(v['env']):
             return False
-        if 'volumes' in v and not _prop85(v['volumes']):
+        if 'volumes' in v and not _prop91(v['volumes']):
             return False
-        if 'workingDir' in v and not _prop56(v['workingDir']):
+        if 'workingDir' in v and not _prop62(v['workingDir']):
             return False
         if 'labels' in v and not _prop16(v['labels']):
             return False
         if 'annotations' in v and not _prop18(v['annotations']):
             return False
-        if 'restartPolicy' in v and not _prop87(v['restartPolicy']):
+        if 'restartPolicy' in v and not _prop93(v['restartPolicy']):
             return False
-        if 'pytorch' in v and not _prop90(v['pytorch']):
+        if 'pytorch' in v and not _prop96(v['pytorch']):
             return False
-        if 'tensorflow' in v and not _prop94(v['tensorflow']):
+        if 'tensorflow' in v and not _prop100(v['tensorflow']):
             return False
-        if 'tensorboard' in v and not _prop98(v['tensorboard']):
+        if 'tensorboard' in v and not _prop104(v['tensorboard']):
             return False
-        if 'code' in v and not _prop104(v['code']):
+        if 'code' in v and not _prop110(v['code']):
             return False
-        if 'shmSize' in v and not _prop37(v['shmSize']):
+        if 'shmSize' in v and not _prop43(v['shmSize']):
             return False
     return True
 
 
-def _ref106(v):
+def _ref112(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C107.issuperset(v):
+        if not _C113.issuperset(v):
             return False
     return True
 
 
-def _names109(v):
-    if type(v) is str and (_P108.search(v) is None):
+def _names115(v):
+    if type(v) is str and (_P114.search(v) is None):
         return False
     return True
 
 
-def _prop110(v):
+def _prop116(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref106(x):
+            if k not in _C11 and not _ref112(x):
                 return False
-        if not all(map(_names109, v)):
+        if not all(map(_names115, v)):
             return False
     return True
 
@@ -776,11 +815,11 @@ def _ref21(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C105.issubset(v):
+        if not _C111.issubset(v):
             return False
-        if 'environments' in v and not _prop110(v['environments']):
+        if 'environments' in v and not _prop116(v['environments']):
             return False
-        if not _C111.issuperset(v):
+        if not _C117.issuperset(v):
             return False
     return True
 

@@ -7,7 +7,7 @@ maps paths written by an environment back to where that environment wrote them.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..diagnostics import Severity
 from ..expand.defaults import quantity_text
@@ -16,6 +16,9 @@ from ..names import DNS1035_MAX, job_name_problem, volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..versions import FEATURES, OperatorVersion
 from .schema import quantity_message
+
+if TYPE_CHECKING:
+    from ..load.trainer_runtimes import Runtimes
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -28,17 +31,27 @@ OPERATOR_ENV = {
 
 def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: OperatorVersion,
                priority_classes: dict[str, int] | None, schema_ok: bool = True,
-               env: str | None = None) -> list[Finding]:
+               env: str | None = None, runtimes: Runtimes | None = None) -> list[Finding]:
     """All findings for one environment's effective ``spec`` of the document ``doc`` (``env``: its
     name, None for the base).
 
     The rules expect the shape the schema guarantees. When the schema already reported errors
     (``schema_ok`` false), a rule that cannot read the malformed spec contributes nothing: the
     schema's diagnostic says what is wrong. With a valid shape, such a failure is a bug and raises.
+
+    A spec with ``spec.runtime`` (a TrainJob, :mod:`.runtime_rules`, checked against ``runtimes``:
+    None for Trainer's default runtimes) is not held to mpi-operator's and training-operator's
+    rules: its pods' names, versions and gang are Trainer's.
     """
     findings: list[Finding] = []
-    rules = [(rule, (doc, spec, version) + ((env,) if rule is _hostnames else ())) for rule in
-             (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env)]
+    trainjob = spec.get("runtime") is not None
+    operator_rules = (_quantities, _workers, _scheduling, _volumes, _env) if trainjob else \
+        (_quantities, _hostnames, _workers, _scheduling, _versions, _launcher, _volumes, _env)
+    rules = [(rule, (doc, spec, version) + ((env,) if rule is _hostnames else ())) for rule in operator_rules]
+    if trainjob:
+        from .runtime_rules import check_runtime  # (json, for the default runtimes: only when needed)
+
+        rules.append((check_runtime, (doc, spec, runtimes)))
     from .feature_rules import FEATURE_RULES
 
     rules += [(rule, (doc, spec, version)) for rule in FEATURE_RULES]
@@ -149,7 +162,7 @@ def _workers(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findin
         yield (("spec", "workers"), "workers", Severity.ERROR,
                "a TFJob with no workers needs a chief (tensorflow.chief) to train; without either the "
                "operator marks it Succeeded at once")
-    if framework == "mpi" and workers == 0 and not mpi.get("runLauncherAsWorker"):
+    if framework == "mpi" and workers == 0 and not mpi.get("runLauncherAsWorker") and spec.get("runtime") is None:
         yield (("spec", "workers"), "workers", Severity.ERROR,
                "workers must be at least 1 (or set mpi.runLauncherAsWorker so that the launcher runs the ranks)")
 
@@ -161,6 +174,8 @@ def _scheduling(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
     if "schedulerName" in scheduling and gang != "scheduler-plugins":
         yield (base + ("schedulerName",), "scheduler-name", Severity.ERROR,
                "schedulerName names the scheduler-plugins scheduler; it needs gang: scheduler-plugins")
+    if spec.get("runtime") is not None and "gang" not in scheduling:
+        return  # the runtime's podGroupPolicy: mpigen.spec.runtime_rules
     if gang == "none":
         for key in ("queue", "priorityClass", "minAvailable", "minResources", "scheduleTimeoutSeconds"):
             if key in scheduling:
@@ -169,6 +184,14 @@ def _scheduling(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
         return
     if gang == "kueue":
         return  # Kueue's own rules: mpigen.spec.feature_rules
+    if spec.get("runtime") is not None:  # Trainer's podGroupPolicy: mpigen.spec.runtime_rules
+        if gang == "scheduler-plugins" and "queue" in scheduling:
+            yield (base + ("queue",), "gang-ignored", Severity.WARNING,
+                   "scheduler-plugins has no queues: Trainer's coscheduling PodGroup has none")
+        if gang == "volcano" and "scheduleTimeoutSeconds" in scheduling:
+            yield (base + ("scheduleTimeoutSeconds",), "gang-ignored", Severity.WARNING,
+                   "Volcano ignores scheduleTimeoutSeconds: Trainer's volcano PodGroup has no timeout")
+        return
     if gang == "scheduler-plugins":
         for key in ("queue", "priorityClass"):
             if key in scheduling:

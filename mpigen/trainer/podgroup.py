@@ -46,7 +46,12 @@ VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 def policy_kind(info: Info) -> str | None:
     """``coscheduling``, ``volcano`` or None, from the runtime's podGroupPolicy (coscheduling is
     checked first by neither plugin: both act when both are set)."""
-    policy = info.pod_group_policy or {}
+    return policy_kind_of(info.pod_group_policy)
+
+
+def policy_kind_of(policy: Any) -> str | None:
+    """``coscheduling``, ``volcano`` or None, of a runtime's ``podGroupPolicy``."""
+    policy = policy if isinstance(policy, dict) else {}
     if isinstance(policy.get("coscheduling"), dict):
         return "coscheduling"
     if isinstance(policy.get("volcano"), dict):

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable
 from ..diagnostics import Diagnostic, Severity, format_path, has_errors
 from ..lint.base import LintOptions
 from ..load.document import LoadResult, objects
+from ..load.trainer_runtimes import is_runtime
 from ..load.yaml_loader import Document, decode, iter_text, kubectl_reads
 from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_document, is_spec
@@ -66,6 +67,8 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     """
     coverage = Coverage() if coverage is None else coverage
     diagnostics: list[Diagnostic] = []
+    trainjobs: list[tuple[Any, Path, Document]] = []  # checked last, against the file's runtimes too
+    runtimes: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, Diagnostic):
             diagnostics.append(item)
@@ -81,8 +84,35 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
             continue
         for prefix, obj in objects(data):
+            if _is_trainjob(obj):
+                trainjobs.append((obj, prefix, doc))
+                continue
+            if is_runtime(obj):
+                runtimes.append(obj)
             diagnostics.extend(_object(obj, prefix, doc, filename, options, coverage))
+    with_file = _with_file_runtimes(options, runtimes)
+    for obj, prefix, doc in trainjobs:
+        diagnostics.extend(_object(obj, prefix, doc, filename, with_file, coverage))
     return [d for d in diagnostics if d.code not in options.disabled]
+
+
+def _is_trainjob(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("apiVersion") == TRAINER_API and obj.get("kind") == TRAINJOB_KIND
+
+
+def _with_file_runtimes(options: ValidateOptions, runtimes: list[dict[str, Any]]) -> ValidateOptions:
+    """``options`` whose runtimes are also those of the file a TrainJob is in (a TrainingRuntime
+    ``mpigen build`` writes beside its TrainJob, in any order): Trainer finds them in the cluster
+    once both are applied."""
+    if not runtimes:
+        return options
+    import dataclasses
+
+    from ..lint.base import trainer_runtimes
+    from ..load.trainer_runtimes import with_runtimes
+
+    lint = dataclasses.replace(options.lint, trainer_runtimes=with_runtimes(trainer_runtimes(options.lint), runtimes))
+    return dataclasses.replace(options, lint=lint)
 
 
 def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_documents: bool = False,
@@ -231,6 +261,8 @@ class Job:
     obj: dict[str, Any]
     locate: Callable[[Path], tuple[int | None, int | None, Path]]
     """A path of ``obj`` -> the line and column, and the path shown, of where it was written."""
+    runtimes: tuple[dict[str, Any], ...] = ()
+    """A TrainJob's: the training runtimes of its file (the TrainingRuntime a spec builds beside it)."""
 
 
 def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
@@ -247,6 +279,9 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
     """
     diagnostics = list(loaded.diagnostics)
     jobs: list[Job] = []
+    in_file = tuple(obj for doc in loaded.documents if doc.data is not None and not is_spec(doc.data)
+                    for _, obj in objects(doc.data) if is_runtime(obj))
+    options = _with_file_runtimes(options, list(in_file))
     for doc in loaded.documents:
         data = doc.data
         if data is None:
@@ -258,8 +293,10 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
                 continue
             if env is not None and env not in compiled.environments:
                 raise NoSuchEnvironment(env, compiled.name, sorted(compiled.environments))
-            jobs += [Job(obj, _spec_locator(doc, obj, env)) for obj in compiled.objects(env)
-                     if obj["kind"] in JOB_KINDS]
+            built = compiled.objects(env)
+            beside = tuple(obj for obj in built if is_runtime(obj))
+            jobs += [Job(obj, _spec_locator(doc, obj, env), beside) for obj in built
+                     if obj["kind"] in JOB_KINDS or _is_trainjob(obj)]
             continue
         for prefix, obj in objects(data):
             if not isinstance(obj, dict) or obj.get("kind") not in FOUND_KINDS:
@@ -268,7 +305,7 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
             found = [d for d in found if d.code not in options.disabled]
             diagnostics += found
             if _served(obj) and not has_errors(found):
-                jobs.append(Job(prune_nulls(obj), _locator(doc, prefix)))
+                jobs.append(Job(prune_nulls(obj), _locator(doc, prefix), in_file))
     if not jobs and not has_errors(diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
                                       f"no mpigen spec, no {CURRENT_API['MPIJob']} MPIJob, no "

@@ -68,10 +68,11 @@ def objects_of(*kinds: str) -> list:
     return params
 
 
-ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob", "PodGroup", "Deployment", "Service")
+ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob", "PodGroup", "Deployment", "Service", "TrainJob", "TrainingRuntime")
 MPIJOBS = objects_of("MPIJob")
 TRAINING_JOBS = objects_of("PyTorchJob", "TFJob")
 JOBS = objects_of("MPIJob", "PyTorchJob", "TFJob")
+TRAINJOBS = objects_of("TrainJob")
 OBJECTS = objects_of(*ALL_KINDS)
 
 
@@ -83,6 +84,30 @@ def test_goldens_cover_every_kind() -> None:
     total = sum(1 for case in CASES for env in ["base"] + case.envs
                 for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if doc)
     assert len(OBJECTS) == total
+
+
+@pytest.mark.parametrize("case, env, job", TRAINJOBS)
+def test_trainer_builds_every_trainjob(case, env, job) -> None:
+    """Each golden TrainJob runs on the runtime it names -- the TrainingRuntime written beside it,
+    else a default runtime of Trainer v2.3.0 -- and Trainer's runtime framework (mpigen's port)
+    builds its JobSet, with the spec's nodes, and its PodGroup when the spec asks for a gang."""
+    from mpigen.load.trainer_runtimes import default_runtimes, with_runtimes
+    from mpigen.trainer.framework import build
+    from mpigen.trainer.runtimes import runtime_ref
+
+    docs = [d for d in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if d]
+    runtimes = with_runtimes(default_runtimes(), docs)
+    _, kind, name = runtime_ref(job)
+    runtime = runtimes.find(kind, name, job["metadata"].get("namespace"))
+    assert runtime is not None, f"{env}: {kind} {name} is neither beside the TrainJob nor a default runtime"
+    built = build(job, runtime, _classes(case))
+    from mpigen.expand.environments import spec_for
+
+    effective = spec_for(yaml.safe_load((ROOT / case.spec).read_text())["spec"], None if env == "base" else env)
+    pods = sum(ps.count for ps in built.info.pod_sets)
+    assert pods == effective["workers"] + 1, env  # PyTorch: workers + the Master; MPI: + the launcher
+    gang = (effective.get("scheduling") or {}).get("gang")
+    assert (built.podgroup is not None) == (gang in ("volcano", "scheduler-plugins")), env
 
 
 @pytest.mark.parametrize("case, env, obj", OBJECTS)

@@ -92,6 +92,30 @@ def test_random_specs_agree() -> None:
     assert not problems, f"{len(problems)} disagreement(s):\n" + "\n".join(problems[:20])
 
 
+RANDOM_TRAINJOB_SPECS = 300
+
+
+def test_random_trainjob_specs_agree() -> None:
+    """The same for random specs with ``spec.runtime`` (Kubeflow Trainer TrainJobs on the default
+    runtimes, a TrainingRuntime copy beside those whose gang or pods need one)."""
+    import random
+
+    from tests.random_specs import trainjob_variant
+
+    rng = random.Random(SEED)
+    specs = [(name, trainjob_variant(rng, doc)) for name, doc in random_specs(SEED + 1, RANDOM_TRAINJOB_SPECS)]
+    specs = [(name, doc) for name, doc in specs if doc is not None]
+    assert len(specs) >= RANDOM_TRAINJOB_SPECS // 2
+    problems = []
+    kinds = set()
+    for name, doc in specs:
+        problems += disagreements(spec_yaml(doc), f"{name}.yaml")
+        result = compile_specs(load_text(spec_yaml(doc), name), name, Options())
+        kinds |= {obj["kind"] for job in result.jobs for obj in job.base}
+    assert {"TrainJob", "TrainingRuntime"} <= kinds, kinds
+    assert not problems, f"{len(problems)} disagreement(s):\n" + "\n".join(problems[:20])
+
+
 def test_the_corpus_holds_findings_validate_makes_on_built_objects() -> None:
     """The property is not vacuous: on some specs of the corpus validate does find something (a
     warning build reports too), so a build that stopped checking its output would fail above."""

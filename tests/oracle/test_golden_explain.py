@@ -151,29 +151,32 @@ TRAINER_ORACLE = BIN / "trainer-v2.3"
 
 
 def _golden_trainjobs() -> list[tuple[str, dict, dict, list[dict]]]:
-    """(name, TrainJob, runtime, PriorityClasses) of every golden TrainJob whose case gives a cluster
-    file holding its runtime."""
+    """(name, TrainJob, runtime, PriorityClasses) of every golden TrainJob: its runtime is the
+    TrainingRuntime written beside it, else the case's cluster file's, else Trainer v2.3.0's default
+    runtime of that name (as ``mpigen build`` took it)."""
     from mpigen.load.document import objects
-    from mpigen.load.trainer_runtimes import runtimes_from
+    from mpigen.load.trainer_runtimes import default_runtimes, runtimes_from, with_runtimes
     from mpigen.names import TRAINER_API, TRAINJOB_KIND
     from mpigen.trainer.runtimes import runtime_ref
 
     out = []
     for case in discover():
-        if not case.cluster:
-            continue
-        cluster = [o for doc in yaml.safe_load_all((ROOT / case.cluster).read_text()) for _, o in objects(doc)]
-        runtimes = runtimes_from(cluster, case.cluster)
+        cluster = [o for doc in yaml.safe_load_all((ROOT / case.cluster).read_text()) for _, o in objects(doc)] \
+            if case.cluster else []
+        given = runtimes_from(cluster, case.cluster or "")
+        base = given if given.objects else default_runtimes()
         classes = [{"name": o["metadata"]["name"], "value": o["value"]} for o in cluster
                    if isinstance(o, dict) and o.get("kind") == "PriorityClass"]
         for env in ["base"] + case.envs:
-            for doc in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()):
+            docs = [d for d in yaml.safe_load_all((case.folder / f"{env}.yaml").read_text()) if d]
+            runtimes = with_runtimes(base, docs)
+            for doc in docs:
                 if not (isinstance(doc, dict) and doc.get("apiVersion") == TRAINER_API and doc.get("kind") == TRAINJOB_KIND):
                     continue
                 _, kind, name = runtime_ref(doc)
                 runtime = runtimes.find(kind, name, (doc.get("metadata") or {}).get("namespace"))
-                if runtime is not None:
-                    out.append((f"{case.name}/{env}", doc, runtime, classes))
+                assert runtime is not None, f"{case.name}/{env}: the runtime of the golden TrainJob is not known"
+                out.append((f"{case.name}/{env}", doc, runtime, classes))
     return out
 
 
@@ -190,6 +193,16 @@ def _explain_yaml(tmp_path: Path, job: dict, runtime: dict, classes: list[dict])
 
 
 GOLDEN_TRAINJOBS = _golden_trainjobs()
+
+
+def test_the_goldens_have_trainjobs() -> None:
+    """The TrainJob goldens (specs/trainjob-*.yaml): on a copy with coscheduling, on a copy with
+    Volcano, and on a default runtime as it is."""
+    assert len(GOLDEN_TRAINJOBS) >= 6
+    kinds = {runtime["kind"] for _, _, runtime, _ in GOLDEN_TRAINJOBS}
+    assert kinds == {"TrainingRuntime", "ClusterTrainingRuntime"}
+    policies = {next(iter(runtime["spec"].get("podGroupPolicy") or {"none": 0})) for _, _, runtime, _ in GOLDEN_TRAINJOBS}
+    assert policies == {"coscheduling", "volcano", "none"}
 
 
 @pytest.mark.parametrize("name,job,runtime,classes", GOLDEN_TRAINJOBS, ids=[c[0] for c in GOLDEN_TRAINJOBS])

@@ -154,12 +154,16 @@ def test_golden_mpijobs_are_clean(path: Path) -> None:
         cluster, problems = priority_classes(load_text(cluster_file.read_text("utf-8"), str(cluster_file)).documents,
                                              str(cluster_file))
         assert not problems
-    own = LintOptions(priority_classes=cluster,
-                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.0")))
     documents = [d.data for d in load_text(path.read_text("utf-8"), str(path)).documents if d.data]
     assert documents
+    # A TrainJob names the TrainingRuntime written beside it, as validate finds it in the same file.
+    from mpigen.load.trainer_runtimes import default_runtimes, with_runtimes
+
+    runtimes = with_runtimes(default_runtimes(), documents)
+    own = LintOptions(priority_classes=cluster, trainer_runtimes=runtimes,
+                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.0")))
     for obj in documents:
-        assert findings(prune_nulls(obj)) == [], "default LintOptions"
+        assert findings(prune_nulls(obj), LintOptions(trainer_runtimes=runtimes)) == [], "default LintOptions"
         assert findings(prune_nulls(obj), own) == [], "the golden case's own options"
 
 

@@ -2,7 +2,7 @@
 
 Every object the API server stores goes through ``ValidateObjectMetaAccessor`` (k8s.io/apimachinery
 v0.35.1 ``pkg/api/validation/objectmeta.go``), custom resources (MPIJob, PyTorchJob, TFJob,
-PodGroup, Queue) as well as built-in kinds, before anything else happens: the name is a DNS-1123
+PodGroup, Queue, Kubeflow Trainer's TrainJob, TrainingRuntime and ClusterTrainingRuntime) as well as built-in kinds, before anything else happens: the name is a DNS-1123
 subdomain (at most 253 characters of lower-case letters, digits, ``-`` and ``.``), a Service's a
 DNS-1035 label (at most 63 characters, starting with a letter: ``ValidateServiceName`` in
 k8s.io/kubernetes v1.35.1 ``pkg/apis/core/validation/validation.go``), and ``generateName`` the same
@@ -37,9 +37,9 @@ from ._common import OBJECT_KINDS, mapping
 
 CODE = "object-meta"
 SEVERITY = Severity.ERROR
-KINDS = OBJECT_KINDS
+KINDS = OBJECT_KINDS + ("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")
 
-CLUSTER_SCOPED = ("PriorityClass", "Queue")
+CLUSTER_SCOPED = ("PriorityClass", "Queue", "ClusterTrainingRuntime")
 BUILT_IN = ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass")  # validated by pkg/apis/*/validation
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")  # core/helper standardFinalizers
 ANNOTATIONS_MAX_BYTES = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB
