@@ -1,15 +1,21 @@
 """Acceptance: everything mpigen writes is taken by a real kube-apiserver 1.35 with the CRDs of the
-pinned operators (and training-operator's validating webhook) installed.
+pinned operators installed and their webhooks in place (training-operator's validating webhook,
+Kubeflow Trainer's TrainJob defaulter and TrainJob/TrainingRuntime/ClusterTrainingRuntime
+validators, JobSet's).
 
-Every golden output, every spec of specs/ in every environment and 300 random compiled specs go
-through `kubectl apply --server-side --dry-run=server`; every kustomize tree `mpigen build -o`
-writes (base and overlays) is applied for real with `kubectl apply -k` and deleted again. The
-figure is `A/N objects accepted by the API server`.
+Every golden output, every spec of specs/ in every environment, 300 random compiled specs and the
+TrainJob cases of tests/cases/trainjobs/ go through `kubectl apply --server-side --dry-run=server`;
+every kustomize tree `mpigen build -o` writes (base and overlays) is applied for real with
+`kubectl apply -k` and deleted again. Trainer's TrainJob webhook looks up the runtime the TrainJob
+names, which a dry run does not create: the runtimes of a batch that the cluster lacks are created
+for real first (one such batch at a time) and deleted after it. The figure is `A/N objects
+accepted by the API server`.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,6 +26,8 @@ from tests.random_specs import random_specs, spec_yaml
 
 RANDOM_SPECS = 300
 SEED = 20261123
+RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
+_RUNTIMES = threading.Lock()  # batches that create runtimes for real run one at a time
 
 
 def _identity(obj: dict) -> tuple[str, str, str, str]:
@@ -32,7 +40,29 @@ def _documents(text: str) -> list[dict]:
 
 
 def _dry_run(kube: Kube, objects: list[dict]) -> list[str]:
-    """The refusals of one server-side dry-run apply of OBJECTS (one kubectl call)."""
+    """The refusals of one server-side dry-run apply of OBJECTS (one kubectl call), with the
+    runtimes OBJECTS's TrainJobs name in place."""
+    runtimes = [o for o in objects if o.get("kind") in RUNTIME_KINDS]
+    if not runtimes or not any(o.get("kind") == "TrainJob" for o in objects):
+        return _dry_run_apply(kube, objects)
+    with _RUNTIMES:
+        created = []
+        try:
+            for runtime in runtimes:
+                meta = runtime.get("metadata") or {}
+                scope = [] if runtime["kind"] == "ClusterTrainingRuntime" else ["-n", meta.get("namespace") or "default"]
+                if kube.kubectl("get", runtime["kind"].lower(), meta.get("name", ""), *scope, check=False).returncode:
+                    done = kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                                        stdin=json.dumps(runtime), check=False)
+                    if done.returncode == 0:
+                        created.append((runtime["kind"].lower(), meta.get("name", ""), scope))
+            return _dry_run_apply(kube, objects)
+        finally:
+            for kind, name, scope in created:
+                kube.kubectl("delete", kind, name, *scope, "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+def _dry_run_apply(kube: Kube, objects: list[dict]) -> list[str]:
     done = kube.kubectl("apply", "--server-side", "--dry-run=server", "--field-manager=mpigen-e2e",
                         "-o", "json", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": objects}),
                         check=False)
@@ -55,6 +85,8 @@ def _batches(kube: Kube) -> list[tuple[str, list[dict]]]:
             built = kube.mpigen("build", str(spec), *(["--env", env] if env else []))
             assert built.returncode == 0, built.stderr
             batches.append((f"{spec.name} --env {env}" if env else spec.name, _documents(built.stdout)))
+    for path in sorted((ROOT / "tests" / "cases" / "trainjobs").glob("*.yaml")):
+        batches.append((path.relative_to(ROOT).as_posix(), _documents(path.read_text())))
     for name, spec in random_specs(SEED, RANDOM_SPECS):
         built = kube.mpigen("build", "-", stdin=spec_yaml(spec))
         assert built.returncode == 0, f"random spec {name} does not compile:\n{built.stderr}\n{spec_yaml(spec)}"
