@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from tests.random_specs import random_specs, spec_yaml
 RANDOM_SPECS = 300
 SEED = 20261123
 RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
+RUNTIME_CACHE_SECONDS = 15
+NOT_CACHED_YET = "Runtime must be created before the TrainJob is created"  # Trainer v2.3.0 pkg/runtime/core
 _RUNTIMES = threading.Lock()  # batches that create runtimes for real run one at a time
 
 
@@ -56,7 +59,13 @@ def _dry_run(kube: Kube, objects: list[dict]) -> list[str]:
                                         stdin=json.dumps(runtime), check=False)
                     if done.returncode == 0:
                         created.append((runtime["kind"].lower(), meta.get("name", ""), scope))
-            return _dry_run_apply(kube, objects)
+            # The webhook reads runtimes from the manager's cache, which sees a new one a moment later.
+            deadline = time.monotonic() + RUNTIME_CACHE_SECONDS
+            while True:
+                refusals = _dry_run_apply(kube, objects)
+                if not any(NOT_CACHED_YET in r for r in refusals) or time.monotonic() > deadline:
+                    return refusals
+                time.sleep(0.5)
         finally:
             for kind, name, scope in created:
                 kube.kubectl("delete", kind, name, *scope, "--wait=true", "--timeout=60s", check=False, timeout=90)

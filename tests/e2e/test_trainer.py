@@ -228,6 +228,61 @@ def _runs(kube: Kube, jobset: dict, live: dict[tuple[str, str], dict | None]) ->
         assert phase == "Running", f"Volcano PodGroup {podgroup['metadata']['name']} is {phase}, not Running"
 
 
+DEADLOCK = ROOT / "tests" / "cases" / "lint" / "trainer-depends-on-gang-deadlock" / "bad.yaml"
+HOLD_SECONDS = 30  # how long a deadlocked gang is watched for a pod that gets bound anyway
+SCHEDULERS = {"volcano": ({"volcano": {}}, "volcano"),
+              "coscheduling": ({"coscheduling": {"scheduleTimeoutSeconds": 120}}, "scheduler-plugins-scheduler")}
+
+
+@pytest.mark.parametrize("gang", sorted(SCHEDULERS))
+def test_a_gang_runtime_whose_launcher_depends_on_the_nodes_never_starts(kube: Kube, namespaces: None, tmp_path: Path,
+                                                                        gang: str) -> None:
+    """Trainer's deepspeed-distributed shape (the launcher dependsOn the nodes being Ready) with a
+    podGroupPolicy: the PodGroup counts the launcher, which JobSet creates only once the nodes are
+    Ready, which the gang scheduler never binds. `mpigen validate` says so
+    (trainer-depends-on-gang-deadlock); on the cluster no pod is ever bound."""
+    (runtime,) = [d for d in yaml.safe_load_all(DEADLOCK.read_text()) if isinstance(d, dict)]
+    runtime = _moved(runtime)
+    policy, scheduler = SCHEDULERS[gang]
+    runtime["spec"]["podGroupPolicy"] = policy
+    for job in runtime["spec"]["template"]["spec"]["replicatedJobs"]:
+        job["template"]["spec"]["template"]["spec"]["schedulerName"] = scheduler
+    trainjob = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+                "metadata": {"name": f"deadlock-{gang}", "namespace": NAMESPACE},
+                "spec": {"runtimeRef": {"name": runtime["metadata"]["name"], "kind": "TrainingRuntime"},
+                         "trainer": {"numNodes": 3, "resourcesPerNode": {"requests": {"nvidia.com/gpu": 8},
+                                                                         "limits": {"nvidia.com/gpu": 8}}}}}
+    manifest = tmp_path / "deadlock.yaml"
+    manifest.write_text(yaml.safe_dump_all([runtime, trainjob]))
+    validated = kube.mpigen("validate", str(manifest), "--cluster", str(manifest))
+    said = validated.stdout + validated.stderr
+    assert validated.returncode == 1 and "error trainer-depends-on-gang-deadlock" in said, said
+    name = trainjob["metadata"]["name"]
+    try:
+        kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(runtime))
+        deadline = time.monotonic() + 15  # the webhook sees the new runtime once the manager's cache has it
+        while True:
+            done = kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                                stdin=json.dumps(trainjob), check=False)
+            if done.returncode == 0 or time.monotonic() > deadline:
+                assert done.returncode == 0, done.stderr
+                break
+            time.sleep(0.5)
+        deadline = time.monotonic() + HOLD_SECONDS
+        pods: list[dict] = []
+        while time.monotonic() < deadline:
+            pods = _pods(kube, name)
+            bound = [p["metadata"]["name"] for p in pods if p["spec"].get("nodeName")]
+            assert not bound, f"{gang} bound {bound} of a gang whose launcher waits for its nodes"
+            time.sleep(1)
+        jobs = [j["metadata"]["name"] for j in kube.get(
+            "jobs", "-n", NAMESPACE, "-l", f"jobset.sigs.k8s.io/jobset-name={name}")["items"]]
+        assert jobs == [f"{name}-node-0"], f"Jobs {jobs}: the launcher's should wait for the nodes"
+        assert len(pods) == 2, f"{len(pods)} node pods, not 2 (3 nodes, the launcher runs as node 0)"
+    finally:
+        _delete(kube, trainjob, [runtime], [])
+
+
 def test_figures() -> None:
     """Prints `A/N Trainer objects equal explain` and `A/N TrainJobs run: ...` (runs after the cases)."""
     assert RESULTS, "no TrainJob ran"
