@@ -310,7 +310,7 @@ def up(log=print) -> dict:
             wait_for(f"{proc.name} webhooks", lambda proc=proc: all(_webhook_served(url, context)
                                                                    for url in webhook_paths(hooks[proc])),
                      WAIT["operator"], [proc])
-        apply([config for configs in hooks.values() for config in configs])
+        apply([hook for configs in hooks.values() for hook in configs])
         log("Kubeflow Trainer's default ClusterTrainingRuntimes ...")
         apply(trainer_runtimes())
         log("what the example specs assume: PriorityClasses, queues ...")

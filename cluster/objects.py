@@ -2,8 +2,9 @@
 
 Configuration comes from the pinned upstream modules themselves wherever they ship it (Volcano's
 scheduler configuration, scheduler-plugins' Coscheduling example, kwok's stages, training-operator's
-webhook rules, the CRDs of scripts/schema_sources.json) and is adapted only where the local cluster
-must differ (loopback, paths, names), as each function says.
+webhook rules, Kubeflow Trainer's and JobSet's manager configurations and webhook manifests, the CRDs
+of scripts/schema_sources.json) and is adapted only where the local cluster must differ (loopback,
+paths, names), as each function says.
 """
 
 from __future__ import annotations
