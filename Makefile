@@ -75,9 +75,10 @@ fuzz: setup
 	$(BIN)/python tests/fuzz/atheris_yaml.py -max_total_time=$(FUZZ_SECONDS)
 
 # The local cluster (cluster/): Kubernetes 1.35, etcd, mpi-operator, training-operator, Volcano,
-# scheduler-plugins and kwok, built from pinned Go modules into .cache/cluster/bin (a second run
-# builds nothing) and started on loopback. Ends by printing `export KUBECONFIG=...`; a second
-# `make cluster` while one runs reuses it. `make cluster-down` stops exactly what it started.
+# scheduler-plugins, Kubeflow Trainer, JobSet and kwok, built from pinned Go modules into
+# .cache/cluster/bin (a second run builds nothing) and started on loopback. Ends by printing
+# `export KUBECONFIG=...`; a second `make cluster` while one runs reuses it. `make cluster-down`
+# stops exactly what it started.
 .PHONY: cluster cluster-down cluster-build e2e
 CLUSTER_PATH := PATH="$(CURDIR)/$(BIN):$(LOCALBIN):$$PATH"
 

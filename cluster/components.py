@@ -77,6 +77,12 @@ COMPONENTS: tuple[Component, ...] = (
     Component("scheduler-plugins", "v0.33.5", {
         "scheduler-plugins-scheduler": "sigs.k8s.io/scheduler-plugins/cmd/scheduler",
     }),
+    # The version JobSet's own Makefile stamps (LD_FLAGS: version_pkg.GitVersion).
+    Component("jobset", "v0.12.0", {"jobset-controller-manager": "sigs.k8s.io/jobset"},
+              ("-X sigs.k8s.io/jobset/pkg/version.GitVersion=v0.12.0",)),
+    Component("trainer", "v2.3.0", {
+        "trainer-controller-manager": "github.com/kubeflow/trainer/v2/cmd/trainer-controller-manager",
+    }),
 )
 
 

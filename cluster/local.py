@@ -13,13 +13,15 @@ import os
 import shutil
 import ssl
 import subprocess
+import urllib.error
 import urllib.request
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import components, pki
-from .objects import (FIXTURES, NODE_CAPACITY, NODES, SCHEDULER_PLUGINS_NAME, crd_objects, kubeconfig_file, kwok_config,
-                      node, scheduler_plugins_config, volcano_config, volcano_queue, webhook_configuration)
+from .objects import (FIXTURES, NODE_CAPACITY, NODES, SCHEDULER_PLUGINS_NAME, crd_objects, jobset_config, jobset_webhooks,
+                      kubeconfig_file, kwok_config, node, scheduler_plugins_config, trainer_config, trainer_runtimes,
+                      trainer_webhooks, volcano_config, volcano_queue, webhook_configuration, webhook_paths)
 from .procs import ClusterError, Proc, free_ports, start, stop, wait_for
 
 CLUSTER = components.CACHE / "cluster"
@@ -110,6 +112,16 @@ def _loopback_context() -> ssl.SSLContext:
     return context
 
 
+def _webhook_served(url: str, context: ssl.SSLContext) -> bool:
+    """Whether the webhook server behind URL has a handler for its path (any answer but 404: an
+    empty request is refused by the handler itself), its certificate checked against the CA."""
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=5):  # noqa: S310 - loopback
+            return True
+    except urllib.error.HTTPError as error:
+        return error.code != 404
+
+
 def _http_ok(url: str) -> bool:
     with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - loopback
         return response.status == 200
@@ -147,7 +159,8 @@ def up(log=print) -> dict:
     pki.make(certs)
     ports = dict(zip(("etcd", "etcd-peer", "apiserver", "controller-manager", "scheduler", "scheduler-plugins",
                       "vc-scheduler-healthz", "vc-scheduler-metrics", "vc-controller-healthz", "vc-controller-metrics",
-                      "kwok", "webhook"), free_ports(12)))
+                      "kwok", "webhook", "jobset-webhook", "jobset-probe", "trainer-webhook", "trainer-probe"),
+                     free_ports(16)))
     server = f"https://127.0.0.1:{ports['apiserver']}"
     state = {"server": server, "pki": str(certs), "ports": ports, "processes": [],
              "namespaces": [asdict(ns) for ns in NAMESPACES]}
@@ -272,6 +285,34 @@ def up(log=print) -> dict:
             wait_for(proc.name, lambda proc=proc: "Started workers" in Path(proc.log).read_text(errors="replace"),
                      WAIT["operator"], [proc])
         apply([webhook_configuration(ports["webhook"], certs)])
+
+        log("JobSet and Kubeflow Trainer controllers ...")
+        jobset_file, trainer_file = config / "jobset.json", config / "trainer.json"
+        jobset_config(jobset_file, ports["jobset-webhook"], ports["jobset-probe"], certs / "webhook")
+        jobset = launch("jobset-controller-manager", [
+            str(paths["jobset-controller-manager"]), f"--kubeconfig={kubeconfig}", f"--config={jobset_file}",
+            "--metrics-bind-address=0", f"--health-probe-bind-address=127.0.0.1:{ports['jobset-probe']}",
+            "--leader-elect=false"], env)
+        # Trainer's configuration has no certificate folder: the webhook server reads controller-runtime's
+        # default, $TMPDIR/k8s-webhook-server/serving-certs, so this process gets a TMPDIR of its own.
+        trainer_tmp = RUN / "trainer-tmp"
+        shutil.copytree(certs / "webhook", trainer_tmp / "k8s-webhook-server" / "serving-certs")
+        trainer_config(trainer_file, ports["trainer-webhook"], ports["trainer-probe"])
+        trainer = launch("trainer-controller-manager", [
+            str(paths["trainer-controller-manager"]), f"--kubeconfig={kubeconfig}", f"--config={trainer_file}"],
+            dict(env, TMPDIR=str(trainer_tmp)))
+        hooks = {jobset: jobset_webhooks(ports["jobset-webhook"], certs),
+                 trainer: trainer_webhooks(ports["trainer-webhook"], certs)}
+        for proc, probe in ((jobset, "jobset-probe"), (trainer, "trainer-probe")):
+            wait_for(proc.name, lambda probe=probe: _http_ok(f"http://127.0.0.1:{ports[probe]}/readyz"),
+                     WAIT["operator"], [proc, apiserver])
+            # Ready means the webhook server listens; its handlers are registered beside the controllers.
+            wait_for(f"{proc.name} webhooks", lambda proc=proc: all(_webhook_served(url, context)
+                                                                   for url in webhook_paths(hooks[proc])),
+                     WAIT["operator"], [proc])
+        apply([hook for configs in hooks.values() for hook in configs])
+        log("Kubeflow Trainer's default ClusterTrainingRuntimes ...")
+        apply(trainer_runtimes())
         log("what the example specs assume: PriorityClasses, queues ...")
         kubectl("apply", "--server-side", "--field-manager=mpigen-cluster", *(f"--filename={f}" for f in FIXTURES))
     except BaseException:
@@ -299,5 +340,7 @@ def describe(state: dict) -> str:
              "namespace -> gang mode of its mpi-operator v0.8.0 and training-operator v1.9.0 instances:"]
     for ns in state["namespaces"]:
         lines.append(f"  {ns['name']:<18} {ns['gang']:<18} {ns['why']}")
+    lines.append("Kubeflow Trainer v2.3.0 and JobSet v0.12.0: cluster-wide; a TrainJob's gang is its runtime's "
+                 "podGroupPolicy (Trainer's default ClusterTrainingRuntimes installed)")
     lines.append("logs: " + str(RUN / "logs"))
     return "\n".join(lines)

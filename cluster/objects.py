@@ -2,8 +2,9 @@
 
 Configuration comes from the pinned upstream modules themselves wherever they ship it (Volcano's
 scheduler configuration, scheduler-plugins' Coscheduling example, kwok's stages, training-operator's
-webhook rules, the CRDs of scripts/schema_sources.json) and is adapted only where the local cluster
-must differ (loopback, paths, names), as each function says.
+webhook rules, Kubeflow Trainer's and JobSet's manager configurations and webhook manifests, the CRDs
+of scripts/schema_sources.json) and is adapted only where the local cluster must differ (loopback,
+paths, names), as each function says.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -29,6 +31,11 @@ KWOK = ("sigs.k8s.io/kwok", "v0.8.0")
 KWOK_STAGES = ("node/fast/node-initialize.yaml", "node/heartbeat-with-lease/node-heartbeat-with-lease.yaml",
                "pod/fast/pod-ready.yaml", "pod/fast/pod-delete.yaml")
 TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", "v1.9.0")
+TRAINER = ("github.com/kubeflow/trainer/v2", "v2.3.0")
+JOBSET = ("sigs.k8s.io/jobset", "v0.12.0")
+# Trainer's default ClusterTrainingRuntimes as `make schemas` builds them from the release
+# (manifests/base/runtimes, with the pinned `kubectl kustomize`).
+TRAINER_RUNTIMES = components.ROOT / "mpigen" / "data" / "trainer" / "v2.3.0" / "runtimes.json"
 FIXTURES = (components.ROOT / "specs" / "cluster" / "priorityclasses.yaml", components.ROOT / "cluster" / "fixtures.yaml")
 
 
@@ -148,3 +155,80 @@ def webhook_configuration(port: int, certs: Path) -> dict:
         hooks.append({**hook, "clientConfig": {"url": f"https://127.0.0.1:{port}{path}", "caBundle": ca}})
     return {"apiVersion": config["apiVersion"], "kind": config["kind"],
             "metadata": {"name": "validator.training-operator.kubeflow.org"}, "webhooks": hooks}
+
+
+# ------------------------------------------------------------------------------------------------
+# Kubeflow Trainer v2.3.0 and JobSet v0.12.0
+
+
+def trainer_config(path: Path, webhook_port: int, probe_port: int) -> None:
+    """Trainer's own manager configuration (manifests/base/manager/controller_manager_config.yaml),
+    adapted to the local cluster: the webhook server on 127.0.0.1 (its certificate is the one
+    `make cluster` made, read from the controller-runtime default folder under the process's
+    TMPDIR: certManagement, which writes a certificate for the in-cluster Service into a Secret,
+    is off), the health probes on 127.0.0.1, no metrics server, no leader election. The status
+    server stays off, as the release leaves it (feature gate TrainJobStatus, alpha, default off)."""
+    source = components.module_dir(*TRAINER) / "manifests/base/manager/controller_manager_config.yaml"
+    config = yaml.safe_load(source.read_text())
+    config["health"]["healthProbeBindAddress"] = f"127.0.0.1:{probe_port}"
+    config["metrics"] = {"bindAddress": "0"}
+    config["webhook"] = {"host": "127.0.0.1", "port": webhook_port}
+    config["leaderElection"] = {"leaderElect": False}
+    config["certManagement"] = {"enable": False}
+    path.write_text(json.dumps(config, indent=1))
+
+
+def jobset_config(path: Path, webhook_port: int, probe_port: int, cert_dir: Path) -> None:
+    """JobSet's own manager configuration (config/components/manager/controller_manager_config.yaml),
+    adapted as Trainer's: webhook server on 127.0.0.1 with the certificate `make cluster` made
+    (internalCertManagement off), probes on 127.0.0.1, no metrics server, no leader election."""
+    source = components.module_dir(*JOBSET) / "config/components/manager/controller_manager_config.yaml"
+    config = yaml.safe_load(source.read_text())
+    config["leaderElection"] = {"leaderElect": False}
+    config["internalCertManagement"] = {"enable": False}
+    config["webhook"] = {"host": "127.0.0.1", "port": webhook_port, "certDir": str(cert_dir)}
+    config["health"] = {"healthProbeBindAddress": f"127.0.0.1:{probe_port}"}
+    config["metrics"] = {"bindAddress": "0"}
+    path.write_text(json.dumps(config, indent=1))
+
+
+def _kustomized_webhooks(folder: Path, port: int, certs: Path, prefix: str = "") -> list[dict]:
+    """The webhook configurations `kubectl kustomize FOLDER` renders from a release's own
+    manifests, each webhook called by URL on 127.0.0.1:PORT (the same path the release's Service
+    would route to) with the cluster's CA; PREFIX is the namePrefix the release's default overlay
+    adds."""
+    rendered = subprocess.run(["kubectl", "kustomize", str(folder)], capture_output=True, text=True, check=True)
+    ca = base64.b64encode((certs / "ca.crt").read_bytes()).decode()
+    configs = []
+    for doc in yaml.safe_load_all(rendered.stdout):
+        if not doc or doc.get("kind") not in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
+            continue
+        hooks = [{**hook, "clientConfig": {"url": f"https://127.0.0.1:{port}{hook['clientConfig']['service']['path']}",
+                                           "caBundle": ca}} for hook in doc["webhooks"]]
+        configs.append({"apiVersion": doc["apiVersion"], "kind": doc["kind"],
+                        "metadata": {"name": prefix + doc["metadata"]["name"]}, "webhooks": hooks})
+    return configs
+
+
+def trainer_webhooks(port: int, certs: Path) -> list[dict]:
+    """Trainer v2.3.0's defaulter.trainer.kubeflow.org (TrainJob) and validator.trainer.kubeflow.org
+    (TrainJob, TrainingRuntime, ClusterTrainingRuntime; the runtimes' objectSelector skips those
+    labelled trainer.kubeflow.org/webhook-validation: disabled), as manifests/base/webhook renders."""
+    return _kustomized_webhooks(components.module_dir(*TRAINER) / "manifests/base/webhook", port, certs)
+
+
+def jobset_webhooks(port: int, certs: Path) -> list[dict]:
+    """JobSet v0.12.0's mutating and validating webhooks (JobSet, and the Pods of a JobSet), as
+    config/components/webhook renders them, named as the release's config/default (namePrefix
+    jobset-) names them."""
+    return _kustomized_webhooks(components.module_dir(*JOBSET) / "config/components/webhook", port, certs, "jobset-")
+
+
+def trainer_runtimes() -> list[dict]:
+    """Trainer v2.3.0's default ClusterTrainingRuntimes (torch-distributed, deepspeed-distributed, ...)."""
+    return json.loads(TRAINER_RUNTIMES.read_text())["items"]
+
+
+def webhook_paths(configs: list[dict]) -> list[str]:
+    """The URL of every webhook of CONFIGS."""
+    return [hook["clientConfig"]["url"] for config in configs for hook in config["webhooks"]]

@@ -2,8 +2,8 @@
 
 One CA signs everything: the API server's serving certificate (127.0.0.1, localhost and the
 in-cluster names), one client certificate for every component and for the user (group
-system:masters: a test cluster on loopback, nothing to protect), and the training-operator
-webhook's serving certificate for 127.0.0.1. The service-account token key pair is separate.
+system:masters: a test cluster on loopback, nothing to protect), and the serving certificate for
+127.0.0.1 of every webhook server (training-operator's, Kubeflow Trainer's, JobSet's). The service-account token key pair is separate.
 """
 
 from __future__ import annotations

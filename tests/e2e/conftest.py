@@ -68,7 +68,7 @@ def kube() -> Kube:
 def spec_namespaces(kube: Kube) -> list[str]:
     """The namespaces the example specs and goldens name exist, so that the API server can take them."""
     names = set()
-    for path in [*ROOT.glob("specs/*.yaml"), *ROOT.glob("golden/*/*.yaml")]:
+    for path in [*ROOT.glob("specs/*.yaml"), *ROOT.glob("golden/*/*.yaml"), *ROOT.glob("tests/cases/trainjobs/*.yaml")]:
         for doc in yaml.safe_load_all(path.read_text()):
             if isinstance(doc, dict):
                 names.add((doc.get("metadata") or {}).get("namespace") or "default")

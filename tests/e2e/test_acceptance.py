@@ -1,15 +1,26 @@
 """Acceptance: everything mpigen writes is taken by a real kube-apiserver 1.35 with the CRDs of the
-pinned operators (and training-operator's validating webhook) installed.
+pinned operators installed and their webhooks in place (training-operator's validating webhook,
+Kubeflow Trainer's TrainJob defaulter and TrainJob/TrainingRuntime/ClusterTrainingRuntime
+validators, JobSet's).
 
-Every golden output, every spec of specs/ in every environment and 300 random compiled specs go
-through `kubectl apply --server-side --dry-run=server`; every kustomize tree `mpigen build -o`
-writes (base and overlays) is applied for real with `kubectl apply -k` and deleted again. The
-figure is `A/N objects accepted by the API server`.
+Every golden output, every spec of specs/ in every environment, 300 random compiled specs and the
+TrainJob cases of tests/cases/trainjobs/ go through `kubectl apply --server-side --dry-run=server`;
+every kustomize tree `mpigen build -o` writes (base and overlays) is applied for real with
+`kubectl apply -k` and deleted again. Trainer's TrainJob webhook looks up the runtime the TrainJob
+names, which a dry run does not create: the runtimes of a batch (and of the other files of its
+golden case) that the cluster lacks are created for real first (one such batch at a time) and
+deleted after it. The webhook reads runtimes from the manager's cache, which has a new one a
+moment after the API server stored it: a TrainJob applied together with its new TrainingRuntime
+is refused ("must be created before the TrainJob is created") and taken when applied again; the
+test applies again for up to RUNTIME_CACHE_SECONDS. The figure is `A/N objects
+accepted by the API server`.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,6 +31,10 @@ from tests.random_specs import random_specs, spec_yaml
 
 RANDOM_SPECS = 300
 SEED = 20261123
+RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
+RUNTIME_CACHE_SECONDS = 15
+NOT_CACHED_YET = "Runtime must be created before the TrainJob is created"  # Trainer v2.3.0 pkg/runtime/core
+_RUNTIMES = threading.Lock()  # batches that create runtimes for real run one at a time
 
 
 def _identity(obj: dict) -> tuple[str, str, str, str]:
@@ -31,8 +46,37 @@ def _documents(text: str) -> list[dict]:
     return [d for d in yaml.safe_load_all(text) if isinstance(d, dict)]
 
 
-def _dry_run(kube: Kube, objects: list[dict]) -> list[str]:
-    """The refusals of one server-side dry-run apply of OBJECTS (one kubectl call)."""
+def _dry_run(kube: Kube, objects: list[dict], beside: list[dict] = ()) -> list[str]:
+    """The refusals of one server-side dry-run apply of OBJECTS (one kubectl call), with the
+    runtimes OBJECTS's TrainJobs name in place: OBJECTS's own and those BESIDE them (the other
+    files of a golden case)."""
+    runtimes = [o for o in [*objects, *beside] if o.get("kind") in RUNTIME_KINDS]
+    if not runtimes or not any(o.get("kind") == "TrainJob" for o in objects):
+        return _dry_run_apply(kube, objects)
+    with _RUNTIMES:
+        created = []
+        try:
+            for runtime in runtimes:
+                meta = runtime.get("metadata") or {}
+                scope = [] if runtime["kind"] == "ClusterTrainingRuntime" else ["-n", meta.get("namespace") or "default"]
+                if kube.kubectl("get", runtime["kind"].lower(), meta.get("name", ""), *scope, check=False).returncode:
+                    done = kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                                        stdin=json.dumps(runtime), check=False)
+                    if done.returncode == 0:
+                        created.append((runtime["kind"].lower(), meta.get("name", ""), scope))
+            # The webhook reads runtimes from the manager's cache, which sees a new one a moment later.
+            deadline = time.monotonic() + RUNTIME_CACHE_SECONDS
+            while True:
+                refusals = _dry_run_apply(kube, objects)
+                if not any(NOT_CACHED_YET in r for r in refusals) or time.monotonic() > deadline:
+                    return refusals
+                time.sleep(0.5)
+        finally:
+            for kind, name, scope in created:
+                kube.kubectl("delete", kind, name, *scope, "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+def _dry_run_apply(kube: Kube, objects: list[dict]) -> list[str]:
     done = kube.kubectl("apply", "--server-side", "--dry-run=server", "--field-manager=mpigen-e2e",
                         "-o", "json", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": objects}),
                         check=False)
@@ -43,32 +87,36 @@ def _dry_run(kube: Kube, objects: list[dict]) -> list[str]:
     return [f"{'/'.join(m)}: {done.stderr.strip()}" for m in missing] or [done.stderr.strip()]
 
 
-def _batches(kube: Kube) -> list[tuple[str, list[dict]]]:
-    """(source, objects) for every golden output, spec environment and random spec."""
+def _batches(kube: Kube) -> list[tuple[str, list[dict], list[dict]]]:
+    """(source, objects, objects beside them) for every golden output, spec environment and random spec."""
     batches = []
     for path in sorted(ROOT.glob("golden/*/*.yaml")):
         if path.name != "case.yaml":
-            batches.append((path.relative_to(ROOT).as_posix(), _documents(path.read_text())))
+            siblings = [d for p in sorted(path.parent.glob("*.yaml")) if p not in (path, path.parent / "case.yaml")
+                        for d in _documents(p.read_text())]
+            batches.append((path.relative_to(ROOT).as_posix(), _documents(path.read_text()), siblings))
     for spec in sorted(ROOT.glob("specs/*.yaml")):
         envs = sorted((yaml.safe_load(spec.read_text())["spec"].get("environments") or {}))
         for env in [None, *envs]:
             built = kube.mpigen("build", str(spec), *(["--env", env] if env else []))
             assert built.returncode == 0, built.stderr
-            batches.append((f"{spec.name} --env {env}" if env else spec.name, _documents(built.stdout)))
+            batches.append((f"{spec.name} --env {env}" if env else spec.name, _documents(built.stdout), []))
+    for path in sorted((ROOT / "tests" / "cases" / "trainjobs").glob("*.yaml")):
+        batches.append((path.relative_to(ROOT).as_posix(), _documents(path.read_text()), []))
     for name, spec in random_specs(SEED, RANDOM_SPECS):
         built = kube.mpigen("build", "-", stdin=spec_yaml(spec))
         assert built.returncode == 0, f"random spec {name} does not compile:\n{built.stderr}\n{spec_yaml(spec)}"
-        batches.append((f"random {name}", _documents(built.stdout)))
+        batches.append((f"random {name}", _documents(built.stdout), []))
     return batches
 
 
 def test_every_output_is_accepted(kube: Kube, spec_namespaces: list[str], tmp_path: Path) -> None:
     batches = _batches(kube)
     with ThreadPoolExecutor(max_workers=4) as pool:
-        refusals = list(pool.map(lambda batch: _dry_run(kube, batch[1]), batches))
-    total = sum(len(objects) for _, objects in batches)
+        refusals = list(pool.map(lambda batch: _dry_run(kube, batch[1], batch[2]), batches))
+    total = sum(len(objects) for _, objects, _ in batches)
     refused = sum(len(rs) for rs in refusals)
-    problems = [f"{source}: {r}" for (source, _), rs in zip(batches, refusals) for r in rs]
+    problems = [f"{source}: {r}" for (source, _, _), rs in zip(batches, refusals) for r in rs]
 
     # Every kustomize tree, base and overlays, applied for real (then deleted).
     trees = sorted(p for p in ROOT.glob("golden/*/tree/*") if p.is_dir())
@@ -77,6 +125,11 @@ def test_every_output_is_accepted(kube: Kube, spec_namespaces: list[str], tmp_pa
             rendered = _documents(kube.kubectl("kustomize", str(folder)).stdout)
             total += len(rendered)
             done = kube.kubectl("apply", "-k", str(folder), "--field-manager=mpigen-e2e", check=False)
+            deadline = time.monotonic() + RUNTIME_CACHE_SECONDS
+            while done.returncode != 0 and NOT_CACHED_YET in done.stderr and time.monotonic() < deadline:
+                # A TrainingRuntime applied beside its TrainJob: Trainer's webhook has not seen it yet.
+                time.sleep(0.5)
+                done = kube.kubectl("apply", "-k", str(folder), "--field-manager=mpigen-e2e", check=False)
             if done.returncode != 0:  # kubectl names no object it refused: count the folder's
                 refused += len(rendered)
                 problems.append(f"kubectl apply -k {folder.relative_to(ROOT)}: {done.stderr.strip()}")

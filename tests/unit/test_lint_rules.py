@@ -202,6 +202,7 @@ SHAPE_CASES = [CASES / "min-resources-mismatch" / "bad-priority.yaml", CASES / "
                CASES / "pod-volumes" / "bad.yaml", CASES / "pod-env" / "bad.yaml", CASES / "pod-security" / "bad.yaml",
                CASES / "pod-scheduling" / "bad.yaml", CASES / "pod-spec" / "bad-deployment.yaml",
                CASES / "trainjob-patch-target-missing" / "bad.yaml", CASES / "trainer-volcano-priority-class" / "bad.yaml",
+               CASES / "trainer-depends-on-gang-deadlock" / "bad.yaml",
                CASES / "trainer-limit-only-resource" / "bad-runtime.yaml", CASES / "trainjob-runtime-missing" / "bad.yaml",
                CASES / "object-meta" / "bad.yaml", CASES / "object-meta" / "bad-owners.yaml",
                CASES / "deployment-spec" / "bad.yaml", CASES / "service-spec" / "bad.yaml",
