@@ -40,6 +40,8 @@ settings, which the TrainJob's ``runtimeRef`` then names (:func:`plan`, and the 
   pod template ``schedulerName: volcano`` / the scheduler-plugins scheduler's name;
 * ``none`` on a runtime with a ``podGroupPolicy``: the copy has none (the user asked for no gang);
 * ``kueue``: the runtime as it is, the TrainJob labelled for Kueue.
+
+A copy with a gang starts its replicated jobs together (:func:`unsequence`).
 """
 
 from __future__ import annotations
@@ -188,6 +190,14 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
         if copy_gang:
             findings.append((GANG, "runtime-copy", Severity.INFO,
                              f"{copied}: only a runtime says the podGroupPolicy, and {why}"))
+        if policy is not None:
+            dropped = unsequence(copy.deepcopy(runtime.get("spec") or {}))  # what runtime_copy left out
+            if dropped:
+                findings.append((GANG, "runtime-copy", Severity.INFO,
+                                 f"the TrainingRuntime {name!r} leaves out {' and '.join(dropped)}: the gang's "
+                                 "PodGroup counts every pod and no pod is bound before all exist, so the replicated "
+                                 "jobs start together (as an MPIJob's launcher does under a gang); a launcher is "
+                                 "restarted until the nodes' SSH servers answer"))
         for where, what in pod_needs:
             findings.append((where, "runtime-copy", Severity.INFO,
                              f"{copied}: {what} can only be said by a runtime's pod templates"))
@@ -266,6 +276,32 @@ def _volcano(spec: dict[str, Any], runtime: dict[str, Any]) -> bool:
     return not spec.get("gangGiven") and policy_kind_of((runtime.get("spec") or {}).get("podGroupPolicy")) == "volcano"
 
 
+def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
+    """Drop what makes JobSet create the replicated jobs one after another -- each ``dependsOn``
+    and ``startupPolicy`` ``InOrder`` -- from a runtime that gets a gang; what was dropped, as text.
+
+    A gang's PodGroup counts the pods of every replicated job, and the gang scheduler binds none
+    until all exist: a launcher created only once the nodes are Ready (Trainer's
+    ``deepspeed-distributed`` and ``mlx-distributed``) is never created (the lint rule
+    ``trainer-depends-on-gang-deadlock``, seen on the local cluster). Without it the launcher
+    starts beside the nodes, as an MPIJob's launcher does under a gang (``launcherCreationPolicy:
+    AtStartup``), and its container is restarted until the nodes' SSH servers answer (JobSet
+    v0.12.0 defaults a pod template's ``restartPolicy`` to ``OnFailure``, ``pkg/webhooks/
+    jobset_webhook.go``)."""
+    template = (runtime_spec.get("template") or {}).get("spec") or {}
+    dropped = []
+    for rjob in template.get("replicatedJobs") or []:
+        depends = rjob.pop("dependsOn", None)
+        if depends:
+            after = ", ".join(f"{d.get('name')} {d.get('status')}" for d in depends if isinstance(d, dict))
+            dropped.append(f"{rjob.get('name')}'s dependsOn ({after})")
+    startup = template.get("startupPolicy")
+    if isinstance(startup, dict) and startup.get("startupPolicyOrder") == "InOrder":
+        del template["startupPolicy"]
+        dropped.append("startupPolicy InOrder")
+    return dropped
+
+
 def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
                  policy: dict[str, Any] | None, scheduler: str | None) -> dict[str, Any]:
     """The TrainingRuntime named after the job: ``runtime`` with the podGroupPolicy, the pods'
@@ -286,6 +322,7 @@ def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[s
         runtime_spec[key] = value
     if policy is not None:
         runtime_spec.setdefault("podGroupPolicy", policy)
+        unsequence(runtime_spec)
     training = {id(rjob) for rjob in training_jobs({"spec": runtime_spec})}
     code = spec.get("code")
     code_spec = dict(spec, volumes=[], shmSize=None)  # the code's volumes only

@@ -153,6 +153,29 @@ def test_volcano_on_a_runtime_without_it_is_a_copy_beside_the_trainjob() -> None
         "never sets schedulerName) (spec.scheduling.gang)")
 
 
+def test_a_gang_copy_starts_its_replicated_jobs_together() -> None:
+    """deepspeed-distributed's launcher dependsOn its nodes: under a gang it would never be created
+    (trainer-depends-on-gang-deadlock, seen on the local cluster), so the copy leaves it out."""
+    result = _compile(_spec(framework="mpi", runtime="deepspeed-distributed", scheduling={"gang": "volcano"}))
+    runtime = result.jobs[0].base[0]
+    assert [rjob["name"] for rjob in runtime["spec"]["template"]["spec"]["replicatedJobs"]] == ["node", "launcher"]
+    assert not any("dependsOn" in rjob for rjob in runtime["spec"]["template"]["spec"]["replicatedJobs"])
+    notes = [d.format() for d in result.diagnostics if "leaves out" in d.message]
+    assert notes == [
+        "spec.yaml:15:11: info runtime-copy the TrainingRuntime 'job' leaves out launcher's dependsOn (node Ready): "
+        "the gang's PodGroup counts every pod and no pod is bound before all exist, so the replicated jobs start "
+        "together (as an MPIJob's launcher does under a gang); a launcher is restarted until the nodes' SSH servers "
+        "answer (spec.scheduling.gang)"]
+    in_order = _runtime("torch-distributed", podGroupPolicy={"volcano": {}})
+    in_order["spec"]["template"]["spec"]["startupPolicy"] = {"startupPolicyOrder": "InOrder"}
+    copied = _built(_spec(scheduling={"gang": "scheduler-plugins"}),
+                    runtimes=runtimes_from([in_order], "cluster.yaml"))["TrainingRuntime"]
+    assert "startupPolicy" not in copied["spec"]["template"]["spec"]
+    no_gang = _built(_spec(framework="mpi", runtime="deepspeed-distributed", priorityClassName="high"))
+    assert no_gang["TrainingRuntime"]["spec"]["template"]["spec"]["replicatedJobs"][1]["dependsOn"] == [
+        {"name": "node", "status": "Ready"}]  # no gang: the runtime's order is kept
+
+
 def test_scheduler_plugins_copy_has_the_timeout_and_the_scheduler() -> None:
     doc = _spec(scheduling={"gang": "scheduler-plugins", "schedulerName": "coscheduler", "scheduleTimeoutSeconds": 90})
     runtime = _built(doc)["TrainingRuntime"]
