@@ -224,8 +224,9 @@ def trainer_admission(obj: dict[str, Any], options: ValidateOptions
 
         ref = ctx.trainer_runtime["metadata"]["name"]
         found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
-                      f"the runtime {ref!r} was checked as {default_runtimes().source} define it: the cluster file "
-                      "(--cluster) gives no runtimes"))
+                      f"the runtime {ref!r} was checked as {default_runtimes().source} define it: give the "
+                      "cluster's runtimes with --cluster FILE (kubectl get clustertrainingruntimes,trainingruntimes "
+                      "-A -o yaml)"))
     return found
 
 
