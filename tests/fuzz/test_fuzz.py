@@ -414,7 +414,8 @@ def no_debug(monkeypatch: pytest.MonkeyPatch) -> None:
      'spec: {framework: mpi, image: i, command: [x], workers: 1, "x\\ninput.yaml:1:1: error forged ok": 2}\n',
      "4:60: error unknown-field unknown field 'x\\ninput.yaml:1:1: error forged ok'; known fields: annotations, "
      "code, command, env, environments, framework, image, imagePullPolicy, imagePullSecrets, labels, mpi, "
-     "nodeSelector, priorityClassName, pytorch, resources, restartPolicy, runPolicy, scheduling, serviceAccountName, "
+     "nodeSelector, priorityClassName, pytorch, resources, restartPolicy, runPolicy, runtime, scheduling, "
+     "serviceAccountName, "
      "shmSize, slotsPerWorker, tensorboard, tensorflow, tolerations, volumes, workers, workingDir "
      '(spec["x\\ninput.yaml:1:1: error forged ok"])'),
 ], ids=["apiVersion-with-CR", "key-with-LF"])
