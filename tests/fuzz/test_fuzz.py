@@ -231,9 +231,12 @@ def _check_build(capsys: pytest.CaptureFixture[str], workdir: Path, raw: bytes, 
         assert outcome.out == ""
         return
     docs = [d for d in yaml.safe_load_all(outcome.out) if d is not None]
-    jobs = ("MPIJob", "PyTorchJob", "TFJob")
-    assert docs and docs[0]["kind"] in jobs, outcome.out[:500]
-    assert all(d["kind"] in (*jobs, "PodGroup", "Deployment", "Service") for d in docs), outcome.out[:500]
+    jobs = ("MPIJob", "PyTorchJob", "TFJob", "TrainJob")
+    # the job first; a TrainJob after the TrainingRuntime mpigen writes beside it, when it does
+    first = 1 if docs and docs[0]["kind"] == "TrainingRuntime" else 0
+    assert docs[first:] and docs[first]["kind"] in jobs, outcome.out[:500]
+    assert first == 0 or docs[first]["kind"] == "TrainJob", outcome.out[:500]
+    assert all(d["kind"] in (*jobs, "PodGroup", "Deployment", "Service") for d in docs[first:]), outcome.out[:500]
     # What build writes, validate accepts: no error from the loader, the schema, the operator's
     # admission rules or the lint rules, told the scheduler-plugins scheduler name the spec gave
     # (validate cannot know how the operator is configured otherwise).
@@ -414,7 +417,8 @@ def no_debug(monkeypatch: pytest.MonkeyPatch) -> None:
      'spec: {framework: mpi, image: i, command: [x], workers: 1, "x\\ninput.yaml:1:1: error forged ok": 2}\n',
      "4:60: error unknown-field unknown field 'x\\ninput.yaml:1:1: error forged ok'; known fields: annotations, "
      "code, command, env, environments, framework, image, imagePullPolicy, imagePullSecrets, labels, mpi, "
-     "nodeSelector, priorityClassName, pytorch, resources, restartPolicy, runPolicy, scheduling, serviceAccountName, "
+     "nodeSelector, priorityClassName, pytorch, resources, restartPolicy, runPolicy, runtime, scheduling, "
+     "serviceAccountName, "
      "shmSize, slotsPerWorker, tensorboard, tensorflow, tolerations, volumes, workers, workingDir "
      '(spec["x\\ninput.yaml:1:1: error forged ok"])'),
 ], ids=["apiVersion-with-CR", "key-with-LF"])
