@@ -49,6 +49,7 @@ from hypothesis import strategies as st
 
 from mpigen.credentials import looks_like_credential
 from mpigen.diagnostics import Severity
+from mpigen.lint.pod_fields import local_descending_path
 from mpigen.operator.k8s_validation import GO_SPACE
 from mpigen.load.yaml_loader import load_text
 from tests.fuzz.strategies import TRICKY_STRINGS, unicode_text
@@ -120,6 +121,12 @@ def _image_ok(image: str) -> bool:
     return image == image.strip(GO_SPACE)
 
 
+def _sub_path_ok(sub_path: str) -> bool:
+    """A subPath the API server takes: relative, no ``..`` element (validateLocalDescendingPath);
+    mpigen build refuses the others (pod-volumes)."""
+    return not local_descending_path(sub_path)
+
+
 @st.composite
 def cases(draw: Any) -> dict[str, Any]:
     hostile = draw(st.sampled_from([HOSTILE, HOSTILE_SAFE]))
@@ -130,7 +137,7 @@ def cases(draw: Any) -> dict[str, Any]:
     annotations = draw(st.dictionaries(annotation_keys, hostile, min_size=1, max_size=3))
     annotations.pop("mpigen.dev/disable", None)
     mounts = draw(st.lists(hostile, min_size=1, max_size=2, unique_by=lambda s: "/" + s))
-    volumes = [{"claimName": f"data-{i}", "mountPath": "/" + path, "subPath": draw(hostile)}
+    volumes = [{"claimName": f"data-{i}", "mountPath": "/" + path, "subPath": draw(hostile.filter(_sub_path_ok))}
                for i, path in enumerate(mounts)]
     spec = {
         "framework": "mpi",
