@@ -277,8 +277,9 @@ def _volcano(spec: dict[str, Any], runtime: dict[str, Any]) -> bool:
 
 
 def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
-    """Drop what makes JobSet create the replicated jobs one after another -- each ``dependsOn``
-    and ``startupPolicy`` ``InOrder`` -- from a runtime that gets a gang; what was dropped, as text.
+    """Drop what makes JobSet wait for a replicated job to be Ready before creating the next --
+    a ``dependsOn`` of status ``Ready`` and ``startupPolicy`` ``InOrder`` -- from a runtime that
+    gets a gang; what was dropped, as text.
 
     A gang's PodGroup counts the pods of every replicated job, and the gang scheduler binds none
     until all exist: a launcher created only once the nodes are Ready (Trainer's
@@ -287,14 +288,24 @@ def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
     starts beside the nodes, as an MPIJob's launcher does under a gang (``launcherCreationPolicy:
     AtStartup``), and its container is restarted until the nodes' SSH servers answer (JobSet
     v0.12.0 defaults a pod template's ``restartPolicy`` to ``OnFailure``, ``pkg/webhooks/
-    jobset_webhook.go``)."""
+    jobset_webhook.go``). A dependency on a job being ``Complete`` (the nodes after the dataset and
+    model initializers) is kept: the training needs what they fetch, so that runtime cannot be
+    gang-scheduled, and the lint rule says so."""
     template = (runtime_spec.get("template") or {}).get("spec") or {}
     dropped = []
     for rjob in template.get("replicatedJobs") or []:
-        depends = rjob.pop("dependsOn", None)
-        if depends:
-            after = ", ".join(f"{d.get('name')} {d.get('status')}" for d in depends if isinstance(d, dict))
-            dropped.append(f"{rjob.get('name')}'s dependsOn ({after})")
+        depends = rjob.get("dependsOn")
+        if not isinstance(depends, list):
+            continue
+        ready = [d for d in depends if isinstance(d, dict) and d.get("status") == "Ready"]
+        if not ready:
+            continue
+        kept = [d for d in depends if d not in ready]
+        if kept:
+            rjob["dependsOn"] = kept
+        else:
+            del rjob["dependsOn"]
+        dropped.append(f"{rjob.get('name')}'s dependsOn ({', '.join(str(d.get('name')) + ' Ready' for d in ready)})")
     startup = template.get("startupPolicy")
     if isinstance(startup, dict) and startup.get("startupPolicyOrder") == "InOrder":
         del template["startupPolicy"]

@@ -174,6 +174,10 @@ def test_a_gang_copy_starts_its_replicated_jobs_together() -> None:
     no_gang = _built(_spec(framework="mpi", runtime="deepspeed-distributed", priorityClassName="high"))
     assert no_gang["TrainingRuntime"]["spec"]["template"]["spec"]["replicatedJobs"][1]["dependsOn"] == [
         {"name": "node", "status": "Ready"}]  # no gang: the runtime's order is kept
+    # The nodes need what the initializers fetch: a dependency on Complete stays, and the runtime
+    # cannot be gang-scheduled (the lint rule, on the copy build writes).
+    tune = _compile(_spec(runtime="torchtune-llama3.2-1b", workers=0, scheduling={"gang": "volcano"}))
+    assert "trainer-depends-on-gang-deadlock" in {d.code for d in tune.diagnostics if d.severity.value == "error"}
 
 
 def test_scheduler_plugins_copy_has_the_timeout_and_the_scheduler() -> None:
