@@ -150,8 +150,6 @@ def _runtimes_beside(objects: list[Any]) -> Any:
 
     items = [item for obj in objects for item in (obj["items"] if is_list(obj) else [obj])]
     beside = [item for item in items if is_runtime(item)]
-    beside = [item if (item.get("metadata") or {}).get("namespace") else  # as kubectl would create it
-              {**item, "metadata": {**item["metadata"], "namespace": "default"}} for item in beside]
     if not beside:
         return None
     defaults = default_runtimes()

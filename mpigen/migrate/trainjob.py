@@ -357,7 +357,9 @@ class _Job:
                            "runLauncherAsWorker", "launcherCreationPolicy", "runPolicy"):
                 self.error(("spec", key), f"spec.{key} is not a field mpigen knows how to carry to a TrainJob: "
                            "dropped")
-        return {"mlPolicy": {"numNodes": nodes, "mpi": mpi},
+        # newRuntimeInfo (pkg/runtime/core/trainingruntime.go) gives the trainer-ancestor job -- the
+        # launcher here -- mlPolicy.numNodes pods; the mpi plugin gives the node job trainer.numNodes.
+        return {"mlPolicy": {"numNodes": 1, "mpi": mpi},
                 "template": {"spec": {"network": {"publishNotReadyAddresses": True}, "replicatedJobs": jobs,
                                       "successPolicy": {"operator": "All", "targetReplicatedJobs": [LAUNCHER]}}}}
 
@@ -603,13 +605,16 @@ class _Job:
                                         "lacks")
         templates = [j["template"]["spec"]["template"] for j in runtime_spec["template"]["spec"]["replicatedJobs"]]
         scheduler = "volcano" if gang == "volcano" else self.scheduler_name
+        written = False
         for template in templates:
             pod = template["spec"]
             if pod.get("schedulerName") is None:
                 pod["schedulerName"] = scheduler
-        self.info(Change(("spec",), "added-field", Severity.INFO,
-                         f"schedulerName: {scheduler} added to the runtime's pod templates: the old operator set it, "
-                         "Trainer does not"))
+                written = True
+        if written:
+            self.info(Change(("spec",), "added-field", Severity.INFO,
+                             f"schedulerName: {scheduler} added to the runtime's pod templates: the old operator set "
+                             "it, Trainer does not"))
         if gang == "volcano":
             runtime_spec["podGroupPolicy"] = {"volcano": {}}
             queue = policy.get("queue") or _mapping(self.meta.get("annotations")).get(VOLCANO_QUEUE_ANNOTATION)
@@ -640,9 +645,14 @@ class _Job:
                 self.error(at + (key,), "minResources cannot be carried: Trainer computes the PodGroup's minResources "
                            "from the pods' requests")
             elif key == "priorityClass":
-                self.changes.append(lossy(at + (key,), "schedulingPolicy.priorityClass dropped: Trainer's Volcano "
-                                          "PodGroup takes the priorityClassName of the last pod template that sets "
-                                          "one; set it in the runtime's pod templates"))
+                last = [t["spec"].get("priorityClassName") for t in templates if t["spec"].get("priorityClassName")]
+                if gang == "volcano" and last and last[-1] == value:
+                    self.info(dropped(at + (key,), f"Trainer's Volcano PodGroup takes {value} from the pod templates' "
+                                      "priorityClassName (the last replicated job's that sets one)"))
+                else:
+                    self.changes.append(lossy(at + (key,), "schedulingPolicy.priorityClass dropped: Trainer's "
+                                              "Volcano PodGroup takes the priorityClassName of the last pod template "
+                                              "that sets one; set it in the runtime's pod templates"))
             elif key not in ("queue", "scheduleTimeoutSeconds"):
                 self.error(at + (key,), f"schedulingPolicy.{key} has no TrainingRuntime equivalent: dropped")
 
