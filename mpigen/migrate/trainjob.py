@@ -53,7 +53,7 @@ from typing import Any
 from ..diagnostics import Severity
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND
 from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
-from .common import Change, Path, added, dropped, p, lossy, moved, object_shell, refused
+from .common import Change, Path, dropped, p, lossy, moved, object_shell, refused
 
 TARGET = "trainjob"
 MPI_API = "kubeflow.org/v2beta1"
@@ -102,6 +102,11 @@ def migrate(old: dict[str, Any], gang: str | None = None,
     return job.run()
 
 
+def to_runtime(old: Path, new: Path, note: str = "") -> Change:
+    """A field moved into the TrainingRuntime written beside the TrainJob (``new``: under its spec)."""
+    return Change(old, "migrated-field", Severity.INFO, f"{p(old)} -> the TrainingRuntime's {p(('spec',) + new)}{note}")
+
+
 def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -140,7 +145,6 @@ class _Job:
         self.namespace = self.meta.get("namespace") if isinstance(self.meta.get("namespace"), str) else None
         self.runtime_reasons: list[str] = []  # why a TrainingRuntime is written beside
         self.patch: dict[str, Any] | None = None  # PyTorchJob: the runtime patch over torch-distributed
-        self.gang_scheduler: str | None = None
 
     # -------------------------------------------------------------- reporting
     def error(self, at: Path, message: str) -> None:
@@ -210,7 +214,8 @@ class _Job:
                 "spec": {k: runtime_spec[k] for k in order if k in runtime_spec}}
 
     # -------------------------------------------------------------- pod templates
-    def _template(self, replica: Any, at: Path, main: int, move: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _template(self, replica: Any, at: Path, main: int,
+                  move: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
         """A replica's pod template for the runtime (its ``main`` container renamed ``node``, the
         fields in ``move`` taken out, requests written from limits) and the fields taken out."""
         template = copy.deepcopy(_mapping(_mapping(replica).get("template")))
@@ -244,24 +249,29 @@ class _Job:
         pod["containers"] = containers
         return template, taken
 
-    def _restart_policy(self, replica: dict[str, Any], template: dict[str, Any], at: Path, default: str) -> None:
-        """The replica's restartPolicy into its pod template (a Job's pods take OnFailure or Never)."""
+    def _restart_policy(self, replica: dict[str, Any], template: dict[str, Any], at: Path, default: str,
+                        job: int) -> None:
+        """The replica's restartPolicy (which the old operators gave its pods, over the template's)
+        into the runtime's pod template; a Job's pods take OnFailure or Never, and JobSet's webhook
+        gives a template without one OnFailure."""
         policy = replica.get("restartPolicy", default)
-        pod = template["spec"]
-        if policy in ("OnFailure", "Never"):
-            if pod.get("restartPolicy") is None and policy != "OnFailure":  # JobSet's webhook defaults OnFailure
-                pod["restartPolicy"] = policy
-                if "restartPolicy" in replica:
-                    self.info(moved(at + ("restartPolicy",), ("template", "spec", "restartPolicy"),
-                                    note=" of the runtime's pod template"))
-                else:
-                    self.info(added(at, ("template", "spec", "restartPolicy"), policy,
-                                    f"the old operator's default for this replica (JobSet's is OnFailure)"))
-            elif "restartPolicy" in replica:
-                self.info(dropped(at + ("restartPolicy",), "OnFailure is what JobSet gives a Job's pods"))
-        else:
+        if policy not in ("OnFailure", "Never"):
             self.error(at + ("restartPolicy",), f"restartPolicy {policy!r} cannot be carried: Trainer runs the pods "
                        "in Jobs, whose pods restart OnFailure or Never; set one of these")
+            return
+        pod = template["spec"]
+        target = ("template", "spec", "replicatedJobs", job, "template", "spec", "template", "spec", "restartPolicy")
+        if policy == "OnFailure" and pod.get("restartPolicy") in (None, policy):
+            if "restartPolicy" in replica:
+                self.info(dropped(at + ("restartPolicy",), "OnFailure is what JobSet gives a Job's pods"))
+            return
+        pod["restartPolicy"] = policy
+        if "restartPolicy" in replica:
+            self.info(to_runtime(at + ("restartPolicy",), target))
+        else:
+            self.info(Change(at, "added-field", Severity.INFO,
+                             f"the TrainingRuntime's {p(('spec',) + target)}: {policy} added: the old operator's "
+                             "default for this replica (JobSet's is OnFailure)"))
 
     # -------------------------------------------------------------- MPIJob
     def _mpi(self, trainer: dict[str, Any]) -> dict[str, Any] | None:
@@ -282,8 +292,7 @@ class _Job:
                         "allows nothing else, and the plugin refuses any other): keep the job on mpi-operator")
             return None
         if "mpiImplementation" in spec:
-            self.info(moved(("spec", "mpiImplementation"), ("mlPolicy", "mpi", "mpiImplementation"),
-                            note=" of the TrainingRuntime"))
+            self.info(to_runtime(("spec", "mpiImplementation"), ("mlPolicy", "mpi", "mpiImplementation")))
         workers = worker.get("replicas", 0) if isinstance(worker, dict) else 0
         workers = workers if isinstance(workers, int) and not isinstance(workers, bool) else 0
         launcher_as_worker = spec.get("runLauncherAsWorker") is True
@@ -302,11 +311,9 @@ class _Job:
                             note=" (and the runtime's mlPolicy.mpi.numProcPerNode: the hostfile's slots)"))
         trainer["numProcPerNode"] = slots
         if "sshAuthMountPath" in spec:
-            self.info(moved(("spec", "sshAuthMountPath"), ("mlPolicy", "mpi", "sshAuthMountPath"),
-                            note=" of the TrainingRuntime"))
+            self.info(to_runtime(("spec", "sshAuthMountPath"), ("mlPolicy", "mpi", "sshAuthMountPath")))
         if "runLauncherAsWorker" in spec:
-            self.info(moved(("spec", "runLauncherAsWorker"), ("mlPolicy", "mpi", "runLauncherAsNode"),
-                            note=" of the TrainingRuntime"))
+            self.info(to_runtime(("spec", "runLauncherAsWorker"), ("mlPolicy", "mpi", "runLauncherAsNode")))
             if launcher_as_worker and workers == 0:
                 self.error(("spec", "runLauncherAsWorker"), "with no workers, Trainer still runs one node pod besides "
                            "the launcher (numNodes - 1, at least 1)")
@@ -317,13 +324,16 @@ class _Job:
         if isinstance(worker, dict):
             wpath = base + ("Worker",)
             node_template, _ = self._template(worker, wpath, 0, ())
-            self._restart_policy(worker, node_template, wpath, "Never")
+            self._restart_policy(worker, node_template, wpath, "Never", 0)
             first = next(iter(_list(node_template["spec"].get("containers"))), None)
             if isinstance(first, dict) and not first.get("command") and not first.get("args"):
                 first["command"], first["args"] = list(SSHD[0]), list(SSHD[1])
-                self.info(added(wpath + ("template", "spec", "containers"), ("containers", 0, "command"),
-                                "/usr/sbin/sshd -De", "mpi-operator ran it in a worker with neither command nor "
-                                "args; Trainer runs the container as it is"))
+                target = ("spec", "template", "spec", "replicatedJobs", 0, "template", "spec", "template", "spec",
+                          "containers", 0)
+                self.info(Change(wpath + ("template", "spec", "containers", 0), "added-field", Severity.INFO,
+                                 f"the TrainingRuntime's {p(target + ('command',))} and args: /usr/sbin/sshd -De "
+                                 "added: mpi-operator ran it in a worker with neither command nor args; Trainer "
+                                 "runs the container as it is"))
             jobs.append({"name": NODE, "template": {"spec": {"template": node_template}}})
         lpath = base + ("Launcher",)
         if launcher.get("replicas", 1) != 1:
@@ -340,14 +350,15 @@ class _Job:
             if key in taken:
                 trainer[key] = taken[key]
                 self.info(moved(cpath + (key,), ("spec", "trainer", key)))
-        self._restart_policy(launcher, launcher_template, lpath, "OnFailure")
+        self._restart_policy(launcher, launcher_template, lpath, "OnFailure", len(jobs))
         launcher_job: dict[str, Any] = {"name": LAUNCHER, "template": {
             "metadata": {"labels": {ANCESTOR_LABEL: "trainer"}}, "spec": {"template": launcher_template}}}
         if spec.get("launcherCreationPolicy") == "WaitForWorkersReady":
             launcher_job = {"name": LAUNCHER, "dependsOn": [{"name": NODE, "status": "Ready"}],
                             "template": launcher_job["template"]}
-            self.info(moved(("spec", "launcherCreationPolicy"), ("template", "spec", "replicatedJobs", 1, "dependsOn"),
-                            note=" of the TrainingRuntime: the launcher job starts once the node job is Ready"))
+            self.info(to_runtime(("spec", "launcherCreationPolicy"),
+                                 ("template", "spec", "replicatedJobs", len(jobs), "dependsOn"),
+                                 note=": the launcher job starts once the node job is Ready"))
         elif "launcherCreationPolicy" in spec:
             self.info(dropped(("spec", "launcherCreationPolicy"), "AtStartup: the runtime's launcher job has no "
                               "dependsOn, so it starts with the nodes"))
@@ -400,7 +411,7 @@ class _Job:
         if isinstance(image, str):
             trainer["image"] = image
             self.info(Change(cpath + ("image",), "migrated-field", Severity.INFO,
-                             f"{p(cpath + ('image',))} -> spec.trainer.image (kept in the runtime's container too)"))
+                             f"{p(cpath + ('image',))} -> spec.trainer.image"))
         for key in ("command", "args", "env"):
             if key in taken:
                 trainer[key] = taken[key]
@@ -428,7 +439,7 @@ class _Job:
                 self.error(("spec", key), f"spec.{key} is not a field mpigen knows how to carry to a TrainJob: "
                            "dropped")
         for role in roles:
-            self._restart_policy(replicas[role], runtime_template, base + (role,), "OnFailure")
+            self._restart_policy(replicas[role], runtime_template, base + (role,), "OnFailure", 0)
         self._torch_ports(runtime_template, cpath)
         self.patch = self._patchable(runtime_template)
         return {"mlPolicy": {"numNodes": nodes, "torch": {}},
@@ -471,9 +482,10 @@ class _Job:
             if not isinstance(container, dict) or container.get("name") != NODE:
                 continue
             ports = _list(container.get("ports"))
-            kept = [p for p in ports if not (isinstance(p, dict) and p.get("name") == PYTORCH_PORT_NAME)]
+            kept = [port for port in ports if not (isinstance(port, dict) and port.get("name") == PYTORCH_PORT_NAME)]
             if len(kept) != len(ports):
-                i = next(i for i, p in enumerate(ports) if isinstance(p, dict) and p.get("name") == PYTORCH_PORT_NAME)
+                i = next(i for i, port in enumerate(ports)
+                         if isinstance(port, dict) and port.get("name") == PYTORCH_PORT_NAME)
                 self.changes.append(lossy(cpath + ("ports", i), "the pytorchjob-port (training-operator's "
                                           "MASTER_PORT) dropped: Trainer's master port is 29500 (PET_MASTER_PORT)"))
                 if kept:
@@ -534,8 +546,8 @@ class _Job:
         policy = _mapping(self.spec.get("runPolicy"))
         at = ("spec", "runPolicy")
         jobset = runtime_spec["template"]["spec"]
-        trainer_job = next(j for j in jobset["replicatedJobs"]
-                           if ((j.get("template") or {}).get("metadata") or {}).get("labels"))
+        trainer_index, trainer_job = next((i, j) for i, j in enumerate(jobset["replicatedJobs"])
+                                          if ((j.get("template") or {}).get("metadata") or {}).get("labels"))
         mpi = self.kind == "MPIJob"
         for key, value in policy.items():
             path = at + (key,)
@@ -559,9 +571,9 @@ class _Job:
             elif key == "backoffLimit":
                 trainer_job["template"]["spec"]["backoffLimit"] = value
                 if mpi:
-                    self.info(moved(path, ("template", "spec", "replicatedJobs", 1, "template", "spec",
-                                           "backoffLimit"), note=" of the TrainingRuntime: mpi-operator gave it to "
-                                    "the launcher Job too"))
+                    self.info(to_runtime(path, ("template", "spec", "replicatedJobs", trainer_index, "template", "spec",
+                                                "backoffLimit"),
+                                         note=": mpi-operator gave it to the launcher Job too"))
                 else:
                     self.runtime_reasons.append("runPolicy.backoffLimit goes to the node job")
                     self.changes.append(lossy(path, "runPolicy.backoffLimit -> the TrainingRuntime's node job "
@@ -591,7 +603,6 @@ class _Job:
         from ..lint.base import Context, LintOptions
 
         gang = Context(self.old, LintOptions(gang=self.gang)).gang
-        self.gang_scheduler = gang
         at = ("spec", "runPolicy", "schedulingPolicy")
         policy = _mapping(_mapping(self.spec.get("runPolicy")).get("schedulingPolicy"))
         if gang is None:
@@ -623,15 +634,15 @@ class _Job:
                     VOLCANO_QUEUE_ANNOTATION] = queue
                 where = at + ("queue",) if policy.get("queue") else ("metadata", "annotations",
                                                                      VOLCANO_QUEUE_ANNOTATION)
-                self.info(moved(where, ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION),
-                                note=" of the TrainingRuntime (Trainer's Volcano PodGroup takes its queue there)"))
+                self.info(to_runtime(where, ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION),
+                                     note=" (Trainer's Volcano PodGroup takes its queue there)"))
         else:
             timeout = policy.get("scheduleTimeoutSeconds")
             runtime_spec["podGroupPolicy"] = {"coscheduling": {"scheduleTimeoutSeconds": timeout if timeout is not None
                                                                else 0 if self.kind == "MPIJob" else 60}}
             if timeout is not None:
-                self.info(moved(at + ("scheduleTimeoutSeconds",),
-                                ("podGroupPolicy", "coscheduling", "scheduleTimeoutSeconds"), note=" of the runtime"))
+                self.info(to_runtime(at + ("scheduleTimeoutSeconds",),
+                                     ("podGroupPolicy", "coscheduling", "scheduleTimeoutSeconds")))
             if policy.get("queue"):
                 self.changes.append(lossy(at + ("queue",), "schedulingPolicy.queue dropped: a scheduler-plugins "
                                           "PodGroup has no queue"))

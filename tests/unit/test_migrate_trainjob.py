@@ -101,7 +101,7 @@ def test_mpijob_pod_templates_go_to_the_runtime() -> None:
     assert runtime["spec"]["template"]["spec"]["successPolicy"] == {"operator": "All",
                                                                    "targetReplicatedJobs": ["launcher"]}
     workers = ("spec", "mpiReplicaSpecs", "Worker", "template", "spec", "containers")
-    assert ("added-field", Severity.INFO) in _codes(changes, workers)  # sshd
+    assert ("added-field", Severity.INFO) in _codes(changes, workers + (0,))  # sshd
     assert _codes(changes, workers + (0, "name")) == [("migrated-field", Severity.INFO)]
     assert _codes(changes, ("spec", "runPolicy", "backoffLimit")) == [("migrated-field", Severity.INFO)]
     assert _codes(changes, ("spec", "runPolicy", "cleanPodPolicy")) == [("dropped-field", Severity.INFO)]
