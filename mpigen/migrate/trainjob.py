@@ -549,6 +549,10 @@ class _Job:
         trainer_index, trainer_job = next((i, j) for i, j in enumerate(jobset["replicatedJobs"])
                                           if ((j.get("template") or {}).get("metadata") or {}).get("labels"))
         mpi = self.kind == "MPIJob"
+        if "cleanPodPolicy" not in policy:
+            self.info(Change(at if "runPolicy" in self.spec else ("spec",), "migrated-field", Severity.INFO,
+                             f"cleanPodPolicy unset: the {self.kind}'s default None left running pods when the job "
+                             "finished; a finished JobSet deletes them (as Running did)"))
         for key, value in policy.items():
             path = at + (key,)
             if key == "suspend":
@@ -584,7 +588,7 @@ class _Job:
                 if not mpi:
                     self.runtime_reasons.append("runPolicy.ttlSecondsAfterFinished goes to the JobSet")
                 self.changes.append(lossy(path, "runPolicy.ttlSecondsAfterFinished -> the TrainingRuntime's "
-                                          "template.spec.ttlSecondsAfterFinished: the JobSet and its pods are deleted "
+                                          "spec.template.spec.ttlSecondsAfterFinished: the JobSet and its pods are deleted "
                                           "then, but the TrainJob itself stays until you delete it (TrainJob has no TTL)"))
             elif key == "cleanPodPolicy":
                 if value == "Running":

@@ -107,6 +107,15 @@ def test_mpijob_pod_templates_go_to_the_runtime() -> None:
     assert _codes(changes, ("spec", "runPolicy", "cleanPodPolicy")) == [("dropped-field", Severity.INFO)]
 
 
+@pytest.mark.parametrize("old", [PI, SIMPLE], ids=["mpijob", "pytorchjob"])
+def test_default_clean_pod_policy_is_reported(old: dict[str, Any]) -> None:
+    old = copy.deepcopy(old)
+    old["spec"].get("runPolicy", {}).pop("cleanPodPolicy", None)
+    _, changes = _run(old)
+    at = ("spec", "runPolicy") if "runPolicy" in old["spec"] else ("spec",)
+    assert [c.message for c in changes if tuple(c.path) == at and "cleanPodPolicy unset" in c.message]
+
+
 def test_mpijob_runs_as_trainer_builds_it() -> None:
     """The framework gives the launcher job 1 pod and the node job numNodes (runLauncherAsNode: false)."""
     (runtime, trainjob), _ = _run(PI)
