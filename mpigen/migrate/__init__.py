@@ -72,22 +72,24 @@ def migrate_object(obj: Any, flags: LegacyFlags = LegacyFlags()) -> tuple[Any, l
     return new, changes, True
 
 
-def migrate_to_trainjob(obj: Any, options: TrainJobOptions) -> tuple[list[Any], list[Change], bool]:
+def migrate_to_trainjob(obj: Any, options: TrainJobOptions
+                        ) -> tuple[list[Any], list[Change], bool, list[dict[tuple, tuple]]]:
     """One object -> (the objects it becomes: [TrainingRuntime,] TrainJob, or the old object when
-    there is nothing to do or it cannot be migrated; the changes; whether it was migrated)."""
+    there is nothing to do or it cannot be migrated; the changes; whether it was migrated; for
+    each object, where its parts come from: :func:`.trainjob.migrated`)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
         return [obj], [Change((), "nothing-to-migrate", Severity.INFO,
-                              "not a Kubernetes object (no apiVersion and kind): passed through unchanged")], False
+                              "not a Kubernetes object (no apiVersion and kind): passed through unchanged")], False, [{}]
     if not trainjob.handles(obj):
         return [obj], [Change((), "nothing-to-migrate", Severity.INFO,
                               f"{obj['kind']} {obj['apiVersion']} is not an MPIJob or PyTorchJob: passed through "
-                              "unchanged")], False
-    objects, changes = trainjob.migrate(obj, options.gang, options.scheduler_name)
+                              "unchanged")], False, [{}]
+    objects, changes, origins = trainjob.migrated(obj, options.gang, options.scheduler_name)
     if objects is None:
         return [obj], [Change(c.path, c.code, c.severity, c.message + "; the document is passed through unchanged")
-                       for c in changes if c.severity is Severity.ERROR], False
+                       for c in changes if c.severity is Severity.ERROR], False, [{}]
     changes += trainjob.compare_gang(obj, objects, options.gang, options.scheduler_name)
-    return objects, changes, True
+    return objects, changes, True, origins
 
 
 def _located(doc: Document, filename: str, prefix: tuple, change: Change) -> Diagnostic:
@@ -106,31 +108,34 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None
     document they come from, else its nearest ancestor."""
     from ..emit.yaml_emit import dump, dump_all
 
-    def convert(obj: Any) -> tuple[list[Any], list[Change], bool]:
+    def convert(obj: Any) -> tuple[list[Any], list[Change], bool, list[dict[tuple, tuple]]]:
         if to_trainjob is not None:
             return migrate_to_trainjob(obj, to_trainjob)
         new, changes, done = migrate_object(obj, flags)
-        return [new], changes, done
+        return [new], changes, done, [{}]
 
     diagnostics = list(loaded.diagnostics)
     objects: list[Any] = []
     migrated_docs: list[bool] = []
-    sources: list[int] = []  # the input document of each output document
+    sources: list[list[_Source]] = []  # for each output document, where its parts come from
     for index, doc in enumerate(loaded.documents):
         if is_list(doc.data):
-            items, any_migrated = [], False
+            items, any_migrated, parts = [], False, []
             for i, item in enumerate(doc.data["items"]):
-                new, changes, done = convert(item)
+                new, changes, done, origins = convert(item)
+                parts += [_Source(("items", len(items) + j), index, ("items", i), origin)
+                          for j, origin in enumerate(origins)]
                 items += new
                 any_migrated |= done
                 diagnostics += [_located(doc, filename, ("items", i), c) for c in changes]
-            outputs = [{**doc.data, "items": items}]
+            outputs, found = [{**doc.data, "items": items}], [parts]
         else:
-            outputs, changes, any_migrated = convert(doc.data)
+            outputs, changes, any_migrated, origins = convert(doc.data)
             diagnostics += [_located(doc, filename, (), c) for c in changes]
+            found = [[_Source((), index, (), origin)] for origin in origins]
         objects += outputs
         migrated_docs += [any_migrated] * len(outputs)
-        sources += [index] * len(outputs)
+        sources += found
     if not loaded.documents and not loaded.diagnostics:
         diagnostics.append(Diagnostic(filename, None, None, "", "nothing-to-migrate", Severity.INFO,
                                       "the file holds no document"))
@@ -178,10 +183,34 @@ def _validate(text: str, pieces: list[str], migrated: list[bool], output_name: s
             and any(start <= d.line <= end for start, end in ranges)]
 
 
+@dataclass(frozen=True)
+class _Source:
+    """Where a migrated object (at ``output`` in its output document) comes from: the input
+    document ``document``, at ``input`` in it; ``origins`` maps paths of the object (prefixes) to
+    the old paths they were made of (:func:`.trainjob.migrated`)."""
+
+    output: tuple
+    document: int
+    input: tuple
+    origins: dict[tuple, tuple]
+
+    def old_path(self, path: tuple) -> tuple | None:
+        """The input path of ``path`` (a path in the output document), or None when it is not in
+        this object."""
+        if path[:len(self.output)] != self.output:
+            return None
+        rest = path[len(self.output):]
+        for size in range(len(rest), 0, -1):
+            if rest[:size] in self.origins:
+                return self.input + tuple(self.origins[rest[:size]]) + rest[size:]
+        return self.input + rest
+
+
 def _in_input(found: list[Diagnostic], text: str, inputs: list[Document], filename: str,
-              sources: list[int]) -> list[Diagnostic]:
+              sources: list[list[_Source]]) -> list[Diagnostic]:
     """Findings at output lines moved to the input document each output document came from
-    (``sources``), at the same field there, or its nearest ancestor the input has."""
+    (``sources``), at the field the output's was made of (the same field, for most), or its
+    nearest ancestor the input has."""
     from ..load.yaml_loader import load_text
 
     outputs = load_text(text, filename).documents
@@ -197,6 +226,14 @@ def _in_input(found: list[Diagnostic], text: str, inputs: list[Document], filena
             index = max((i for i, doc in enumerate(outputs) if doc.line <= (d.line or 0)), default=0)
         if index >= len(sources):
             continue  # pragma: no cover - every output document comes from an input document
-        line, column = inputs[sources[index]].locate(path)
+        source = next((s for s in sources[index] if s.old_path(path) is not None), None)
+        if source is None:  # a List's own fields
+            source = _Source((), sources[index][0].document, (), {}) if sources[index] else None
+        if source is None:
+            continue  # pragma: no cover - an empty List has no findings of its items
+        old = source.old_path(path) or ()
+        line, column = inputs[source.document].locate(old)
+        if old != path:  # a field of the new object made of another of the old one: name both
+            d = replace(d, path=format_path(old), message=f"{d.message} (in the output: {d.path})")
         out.append(replace(d, file=filename, line=line, column=column))
     return out

@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..diagnostics import Severity
+from ..diagnostics import Severity, format_path
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND
 from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 from .common import Change, Path, dropped, p, lossy, moved, object_shell, refused
@@ -72,7 +72,8 @@ SSHD = ["/usr/sbin/sshd"], ["-De"]
 PATCH_POD_FIELDS = ("serviceAccountName", "volumes", "imagePullSecrets", "securityContext", "nodeSelector",
                     "affinity", "tolerations", "schedulingGates", "terminationGracePeriodSeconds")
 PATCH_CONTAINER_FIELDS = ("volumeMounts", "securityContext")  # ContainerPatch (env goes to trainer.env)
-TRAINER_FIELDS = ("image", "command", "args", "env", "numNodes", "resourcesPerNode", "numProcPerNode")  # Trainer's order
+# the Trainer fields in their order in trainjob_types.go
+TRAINER_FIELDS = ("image", "command", "args", "env", "numNodes", "resourcesPerNode", "numProcPerNode")
 TRAINER_CONTAINER_FIELDS = ("name", "image", "command", "args", "env", "resources")
 
 Objects = list[dict[str, Any]]
@@ -86,20 +87,35 @@ def migrate(old: dict[str, Any], gang: str | None = None,
             scheduler_name: str = DEFAULT_SCHEDULER_PLUGINS_NAME) -> tuple[Objects | None, list[Change]]:
     """One old job -> ([TrainingRuntime,] TrainJob) and the changes; None when it cannot be
     migrated (the changes then hold the reasons, errors). ``gang``: the old operator's gang
-    scheduler (``volcano``, ``scheduler-plugins``, ``none``; None: what the pod templates show)."""
+    scheduler (``volcano``, ``scheduler-plugins``, ``none``; None: what the pod templates show).
+    See :func:`migrated` for where each part of the new objects comes from."""
+    objects, changes, _ = migrated(old, gang, scheduler_name)
+    return objects, changes
+
+
+def migrated(old: dict[str, Any], gang: str | None = None, scheduler_name: str = DEFAULT_SCHEDULER_PLUGINS_NAME
+             ) -> tuple[Objects | None, list[Change], list[dict[Path, Path]]]:
+    """:func:`migrate`, and for each new object where its parts come from: a path in it (a
+    prefix) -> the path of the old job it was made of (the rest of the path is the same below
+    it); a path no prefix covers comes from the same path of the old job (metadata...)."""
     kind, api = old["kind"], old["apiVersion"]
-    if kind == "TFJob":
-        return None, [refused(("kind",), "Kubeflow Trainer v2.3.0 has no TensorFlow runtime (its default runtimes "
-                              "are torch, DeepSpeed, MLX, JAX, XGBoost and torchtune): a TFJob cannot become a "
-                              "TrainJob; keep it on training-operator")]
     want = MPI_API if kind == "MPIJob" else PYTORCH_API
-    if api != want:
-        return None, [refused(("apiVersion",), f"{kind} {api} is not {want}: run mpigen migrate on it first (without "
-                              f"--to), then mpigen migrate --to trainjob on the result")]
-    if not isinstance(old.get("spec"), dict):
-        return None, [refused(("spec",) if "spec" in old else (), f"{kind} {api} has no spec to migrate")]
+    if kind == "TFJob":
+        reason = refused(("kind",), "Kubeflow Trainer v2.3.0 has no TensorFlow runtime (its default runtimes are "
+                         "torch, DeepSpeed, MLX, JAX, XGBoost and torchtune): a TFJob cannot become a TrainJob; keep "
+                         "it on training-operator")
+    elif api != want:
+        reason = refused(("apiVersion",), f"{kind} {api} is not {want}: run mpigen migrate on it first (without "
+                         "--to), then mpigen migrate --to trainjob on the result")
+    elif not isinstance(old.get("spec"), dict):
+        reason = refused(("spec",) if "spec" in old else (), f"{kind} {api} has no spec to migrate")
+    else:
+        reason = None
+    if reason is not None:
+        return None, [reason], []
     job = _Job(old, gang, scheduler_name)
-    return job.run()
+    objects, changes = job.run()
+    return objects, changes, [job.origins[obj["kind"]] for obj in objects or []]
 
 
 def to_runtime(old: Path, new: Path, note: str = "") -> Change:
@@ -145,6 +161,9 @@ class _Job:
         self.namespace = self.meta.get("namespace") if isinstance(self.meta.get("namespace"), str) else None
         self.runtime_reasons: list[str] = []  # why a TrainingRuntime is written beside
         self.patch: dict[str, Any] | None = None  # PyTorchJob: the runtime patch over torch-distributed
+        self.template_at: Path = ()  # PyTorchJob: the pod template the node job runs
+        # where each part of the new objects comes from: new path (a prefix) -> old path
+        self.origins: dict[str, dict[Path, Path]] = {"TrainJob": {}, TRAINING_RUNTIME_KIND: {}}
 
     # -------------------------------------------------------------- reporting
     def error(self, at: Path, message: str) -> None:
@@ -157,6 +176,16 @@ class _Job:
 
     def info(self, change: Change) -> None:
         self.changes.append(change)
+
+    def move(self, old: Path, new: Path, note: str = "") -> None:
+        """A field moved into the TrainJob."""
+        self.origins["TrainJob"][new] = old
+        self.info(moved(old, new, note=note))
+
+    def to_runtime(self, old: Path, new: Path, note: str = "") -> None:
+        """A field moved into the TrainingRuntime (``new``: under its spec)."""
+        self.origins[TRAINING_RUNTIME_KIND][("spec",) + new] = old
+        self.info(to_runtime(old, new, note))
 
     # -------------------------------------------------------------- the whole job
     def run(self) -> tuple[Objects | None, list[Change]]:
@@ -189,6 +218,8 @@ class _Job:
             if self.patch:
                 spec["runtimePatches"] = [{"manager": PATCH_MANAGER, "trainingRuntimeSpec": {"template": {"spec": {
                     "replicatedJobs": [{"name": NODE, "template": {"spec": {"template": self.patch}}}]}}}}]
+                self.origins["TrainJob"][("spec", "runtimePatches", 0, "trainingRuntimeSpec", "template", "spec",
+                                          "replicatedJobs", 0, "template", "spec", "template")] = self.template_at
                 self.info(Change(("spec", "pytorchReplicaSpecs"), "migrated-field", Severity.INFO,
                                  "the rest of the pod template -> spec.runtimePatches (manager "
                                  f"{PATCH_MANAGER}) over the torch-distributed runtime's node job"))
@@ -214,10 +245,13 @@ class _Job:
                 "spec": {k: runtime_spec[k] for k in order if k in runtime_spec}}
 
     # -------------------------------------------------------------- pod templates
-    def _template(self, replica: Any, at: Path, main: int,
-                  move: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A replica's pod template for the runtime (its ``main`` container renamed ``node``, the
-        fields in ``move`` taken out, requests written from limits) and the fields taken out."""
+    def _template(self, replica: Any, at: Path, main: int, move: tuple[str, ...],
+                  job: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A replica's pod template for the runtime's replicated job ``job`` (its ``main`` container
+        renamed ``node``, the fields in ``move`` taken out, requests written from limits) and the
+        fields taken out."""
+        self.origins[TRAINING_RUNTIME_KIND][("spec", "template", "spec", "replicatedJobs", job, "template", "spec",
+                                             "template")] = at + ("template",)
         template = copy.deepcopy(_mapping(_mapping(replica).get("template")))
         if not isinstance(template.get("spec"), dict):
             template["spec"] = {}
@@ -267,7 +301,7 @@ class _Job:
             return
         pod["restartPolicy"] = policy
         if "restartPolicy" in replica:
-            self.info(to_runtime(at + ("restartPolicy",), target))
+            self.to_runtime(at + ("restartPolicy",), target)
         else:
             self.info(Change(at, "added-field", Severity.INFO,
                              f"the TrainingRuntime's {p(('spec',) + target)}: {policy} added: the old operator's "
@@ -292,7 +326,7 @@ class _Job:
                         "allows nothing else, and the plugin refuses any other): keep the job on mpi-operator")
             return None
         if "mpiImplementation" in spec:
-            self.info(to_runtime(("spec", "mpiImplementation"), ("mlPolicy", "mpi", "mpiImplementation")))
+            self.to_runtime(("spec", "mpiImplementation"), ("mlPolicy", "mpi", "mpiImplementation"))
         workers = worker.get("replicas", 0) if isinstance(worker, dict) else 0
         workers = workers if isinstance(workers, int) and not isinstance(workers, bool) else 0
         launcher_as_worker = spec.get("runLauncherAsWorker") is True
@@ -301,19 +335,23 @@ class _Job:
         mpi: dict[str, Any] = {"numProcPerNode": slots, "mpiImplementation": "OpenMPI",
                                "sshAuthMountPath": spec.get("sshAuthMountPath") or "/root/.ssh",
                                "runLauncherAsNode": launcher_as_worker}
+        for key, old_key in (("numProcPerNode", "slotsPerWorker"), ("sshAuthMountPath", "sshAuthMountPath"),
+                             ("runLauncherAsNode", "runLauncherAsWorker"), ("mpiImplementation", "mpiImplementation")):
+            if old_key in spec:
+                self.origins[TRAINING_RUNTIME_KIND][("spec", "mlPolicy", "mpi", key)] = ("spec", old_key)
         trainer["numNodes"] = nodes
-        self.info(moved(base + ("Worker", "replicas") if isinstance(worker, dict) and "replicas" in worker else base,
-                        ("spec", "trainer", "numNodes"),
-                        note=f" ({nodes}{', the launcher counted: runLauncherAsWorker' if launcher_as_worker else ''}"
-                             "; Trainer's node job gets that many pods)"))
+        self.move(base + ("Worker", "replicas") if isinstance(worker, dict) and "replicas" in worker else base,
+                  ("spec", "trainer", "numNodes"),
+                  note=f" ({nodes}{', the launcher counted: runLauncherAsWorker' if launcher_as_worker else ''}"
+                  "; Trainer's node job gets that many pods)")
         if "slotsPerWorker" in spec:
-            self.info(moved(("spec", "slotsPerWorker"), ("spec", "trainer", "numProcPerNode"),
-                            note=" (and the runtime's mlPolicy.mpi.numProcPerNode: the hostfile's slots)"))
+            self.move(("spec", "slotsPerWorker"), ("spec", "trainer", "numProcPerNode"),
+                      note=" (and the runtime's mlPolicy.mpi.numProcPerNode: the hostfile's slots)")
         trainer["numProcPerNode"] = slots
         if "sshAuthMountPath" in spec:
-            self.info(to_runtime(("spec", "sshAuthMountPath"), ("mlPolicy", "mpi", "sshAuthMountPath")))
+            self.to_runtime(("spec", "sshAuthMountPath"), ("mlPolicy", "mpi", "sshAuthMountPath"))
         if "runLauncherAsWorker" in spec:
-            self.info(to_runtime(("spec", "runLauncherAsWorker"), ("mlPolicy", "mpi", "runLauncherAsNode")))
+            self.to_runtime(("spec", "runLauncherAsWorker"), ("mlPolicy", "mpi", "runLauncherAsNode"))
             if launcher_as_worker and workers == 0:
                 self.error(("spec", "runLauncherAsWorker"), "with no workers, Trainer still runs one node pod besides "
                            "the launcher (numNodes - 1, at least 1)")
@@ -323,7 +361,7 @@ class _Job:
         jobs = []
         if isinstance(worker, dict):
             wpath = base + ("Worker",)
-            node_template, _ = self._template(worker, wpath, 0, ())
+            node_template, _ = self._template(worker, wpath, 0, (), 0)
             self._restart_policy(worker, node_template, wpath, "Never", 0)
             first = next(iter(_list(node_template["spec"].get("containers"))), None)
             if isinstance(first, dict) and not first.get("command") and not first.get("args"):
@@ -338,27 +376,28 @@ class _Job:
         lpath = base + ("Launcher",)
         if launcher.get("replicas", 1) != 1:
             self.info(dropped(lpath + ("replicas",), "an MPIJob has one launcher, a TrainJob's launcher job too"))
-        launcher_template, taken = self._template(launcher, lpath, 0, ("command", "args"))
+        launcher_template, taken = self._template(launcher, lpath, 0, ("command", "args"), len(jobs))
         image = next((c.get("image") for c in _list(launcher_template["spec"].get("containers"))
                       if isinstance(c, dict) and c.get("name") == NODE), None)
         cpath = lpath + ("template", "spec", "containers", 0)
         if isinstance(image, str):
             trainer["image"] = image
+            self.origins["TrainJob"][("spec", "trainer", "image")] = cpath + ("image",)
             self.info(Change(cpath + ("image",), "migrated-field", Severity.INFO,
                              f"{p(cpath + ('image',))} -> spec.trainer.image (kept in the runtime's launcher too)"))
         for key in ("command", "args"):
             if key in taken:
                 trainer[key] = taken[key]
-                self.info(moved(cpath + (key,), ("spec", "trainer", key)))
+                self.move(cpath + (key,), ("spec", "trainer", key))
         self._restart_policy(launcher, launcher_template, lpath, "OnFailure", len(jobs))
         launcher_job: dict[str, Any] = {"name": LAUNCHER, "template": {
             "metadata": {"labels": {ANCESTOR_LABEL: "trainer"}}, "spec": {"template": launcher_template}}}
         if spec.get("launcherCreationPolicy") == "WaitForWorkersReady":
             launcher_job = {"name": LAUNCHER, "dependsOn": [{"name": NODE, "status": "Ready"}],
                             "template": launcher_job["template"]}
-            self.info(to_runtime(("spec", "launcherCreationPolicy"),
-                                 ("template", "spec", "replicatedJobs", len(jobs), "dependsOn"),
-                                 note=": the launcher job starts once the node job is Ready"))
+            self.to_runtime(("spec", "launcherCreationPolicy"),
+                            ("template", "spec", "replicatedJobs", len(jobs), "dependsOn"),
+                            note=": the launcher job starts once the node job is Ready")
         elif "launcherCreationPolicy" in spec:
             self.info(dropped(("spec", "launcherCreationPolicy"), "AtStartup: the runtime's launcher job has no "
                               "dependsOn, so it starts with the nodes"))
@@ -390,12 +429,13 @@ class _Job:
         nodes = sum(c for c in counts.values() if isinstance(c, int) and not isinstance(c, bool))
         trainer["numNodes"] = nodes
         for role in roles:
-            self.info(moved(base + (role, "replicas") if "replicas" in replicas[role] else base + (role,),
-                            ("spec", "trainer", "numNodes"),
-                            note=f" ({' + '.join(f'{counts[r]} {r}' for r in roles)} = {nodes}: Trainer runs one "
-                                 "node job; the pod of completion index 0 is the master, PET_MASTER_ADDR)"))
+            self.move(base + (role, "replicas") if "replicas" in replicas[role] else base + (role,),
+                      ("spec", "trainer", "numNodes"),
+                      note=f" ({' + '.join(f'{counts[r]} {r}' for r in roles)} = {nodes}: Trainer runs one "
+                      "node job; the pod of completion index 0 is the master, PET_MASTER_ADDR)")
         main_role = roles[0]
         at = base + (main_role,)
+        self.template_at = at + ("template",)
         template = _mapping(replicas[main_role].get("template"))
         containers = _list(_mapping(template.get("spec")).get("containers"))
         index = next((i for i, c in enumerate(containers) if isinstance(c, dict) and c.get("name") == "pytorch"), 0)
@@ -405,26 +445,27 @@ class _Job:
         for role in roles[1:]:
             self._same_template(replicas[main_role], replicas[role], at, base + (role,))
         runtime_template, taken = self._template(replicas[main_role], at, index,
-                                                 ("command", "args", "env", "resources"))
+                                                 ("command", "args", "env", "resources"), 0)
         cpath = at + ("template", "spec", "containers", index)
         image = containers[index].get("image") if isinstance(containers[index], dict) else None
         if isinstance(image, str):
             trainer["image"] = image
+            self.origins["TrainJob"][("spec", "trainer", "image")] = cpath + ("image",)
             self.info(Change(cpath + ("image",), "migrated-field", Severity.INFO,
                              f"{p(cpath + ('image',))} -> spec.trainer.image"))
         for key in ("command", "args", "env"):
             if key in taken:
                 trainer[key] = taken[key]
-                self.info(moved(cpath + (key,), ("spec", "trainer", key)))
+                self.move(cpath + (key,), ("spec", "trainer", key))
         if "resources" in taken:
             trainer["resourcesPerNode"], _ = _with_requests(taken["resources"])
-            self.info(moved(cpath + ("resources",), ("spec", "trainer", "resourcesPerNode")))
+            self.move(cpath + ("resources",), ("spec", "trainer", "resourcesPerNode"))
         self._torch_environment(trainer, cpath)
         nproc = spec.get("nprocPerNode")
         if nproc is not None:
             if isinstance(nproc, int) or (isinstance(nproc, str) and nproc.isdigit()):
                 trainer["numProcPerNode"] = int(nproc)
-                self.info(moved(("spec", "nprocPerNode"), ("spec", "trainer", "numProcPerNode")))
+                self.move(("spec", "nprocPerNode"), ("spec", "trainer", "numProcPerNode"))
             elif nproc == "auto":
                 self.info(dropped(("spec", "nprocPerNode"), "auto is Trainer's default (PET_NPROC_PER_NODE auto "
                                   "with GPUs, else the CPUs per node)"))
@@ -468,7 +509,7 @@ class _Job:
 
     def _torch_environment(self, trainer: dict[str, Any], cpath: Path) -> None:
         """training-operator set MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK; Trainer sets PET_* for torchrun."""
-        words = [w for w in (trainer.get("command") or []) + (trainer.get("args") or []) if isinstance(w, str)]
+        words = [w for w in _list(trainer.get("command")) + _list(trainer.get("args")) if isinstance(w, str)]
         if any(any(t in w for t in TORCHRUN) for w in words[:4]):
             return
         self.changes.append(lossy(cpath + ("command",) if "command" in trainer else cpath,
@@ -557,15 +598,15 @@ class _Job:
             path = at + (key,)
             if key == "suspend":
                 spec["suspend"] = value
-                self.info(moved(path, ("spec", "suspend")))
+                self.move(path, ("spec", "suspend"))
             elif key == "activeDeadlineSeconds":
                 spec["activeDeadlineSeconds"] = value
-                self.info(moved(path, ("spec", "activeDeadlineSeconds"),
-                                note=" (counted from the TrainJob's start, reset when it is resumed)"))
+                self.move(path, ("spec", "activeDeadlineSeconds"),
+                          note=" (counted from the TrainJob's start, reset when it is resumed)")
             elif key == "managedBy":
                 if value == MULTIKUEUE:
                     spec["managedBy"] = value
-                    self.info(moved(path, ("spec", "managedBy")))
+                    self.move(path, ("spec", "managedBy"))
                 elif value in ("kubeflow.org/mpi-operator", "kubeflow.org/training-operator"):
                     self.info(dropped(path, "the old operator's name; the TrainJob controller manages a TrainJob "
                                       "by default"))
@@ -575,9 +616,9 @@ class _Job:
             elif key == "backoffLimit":
                 trainer_job["template"]["spec"]["backoffLimit"] = value
                 if mpi:
-                    self.info(to_runtime(path, ("template", "spec", "replicatedJobs", trainer_index, "template", "spec",
-                                                "backoffLimit"),
-                                         note=": mpi-operator gave it to the launcher Job too"))
+                    self.to_runtime(path, ("template", "spec", "replicatedJobs", trainer_index, "template", "spec",
+                                           "backoffLimit"),
+                                    note=": mpi-operator gave it to the launcher Job too")
                 else:
                     self.runtime_reasons.append("runPolicy.backoffLimit goes to the node job")
                     self.changes.append(lossy(path, "runPolicy.backoffLimit -> the TrainingRuntime's node job "
@@ -587,9 +628,11 @@ class _Job:
                 jobset["ttlSecondsAfterFinished"] = value
                 if not mpi:
                     self.runtime_reasons.append("runPolicy.ttlSecondsAfterFinished goes to the JobSet")
+                self.origins[TRAINING_RUNTIME_KIND][("spec", "template", "spec", "ttlSecondsAfterFinished")] = path
                 self.changes.append(lossy(path, "runPolicy.ttlSecondsAfterFinished -> the TrainingRuntime's "
-                                          "spec.template.spec.ttlSecondsAfterFinished: the JobSet and its pods are deleted "
-                                          "then, but the TrainJob itself stays until you delete it (TrainJob has no TTL)"))
+                                          "spec.template.spec.ttlSecondsAfterFinished: the JobSet and its pods are "
+                                          "deleted then, but the TrainJob itself stays until you delete it (TrainJob "
+                                          "has no TTL)"))
             elif key == "cleanPodPolicy":
                 if value == "Running":
                     self.info(dropped(path, "Running is what the JobSet does: when it finishes it deletes its "
@@ -638,20 +681,21 @@ class _Job:
                     VOLCANO_QUEUE_ANNOTATION] = queue
                 where = at + ("queue",) if policy.get("queue") else ("metadata", "annotations",
                                                                      VOLCANO_QUEUE_ANNOTATION)
-                self.info(to_runtime(where, ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION),
-                                     note=" (Trainer's Volcano PodGroup takes its queue there)"))
+                self.to_runtime(where, ("template", "metadata", "annotations", VOLCANO_QUEUE_ANNOTATION),
+                                note=" (Trainer's Volcano PodGroup takes its queue there)")
         else:
             timeout = policy.get("scheduleTimeoutSeconds")
             runtime_spec["podGroupPolicy"] = {"coscheduling": {"scheduleTimeoutSeconds": timeout if timeout is not None
                                                                else 0 if self.kind == "MPIJob" else 60}}
             if timeout is not None:
-                self.info(to_runtime(at + ("scheduleTimeoutSeconds",),
-                                     ("podGroupPolicy", "coscheduling", "scheduleTimeoutSeconds")))
+                self.to_runtime(at + ("scheduleTimeoutSeconds",),
+                                ("podGroupPolicy", "coscheduling", "scheduleTimeoutSeconds"))
             if policy.get("queue"):
                 self.changes.append(lossy(at + ("queue",), "schedulingPolicy.queue dropped: a scheduler-plugins "
                                           "PodGroup has no queue"))
+        kind = next(iter(runtime_spec["podGroupPolicy"]))
         self.info(Change(at if policy else ("spec",), "migrated-field", Severity.INFO,
-                         f"the gang ({gang}) -> the TrainingRuntime's podGroupPolicy.{next(iter(runtime_spec['podGroupPolicy']))}"))
+                         f"the gang ({gang}) -> the TrainingRuntime's spec.podGroupPolicy.{kind}"))
         for key, value in policy.items():
             if key == "minAvailable":
                 self.error(at + (key,), f"minAvailable {value} cannot be carried: Trainer's PodGroup counts every pod "
@@ -710,7 +754,7 @@ def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
     from ..load.trainer_runtimes import default_runtimes
     from ..trainer.framework import build
     from ..trainer.info import TrainerError
-    from ..trainer.runtimes import runtime_ref
+    from ..trainer.runtimes import runtime_ref, runtime_shape, trainjob_shape
 
     trainjob = copy.deepcopy(objects[-1])
     trainjob["spec"].pop("suspend", None)
@@ -718,6 +762,10 @@ def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
     runtime = objects[0] if len(objects) > 1 else default_runtimes().find(kind, name)
     if runtime is None:
         return None, f"the runtime {name} is not known"
+    shape = trainjob_shape(trainjob) + [(("runtime",) + path, message) for path, message in runtime_shape(runtime)]
+    if shape:  # the old job had a field of the wrong type there: validation reports it
+        path, message = shape[0]
+        return None, f"{format_path(path)}: {message}"
     try:
         return build(trainjob, runtime).podgroup, None
     except TrainerError as exc:

@@ -179,3 +179,25 @@ def test_trainjob_result_errors_are_placed_at_the_input(tmp_path: Path) -> None:
 def test_gang_is_only_for_trainjob() -> None:
     code, out, err = run(["migrate", "tests/cases/migrate/horovod-v1alpha2/input.yaml", "--gang", "volcano"])
     assert code == 2 and "--gang is for --to trainjob" in err
+
+
+def test_trainjob_findings_in_a_list_are_placed_at_the_item_they_come_from(tmp_path: Path) -> None:
+    """A List's MPIJob item becomes two items (TrainingRuntime, TrainJob): a finding on the third
+    output item is placed at the second input item; one on a field made of another old field
+    (spec.trainer.command, from the launcher's command) at that old field, naming both."""
+    source = tmp_path / "list.yaml"
+    source.write_text(
+        "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n"
+        "- apiVersion: kubeflow.org/v2beta1\n  kind: MPIJob\n  metadata: {name: 1.pi}\n  spec:\n"
+        "    mpiReplicaSpecs:\n      Launcher:\n        template:\n          spec:\n"
+        "            containers: [{name: l, image: i, command: mpirun}]\n"
+        "      Worker: {replicas: 1, template: {spec: {containers: [{name: w, image: i}]}}}\n")
+    code, out, err = run(["migrate", str(source), "--to", "trainjob"])
+    assert code == 1
+    lines = err.splitlines()
+    assert (f"{source}:7:20: error schema metadata.name must match RFC 1035 DNS label format (the CRD's validation "
+            "rule: self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')) (in the output: items[2].metadata.name) "
+            "(items[1].metadata.name)") in lines, err
+    assert (f"{source}:13:55: error schema expected a list, got a string \"mpirun\" (in the output: "
+            "items[2].spec.trainer.command) (items[1].spec.mpiReplicaSpecs.Launcher.template.spec.containers[0]"
+            ".command)") in lines, err

@@ -156,7 +156,7 @@ def test_mpi_implementations_trainer_lacks_are_refused(implementation: str) -> N
       "spec": {"mpiReplicaSpecs": {}}}, ("spec", "mpiReplicaSpecs")),
 ])
 def test_what_is_refused(old: dict[str, Any], path: tuple) -> None:
-    objects, changes, done = migrate_to_trainjob(old, TrainJobOptions())
+    objects, changes, done, _ = migrate_to_trainjob(old, TrainJobOptions())
     assert objects == [old] and not done
     assert [(c.path, c.code) for c in changes] == [(path, "not-migratable")]
     assert changes[0].message.endswith("the document is passed through unchanged")
@@ -164,7 +164,7 @@ def test_what_is_refused(old: dict[str, Any], path: tuple) -> None:
 
 def test_other_documents_pass_through() -> None:
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}
-    objects, changes, done = migrate_to_trainjob(config, TrainJobOptions())
+    objects, changes, done, _ = migrate_to_trainjob(config, TrainJobOptions())
     assert objects == [config] and not done and changes[0].code == "nothing-to-migrate"
 
 
@@ -349,3 +349,22 @@ def test_a_trainingruntime_without_namespace_is_found_in_default() -> None:
     assert runtimes.find("TrainingRuntime", "r") is runtime
     assert runtimes.find("TrainingRuntime", "r", "default") is runtime
     assert runtimes.find("TrainingRuntime", "r", "other") is None
+
+
+ODD = (None, "x", 3, True, [], {}, [None], {"a": None})
+
+
+@pytest.mark.parametrize("old", [_volcano(PI, queue="q", minAvailable=3), _volcano(SIMPLE, queue="q")],
+                         ids=["mpijob", "pytorchjob"])
+def test_any_node_of_any_type_never_raises(old: dict[str, Any]) -> None:
+    """migrate reads manifests nothing has checked: every node replaced by a value of another type
+    gives objects or reasons, never an exception (a user never sees a traceback)."""
+    from tests.odd_shapes import replaced, subpaths
+
+    for path in list(subpaths(old))[1:]:
+        if path in (("apiVersion",), ("kind",)):
+            continue
+        for value in ODD:
+            odd = replaced(old, path, value)
+            objects, changes, _, _ = migrate_to_trainjob(odd, TrainJobOptions())
+            assert objects and all(isinstance(c.message, str) for c in changes), path
