@@ -162,6 +162,7 @@ class _Job:
         self.runtime_reasons: list[str] = []  # why a TrainingRuntime is written beside
         self.patch: dict[str, Any] | None = None  # PyTorchJob: the runtime patch over torch-distributed
         self.template_at: Path = ()  # PyTorchJob: the pod template the node job runs
+        self.pods = 0  # the TrainJob's pods: the PodGroup's minMember
         # where each part of the new objects comes from: new path (a prefix) -> old path
         self.origins: dict[str, dict[Path, Path]] = {"TrainJob": {}, TRAINING_RUNTIME_KIND: {}}
 
@@ -340,6 +341,7 @@ class _Job:
             if old_key in spec:
                 self.origins[TRAINING_RUNTIME_KIND][("spec", "mlPolicy", "mpi", key)] = ("spec", old_key)
         trainer["numNodes"] = nodes
+        self.pods = workers + 1  # the nodes and the launcher (one of the nodes with runLauncherAsWorker)
         self.move(base + ("Worker", "replicas") if isinstance(worker, dict) and "replicas" in worker else base,
                   ("spec", "trainer", "numNodes"),
                   note=f" ({nodes}{', the launcher counted: runLauncherAsWorker' if launcher_as_worker else ''}"
@@ -427,7 +429,7 @@ class _Job:
                 self.error(base + (role,), f"replica type {role!r} is not a PyTorchJob role: dropped")
         counts = {r: replicas[r].get("replicas", 1) for r in roles}
         nodes = sum(c for c in counts.values() if isinstance(c, int) and not isinstance(c, bool))
-        trainer["numNodes"] = nodes
+        trainer["numNodes"] = self.pods = nodes
         for role in roles:
             self.move(base + (role, "replicas") if "replicas" in replicas[role] else base + (role,),
                       ("spec", "trainer", "numNodes"),
@@ -697,9 +699,11 @@ class _Job:
         self.info(Change(at if policy else ("spec",), "migrated-field", Severity.INFO,
                          f"the gang ({gang}) -> the TrainingRuntime's spec.podGroupPolicy.{kind}"))
         for key, value in policy.items():
-            if key == "minAvailable":
+            if key == "minAvailable" and value == self.pods:
+                self.info(dropped(at + (key,), f"Trainer's PodGroup counts every pod of the TrainJob: {value}"))
+            elif key == "minAvailable":
                 self.error(at + (key,), f"minAvailable {value} cannot be carried: Trainer's PodGroup counts every pod "
-                           "of the TrainJob (minMember)")
+                           f"of the TrainJob (minMember {self.pods})")
             elif key == "minResources":
                 self.error(at + (key,), "minResources cannot be carried: Trainer computes the PodGroup's minResources "
                            "from the pods' requests")
@@ -721,6 +725,13 @@ class _Job:
 # ------------------------------------------------------------------ the gang, before and after
 
 GANG_FIELDS = ("minMember", "minResources", "queue", "priorityClassName")
+GANG_REASONS = {
+    "minMember": "Trainer's PodGroup counts every pod: no minAvailable",
+    "minResources": "Trainer sums every pod's requests: no explicit minResources, no cut at minAvailable",
+    "priorityClassName": "Trainer's Volcano PodGroup takes the priorityClassName of the last pod template that sets "
+                         "one; mpi-operator took schedulingPolicy.priorityClass, else the launcher's or the workers', "
+                         "training-operator schedulingPolicy.priorityClass only",
+}
 
 
 def old_podgroup(old: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any] | None:
@@ -792,8 +803,7 @@ def _gang_facts(group: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _show_facts(facts: dict[str, Any], group: dict[str, Any] | None) -> str:
-    spec = (group or {}).get("spec") or {}
-    return ", ".join(f"{key} {spec.get(key) if key != 'queue' else facts['queue']}" for key in GANG_FIELDS
+    return ", ".join(f"{key} {_show_value(group, key, facts)}" for key in GANG_FIELDS
                      if key in facts and (key != "priorityClassName" or facts[key]))
 
 
@@ -822,10 +832,11 @@ def compare_gang(old: dict[str, Any], objects: Objects, gang: str | None, schedu
         why = f"the {kind} had no PodGroup"
     else:
         why = "; ".join(f"{key} {_show_value(before, key, a)} -> {_show_value(after, key, b)}"
+                        + (f" ({GANG_REASONS[key]})" if key in GANG_REASONS else "")
                         for key in ("kind",) + GANG_FIELDS if a.get(key) != b.get(key))
     return [Change(at, "trainjob-gang", Severity.WARNING,
-                   f"the TrainJob's gang differs from the {kind}'s: {why} (see the diagnostics above for the "
-                   "fields that could not be carried)")]
+                   f"the TrainJob's gang differs from the {kind}'s: {why}; the diagnostics at the fields that could "
+                   "not be carried say more")]
 
 
 def _show_value(group: dict[str, Any] | None, key: str, facts: dict[str, Any]) -> str:
@@ -834,4 +845,6 @@ def _show_value(group: dict[str, Any] | None, key: str, facts: dict[str, Any]) -
     if key == "queue":
         return str(facts.get("queue"))
     value = ((group or {}).get("spec") or {}).get(key)
-    return "none" if value in (None, {}, "") else str(value)
+    if isinstance(value, dict):  # minResources: as the PodGroup writes them
+        return " ".join(f"{name}={quantity}" for name, quantity in value.items()) or "none"
+    return "none" if value in (None, "") else str(value)

@@ -240,6 +240,25 @@ def test_a_gang_the_trainjob_cannot_keep_is_reported() -> None:
     assert gang.severity is Severity.WARNING and "minMember 2 -> 4" in gang.message
 
 
+@pytest.mark.parametrize("old, pods", [(PI, 4), (SIMPLE, 4)], ids=["mpijob", "pytorchjob"])
+def test_min_available_of_every_pod_is_kept(old: dict[str, Any], pods: int) -> None:
+    old = _volcano(old, minAvailable=pods, priorityClass="high")
+    objects, changes = _run(old)
+    assert _codes(changes, ("spec", "runPolicy", "schedulingPolicy", "minAvailable")) == [
+        ("dropped-field", Severity.INFO)]
+    (gang,) = compare_gang(old, objects, None, "x")
+    assert gang.severity is Severity.INFO, gang.message
+
+
+def test_training_operator_priority_class_is_the_scheduling_policys_only() -> None:
+    """training-operator's Volcano PodGroup takes schedulingPolicy.priorityClass only, Trainer's
+    the pod templates': the same pods get a PodGroup with a priority class now, and it is said."""
+    old = _volcano(SIMPLE)
+    (gang,) = compare_gang(old, _run(old)[0], None, "x")
+    assert gang.severity is Severity.WARNING
+    assert "priorityClassName none -> high (Trainer's Volcano PodGroup takes the priorityClassName" in gang.message
+
+
 def test_limits_only_are_counted_as_the_old_operator_counted_them() -> None:
     """Trainer's PodGroup counts requests only; the requests written from the limits keep the gang."""
     objects, _ = _run(PI, gang="volcano")
