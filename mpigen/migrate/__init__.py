@@ -18,13 +18,16 @@ are reported too. Pure: nothing here prints or exits.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
 from . import mpi_legacy, mpi_v1alpha1, training, trainjob
 from .common import Change, LegacyFlags
+
+if TYPE_CHECKING:
+    from ..load.trainer_runtimes import Runtimes
 
 __all__ = ["LegacyFlags", "MigrateResult", "TrainJobOptions", "migrate_object", "migrate_to_trainjob",
            "migrate_documents"]
@@ -104,8 +107,8 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None
     """Every document of a loaded file, migrated (to TrainJobs with ``to_trainjob``); the emitted
     text; the changes and the findings of validating the migrated documents: placed in
     ``output_name`` at their output lines (the file it is written to), or, with None (the output
-    goes to stdout, which no one can open at a line), in the input at the same field of the
-    document they come from, else its nearest ancestor."""
+    goes to stdout, which no one can open at a line), in the input document they come from, at
+    the field they were made of (most often the same field), else its nearest ancestor."""
     from ..emit.yaml_emit import dump, dump_all
 
     def convert(obj: Any) -> tuple[list[Any], list[Change], bool, list[dict[tuple, tuple]]]:
@@ -148,7 +151,7 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None
     return MigrateResult(objects, text, diagnostics)
 
 
-def _runtimes_beside(objects: list[Any]) -> Any:
+def _runtimes_beside(objects: list[Any]) -> Runtimes | None:
     """Trainer's default runtimes and the TrainingRuntimes of the output, which its TrainJobs name
     (None when the output has none: the defaults stand in as they do for ``mpigen validate``)."""
     from ..load.trainer_runtimes import default_runtimes, is_runtime, runtimes_from
