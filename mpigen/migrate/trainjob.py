@@ -329,7 +329,9 @@ class _Job:
         if "mpiImplementation" in spec:
             self.to_runtime(("spec", "mpiImplementation"), ("mlPolicy", "mpi", "mpiImplementation"))
         workers = worker.get("replicas", 0) if isinstance(worker, dict) else 0
-        workers = workers if isinstance(workers, int) and not isinstance(workers, bool) else 0
+        if isinstance(workers, bool) or not isinstance(workers, int):
+            self.error(base + ("Worker", "replicas"), f"Worker.replicas {workers!r} is not a number: no nodes")
+            workers = 0
         launcher_as_worker = spec.get("runLauncherAsWorker") is True
         nodes = workers + (1 if launcher_as_worker else 0)
         slots = spec.get("slotsPerWorker", 1)
@@ -428,6 +430,9 @@ class _Job:
             if role not in ("Master", "Worker"):
                 self.error(base + (role,), f"replica type {role!r} is not a PyTorchJob role: dropped")
         counts = {r: replicas[r].get("replicas", 1) for r in roles}
+        for role, count in counts.items():
+            if isinstance(count, bool) or not isinstance(count, int):
+                self.error(base + (role, "replicas"), f"{role}.replicas {count!r} is not a number: not counted")
         nodes = sum(c for c in counts.values() if isinstance(c, int) and not isinstance(c, bool))
         trainer["numNodes"] = self.pods = nodes
         for role in roles:

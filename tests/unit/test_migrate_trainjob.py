@@ -373,6 +373,15 @@ def test_a_trainingruntime_without_namespace_is_found_in_default() -> None:
 ODD = (None, "x", 3, True, [], {}, [None], {"a": None})
 
 
+@pytest.mark.parametrize("old, role", [(PI, "Worker"), (SIMPLE, "Master")], ids=["mpijob", "pytorchjob"])
+def test_replicas_that_are_no_number_are_reported(old: dict[str, Any], role: str) -> None:
+    old = copy.deepcopy(old)
+    field = "mpiReplicaSpecs" if old["kind"] == "MPIJob" else "pytorchReplicaSpecs"
+    old["spec"][field][role]["replicas"] = "3"
+    _, changes = _run(old)
+    assert ("trainjob-not-carried", Severity.ERROR) in _codes(changes, ("spec", field, role, "replicas"))
+
+
 @pytest.mark.parametrize("old", [_volcano(PI, queue="q", minAvailable=3), _volcano(SIMPLE, queue="q")],
                          ids=["mpijob", "pytorchjob"])
 def test_any_node_of_any_type_never_raises(old: dict[str, Any]) -> None:
