@@ -700,6 +700,16 @@ class _Job:
             if policy.get("queue"):
                 self.changes.append(lossy(at + ("queue",), "schedulingPolicy.queue dropped: a scheduler-plugins "
                                           "PodGroup has no queue"))
+        for index, rjob in enumerate(runtime_spec["template"]["spec"]["replicatedJobs"]):
+            if rjob.pop("dependsOn", None) is not None:  # only WaitForWorkersReady's launcher has one
+                self.origins[TRAINING_RUNTIME_KIND].pop(("spec", "template", "spec", "replicatedJobs", index,
+                                                         "dependsOn"), None)
+                self.changes[:] = [c for c in self.changes if tuple(c.path) != ("spec", "launcherCreationPolicy")]
+                self.changes.append(lossy(("spec", "launcherCreationPolicy"), "WaitForWorkersReady dropped: with a "
+                                          "gang, a launcher job that dependsOn the node job never starts (Trainer's "
+                                          "PodGroup counts the launcher's pod, which JobSet creates only once the "
+                                          "nodes are Ready: trainer-depends-on-gang-deadlock); the launcher starts "
+                                          "beside the nodes and must wait for their SSH servers itself"))
         kind = next(iter(runtime_spec["podGroupPolicy"]))
         self.info(Change(at if policy else ("spec",), "migrated-field", Severity.INFO,
                          f"the gang ({gang}) -> the TrainingRuntime's spec.podGroupPolicy.{kind}"))

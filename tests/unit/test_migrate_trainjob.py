@@ -137,6 +137,16 @@ def test_run_launcher_as_worker_and_wait_for_workers() -> None:
     assert _codes(changes, ("spec", "launcherCreationPolicy")) == [("migrated-field", Severity.INFO)]
 
 
+def test_wait_for_workers_ready_with_a_gang_would_deadlock() -> None:
+    """A gang runtime whose launcher dependsOn the nodes never starts: the PodGroup counts the
+    launcher's pod, which JobSet creates only once the nodes are Ready."""
+    old = _volcano(PI)
+    old["spec"]["launcherCreationPolicy"] = "WaitForWorkersReady"
+    (runtime, _), changes = _run(old)
+    assert all("dependsOn" not in job for job in runtime["spec"]["template"]["spec"]["replicatedJobs"])
+    assert _codes(changes, ("spec", "launcherCreationPolicy")) == [("lossy-migration", Severity.WARNING)]
+
+
 @pytest.mark.parametrize("implementation", ["Intel", "MPICH"])
 def test_mpi_implementations_trainer_lacks_are_refused(implementation: str) -> None:
     old = copy.deepcopy(PI)
