@@ -25,7 +25,9 @@ RuntimeKey = tuple[str, str, str]
 
 
 def runtime_key(kind: str, name: str, namespace: str | None = None) -> RuntimeKey:
-    return kind, ("" if kind == CLUSTER_TRAINING_RUNTIME_KIND else namespace or ""), name
+    """A TrainingRuntime without a namespace is in ``default``, as kubectl would create it (and as
+    :meth:`Runtimes.find` looks up a TrainJob's without one)."""
+    return kind, ("" if kind == CLUSTER_TRAINING_RUNTIME_KIND else namespace or "default"), name
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,7 @@ def test_the_readme_lists_every_gang_each_command_takes() -> None:
         for param in getattr(command, "params", []):
             if param.name == "gang":
                 taking[name] = list(param.type.choices)
-    assert taking.keys() == {"explain", "podgroup", "validate"}
+    assert taking.keys() == {"explain", "migrate", "podgroup", "validate"}
     assert synopsis == taking
 
 
