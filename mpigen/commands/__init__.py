@@ -76,3 +76,22 @@ def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[An
     if tuple(shown[:2]) == ("spec", "scheduling"):
         return line, col, shown
     return locate(())
+
+
+def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any]:
+    """A TrainJob's gang against the cluster's Nodes (``--cluster`` with Nodes): (the verdict, its
+    ``gang-cannot-fit`` / ``gang-may-not-fit`` diagnostic at ``spec.trainer.numNodes``, or None);
+    (None, None) without Nodes or without a PodGroup. ``item`` is an explained TrainJob
+    (:class:`mpigen.trainer.documents.Explained`)."""
+    from ..diagnostics import format_path
+    from ..scheduler.fit import gang_fit
+    from ..scheduler.gang import trainjob_gang
+
+    if cluster is None or not cluster.nodes:
+        return None, None
+    found = trainjob_gang(item.built.objects)
+    if found is None:
+        return None, None
+    verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+    line, col, shown = item.job.place(("spec", "trainer", "numNodes"))
+    return verdict, verdict.diagnostic(item.job.filename, line, col, format_path(shown))

@@ -56,7 +56,7 @@ from ..trainer.info import ANCESTOR_LABEL, Endpoints
 from ..validate import Job
 from ..versions import OperatorVersion
 from . import (CLUSTER_NODES, RUNTIMES, cluster_option, env_option, format_option, gang_location, gang_option,
-               operator_version_option, scheduler_name_option)
+               operator_version_option, scheduler_name_option, trainjob_fit)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
@@ -127,12 +127,17 @@ def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: st
             texts.append(render_training_text(tc.prepared(item.obj), created, job_gang, verdict))
         elif fmt == "text":
             texts.append(render_text(set_defaults(item.obj, version), created, job_gang, version, verdict))
+    verdicts = []
+    for trainjob in explained:  # the gang of a TrainJob: the replicated jobs of its JobSet
+        verdict, found = trainjob_fit(trainjob, cluster)
+        verdicts.append(verdict)
+        fits += [found] if found is not None else []
     io.report(problems + fits)
     if problems:
         return EXIT_INVALID
     done = EXIT_INVALID if has_errors(fits) else EXIT_OK  # the objects are created all the same
     if fmt == "text":
-        texts += [render_trainjob_text(item) for item in explained]
+        texts += [render_trainjob_text(item, verdict) for item, verdict in zip(explained, verdicts)]
         click.echo("\n".join(texts), nl=False)
         return done
     batch: list[str] = []
@@ -424,9 +429,9 @@ def _endpoint_text(endpoints: Endpoints | None) -> str:
     return endpoints.line(0) + (f" .. {last}" if count > 1 else "")
 
 
-def render_trainjob_text(item: Explained) -> str:
+def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str:
     """The text for a TrainJob: one block per object, one per replicated job, the same size for
-    any number of nodes."""
+    any number of nodes; the gang's verdict on the cluster file's Nodes under the PodGroup."""
     built = item.built
     job, runtime, info = built.trainjob, built.runtime, built.info
     name, namespace = job["metadata"]["name"], job["metadata"]["namespace"]
@@ -437,7 +442,7 @@ def render_trainjob_text(item: Explained) -> str:
     if job["spec"].get("suspend"):
         lines += ["Suspended (spec.suspend): the JobSet is created suspended; Kueue or a user resumes it", ""]
     for group in [o for o in built.objects if o["kind"] == "PodGroup"]:
-        lines += _podgroup_lines(group)[:-1]
+        lines += _podgroup_lines(group, verdict)[:-1]
         uncounted = _limit_only_gpus(info)
         if uncounted:
             lines.append(f"  not counted: {', '.join(uncounted)} (set as a limit only; minResources sums requests)")

@@ -55,7 +55,7 @@ from ..scheduler.gang import gang_of
 from ..validate import Job
 from ..versions import OperatorVersion
 from . import (CLUSTER_NODES, OPERATOR_RULES, RUNTIMES, cluster_option, env_option, gang_location, gang_option,
-               operator_version_option, scheduler_name_option)
+               operator_version_option, scheduler_name_option, trainjob_fit)
 
 
 
@@ -95,6 +95,7 @@ def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: s
                     "no PodGroup for this TrainJob"))
             else:
                 groups.append(group)
+                diagnostics.extend(d for d in [trainjob_fit(item, cluster)[1]] if d is not None)
     io.report(diagnostics)
     if has_errors(d for d in diagnostics if d.code != "gang-cannot-fit"):
         return EXIT_INVALID

@@ -3,6 +3,7 @@ in :mod:`mpigen.operator`): the PodGroup's ``minMember`` and, per role, one pod 
 group (the annotation ``scheduling.k8s.io/group-name`` of Volcano and kube-batch, or the label
 ``scheduling.x-k8s.io/pod-group`` of scheduler-plugins) with the number of such pods. An MPIJob's
 launcher is in the gang when its Job's pod template carries the group, as mpi-operator decorates it.
+A TrainJob's roles are the replicated jobs of the JobSet Trainer builds (:func:`trainjob_gang`).
 """
 
 from __future__ import annotations
@@ -64,3 +65,23 @@ def gang_of(job: Mapping[str, Any], objects: Iterable[Mapping[str, Any]]) -> Gan
     roles = tuple(Role(role, counts.get(role, 1), pod_shape(pod["spec"])) for role, pod in pods.items()
                   if _in_group(pod["metadata"], name))
     return Gang(name, group["spec"].get("minMember") or 0, roles)
+
+
+def trainjob_gang(objects: Iterable[Mapping[str, Any]]) -> Gang | None:
+    """The gang of a TrainJob from what Trainer creates for it (:mod:`mpigen.trainer`): the
+    PodGroup, and one role per replicated job of the JobSet whose pods carry the group, of
+    ``replicas`` x ``parallelism`` pods (JobSet creates ``replicas`` Jobs of the template, each of
+    ``parallelism`` pods, both 1 when unset). None without a PodGroup."""
+    group = next((o for o in objects if o.get("kind") == "PodGroup"), None)
+    jobset = next((o for o in objects if o.get("kind") == "JobSet"), None)
+    if group is None or jobset is None:
+        return None
+    name = group["metadata"]["name"]
+    roles = []
+    for rjob in jobset["spec"].get("replicatedJobs") or []:
+        job_spec = rjob["template"]["spec"]
+        pod = job_spec["template"]
+        if _in_group(pod.get("metadata") or {}, name):
+            count = (rjob.get("replicas") or 1) * (job_spec.get("parallelism") or 1)
+            roles.append(Role(rjob["name"], count, pod_shape(pod.get("spec") or {})))
+    return Gang(name, group["spec"].get("minMember") or 0, tuple(roles))

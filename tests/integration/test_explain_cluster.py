@@ -115,3 +115,32 @@ def test_podgroup_checks_the_gang_too(tmp_path: Path) -> None:
     _, built, _ = run(["build", _write(tmp_path, "spec.yaml", spec(4))])
     code, out, err = run(["podgroup", _write(tmp_path, "job.yaml", built), "--gang", "volcano", "--cluster", CLUSTER])
     assert (code, err) == (0, "")
+
+
+def trainjob_spec(workers: int) -> str:
+    """PyTorch DDP as a TrainJob on torch-distributed (a coscheduling copy): workers + 1 nodes of 8 GPUs."""
+    return ("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: gang, namespace: research}\n"
+            "spec:\n  framework: pytorch\n  runtime: torch-distributed\n  image: pytorch/pytorch:2.7.1\n"
+            f"  command: [torchrun, train.py]\n  workers: {workers}\n"
+            "  resources: {gpu: 8, cpu: '16', memory: 64Gi}\n"
+            "  scheduling: {gang: scheduler-plugins, scheduleTimeoutSeconds: 60}\n")
+
+
+def test_a_trainjob_gang_is_checked_on_the_nodes(tmp_path: Path) -> None:
+    """A TrainJob's gang is the replicated jobs of the JobSet Trainer builds: 4 nodes of 8 GPUs fit
+    the 4 kwok nodes, 5 do not (explain and podgroup print their objects all the same, exit 1)."""
+    code, out, err = run(["explain", _write(tmp_path, "fits.yaml", trainjob_spec(3)), "--cluster", CLUSTER])
+    assert code == 0 and "gang-" not in err, err
+    assert f"  On {BASIS}: the gang fits\n    node-0..node-3: 1 node each\n" in out
+    path = _write(tmp_path, "too-large.yaml", trainjob_spec(4))
+    code, out, err = run(["explain", path, "--cluster", CLUSTER])
+    too_large = ("5 nodes need 8 nvidia.com/gpu each; each of the 4 nodes can hold at most 1 (8 nvidia.com/gpu "
+                 "allocatable): room for 4 of 5")
+    assert code == 1
+    assert f"{path}:9:12: error gang-cannot-fit the gang cannot fit {BASIS}: {too_large} (spec.workers)\n" in err
+    assert f"  On {BASIS}: the gang cannot fit\n    {too_large}\n" in out
+    code, out, err = run(["explain", path, "--cluster", CLUSTER, "--format", "yaml"])
+    assert code == 1 and "error gang-cannot-fit" in err and "kind: JobSet" in out
+    code, out, err = run(["podgroup", path, "--cluster", CLUSTER])
+    assert code == 1 and "error gang-cannot-fit" in err
+    assert yaml.safe_load(out)["spec"]["minMember"] == 5
