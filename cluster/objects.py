@@ -126,12 +126,18 @@ def crd_v1(crd: dict) -> dict:
             "metadata": metadata, "spec": spec}
 
 
+GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
+GPU_PRODUCT = "NVIDIA-H100-80GB-HBM3"
+
+
 def node(name: str) -> dict:
     return {
         "apiVersion": "v1", "kind": "Node",
         "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake"},
                      "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-                                "kubernetes.io/arch": "amd64", "type": "kwok"}},
+                                "kubernetes.io/arch": "amd64", "type": "kwok",
+                                # as NVIDIA's GPU feature discovery labels a node (the specs select on it)
+                                GPU_PRODUCT_LABEL: GPU_PRODUCT}},
         "status": {"capacity": NODE_CAPACITY, "allocatable": NODE_CAPACITY},
     }
 

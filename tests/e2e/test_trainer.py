@@ -19,9 +19,14 @@ know the managedFields). Its `runtime` is compared as the object it holds: read 
 metadata and empty values aside.
 
 The TrainJob is explained with a cluster file as `kubectl get -o yaml` prints the cluster's
-PriorityClasses, ClusterTrainingRuntimes (Trainer's defaults) and the case's TrainingRuntimes, as
-they are once applied. Every case runs in its own namespace, NAMESPACE. The figures are
-`A/N Trainer objects equal explain` and `A/N TrainJobs run: Jobs created, every pod bound and Running`.
+PriorityClasses, Nodes, ClusterTrainingRuntimes (Trainer's defaults) and the case's
+TrainingRuntimes, as they are once applied. A gang that explain says cannot fit the Nodes
+(`gang-cannot-fit`: the golden specs' prod environments ask for more GPUs than the four kwok nodes
+have) must stay unbound instead of running. The ServiceAccounts the pods name are created, and
+the claims they mount, each with a PersistentVolume.
+Every case runs in the namespace NAMESPACE. The figures are `A/N Trainer objects equal explain`,
+`A/N TrainJobs run: Jobs created, every pod bound and Running` and `A/N TrainJobs that explain says
+cannot fit the nodes stay unbound`.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ RUNTIME_KINDS = {"TrainingRuntime", "ClusterTrainingRuntime"}
 WAIT_SECONDS = 120
 RESULTS: dict[str, tuple[int, int]] = {}  # TrainJob -> (equal objects, objects)
 RUNS: dict[str, bool] = {}  # TrainJob -> Jobs created and every pod bound and Running
+HELD: dict[str, bool] = {}  # TrainJob explain says cannot fit the nodes -> no pod of it was bound
 
 
 def trainjob_cases() -> list[tuple[str, list[dict], dict]]:
@@ -112,11 +118,43 @@ def namespaces(kube: Kube) -> None:
 
 
 def _cluster_file(kube: Kube, path: Path) -> Path:
-    """The cluster's PriorityClasses and runtimes as kubectl prints them."""
-    cluster = kube.kubectl("get", "priorityclasses,clustertrainingruntimes", "-o", "yaml").stdout
+    """The cluster's PriorityClasses, Nodes and runtimes as kubectl prints them."""
+    cluster = kube.kubectl("get", "priorityclasses,nodes,clustertrainingruntimes", "-o", "yaml").stdout
     runtimes = kube.kubectl("get", "trainingruntimes", "-n", NAMESPACE, "-o", "yaml").stdout
     path.write_text(cluster + "---\n" + runtimes)
     return path
+
+
+def _prerequisites(jobset: dict) -> list[dict]:
+    """What the JobSet's pods need to exist beside them: their ServiceAccounts, and a
+    PersistentVolume and its claim for every claim they mount, bound to each other (the
+    PersistentVolume controller binds them at once; the kwok pods never read them)."""
+    pods = [rjob["template"]["spec"]["template"]["spec"] for rjob in jobset["spec"]["replicatedJobs"]]
+    claims = sorted({v["persistentVolumeClaim"]["claimName"] for pod in pods for v in pod.get("volumes") or []
+                     if "persistentVolumeClaim" in v})
+    accounts = sorted({pod["serviceAccountName"] for pod in pods if pod.get("serviceAccountName")} - {"default"})
+    out = [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name, "namespace": NAMESPACE}}
+           for name in accounts]
+    for claim in claims:
+        volume = f"{NAMESPACE}-{claim}"
+        out.append({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": volume},
+                    "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteMany"],
+                             "storageClassName": "", "hostPath": {"path": f"/tmp/{volume}"},
+                             "claimRef": {"namespace": NAMESPACE, "name": claim}}})
+        out.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                    "metadata": {"name": claim, "namespace": NAMESPACE},
+                    "spec": {"accessModes": ["ReadWriteMany"], "storageClassName": "", "volumeName": volume,
+                             "resources": {"requests": {"storage": "1Gi"}}}})
+    return out
+
+
+def _held(kube: Kube, name: str) -> None:
+    """No pod of the TrainJob NAME gets bound for HOLD_SECONDS: its gang cannot fit, as explain said."""
+    deadline = time.monotonic() + HOLD_SECONDS
+    while time.monotonic() < deadline:
+        bound = [p["metadata"]["name"] for p in _pods(kube, name) if p["spec"].get("nodeName")]
+        assert not bound, f"{bound} bound, but explain said the gang cannot fit the nodes"
+        time.sleep(1)
 
 
 def _pods(kube: Kube, name: str) -> list[dict]:
@@ -147,6 +185,7 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
     trainjob = _moved(trainjob)
     job_name = trainjob["metadata"]["name"]
     expected: list[dict] = []
+    needed: list[dict] = []  # ServiceAccounts, claims and their volumes
     try:
         if runtimes:
             kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
@@ -156,10 +195,15 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
         explained = kube.mpigen("explain", str(manifest), "--format", "yaml",
                                 "--cluster", str(_cluster_file(kube, tmp_path / "cluster.yaml")))
         assert explained.returncode in (0, 1), explained.stderr
+        cannot_fit = "error gang-cannot-fit" in explained.stderr  # on the cluster's Nodes
         expected = [o for o in yaml.safe_load_all(explained.stdout) if isinstance(o, dict)]
         assert any(o["kind"] == "JobSet" for o in expected), f"explain printed no JobSet:\n{explained.stderr}"
         defaulted = _server_defaulted(kube, expected)
 
+        needed = _prerequisites(next(o for o in expected if o["kind"] == "JobSet"))
+        if needed:
+            kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                         stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": needed}))
         kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", str(manifest))
         live: dict[tuple[str, str], dict | None] = {}
         deadline = time.monotonic() + WAIT_SECONDS
@@ -191,10 +235,20 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
             assert jobset["spec"].get("suspend") is True and not _pods(kube, job_name), "a suspended TrainJob runs"
             del RUNS[name]
             return
+        if cannot_fit:
+            del RUNS[name]
+            HELD[name] = False
+            _held(kube, job_name)
+            HELD[name] = True
+            return
         _runs(kube, jobset, live)
         RUNS[name] = True
     finally:
         _delete(kube, trainjob, runtimes, expected)
+        for obj in reversed(needed):
+            scope = [] if obj["kind"] == "PersistentVolume" else ["-n", NAMESPACE]
+            kube.kubectl("delete", obj["kind"].lower(), obj["metadata"]["name"], *scope, "--wait=true",
+                         "--timeout=60s", check=False, timeout=90)
 
 
 def _runs(kube: Kube, jobset: dict, live: dict[tuple[str, str], dict | None]) -> None:
@@ -300,4 +354,6 @@ def test_figures() -> None:
     FIGURES.append(f"{equal}/{total} Trainer objects equal explain")
     ran = sum(RUNS.values())
     FIGURES.append(f"{ran}/{len(RUNS)} TrainJobs run: Jobs created, every pod bound and Running")
-    assert equal == total and len(RESULTS) == len(CASES) and ran == len(RUNS)
+    held = sum(HELD.values())
+    FIGURES.append(f"{held}/{len(HELD)} TrainJobs that explain says cannot fit the nodes stay unbound")
+    assert equal == total and len(RESULTS) == len(CASES) and ran == len(RUNS) and held == len(HELD)
