@@ -15,7 +15,7 @@ from .diagnostics import Diagnostic, Severity, format_path, has_errors, one_per_
 from .expand.defaults import expand
 from .expand.environments import environment_names, origin, spec_for
 from .load.document import Document, LoadResult
-from .names import CURRENT_API, SPEC_API_VERSION, SPEC_KIND
+from .names import CURRENT_API, RUNTIME_KINDS, SPEC_API_VERSION, SPEC_KIND, TRAINER_API, TRAINJOB_KIND
 from .render.job import CompiledJob, render_objects
 from .spec.schema import SPEC_SCHEMA, schema_diagnostics
 from .spec.spec_rules import check_spec
@@ -165,7 +165,7 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     data, written by the one emitter, and hold their schemas by construction; the property test
     (tests/integration/test_build_validate_agree.py) checks that, and that validate finds nothing
     build does not report."""
-    from .lint.admission import admission_problems
+    from .lint.admission import admission_problems, trainer_admission_problems
     from .lint.base import LintOptions
     from .lint.runner import lint_object
     from .render.origins import spec_field
@@ -178,7 +178,8 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     out = []
     for obj in objects:
         found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
-        found += _trainer_webhooks(obj, lint)
+        if obj["apiVersion"] == TRAINER_API and obj["kind"] in (TRAINJOB_KIND, *RUNTIME_KINDS):  # Trainer's webhooks
+            found += trainer_admission_problems(obj, lint)
         found += lint_object(obj, lint)
         for path, code, severity, message in found:
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
@@ -189,36 +190,11 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
 def _with_beside(runtimes: Runtimes | None, objects: list[dict[str, Any]]) -> Runtimes | None:
     """The runtimes a built TrainJob is checked against: ``runtimes`` (None: Trainer's default
     runtimes) and the TrainingRuntime built beside it."""
-    from .names import RUNTIME_KINDS
-
     if not any(obj["kind"] in RUNTIME_KINDS for obj in objects):
         return runtimes
     from .load.trainer_runtimes import default_runtimes, with_runtimes
 
     return with_runtimes(runtimes if runtimes is not None else default_runtimes(), objects)
-
-
-def _trainer_webhooks(obj: dict[str, Any], lint: Any) -> list[tuple]:
-    """Trainer v2.3.0's webhooks on a built TrainJob (against its runtime) or TrainingRuntime."""
-    from .names import RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
-
-    if obj.get("apiVersion") != TRAINER_API:
-        return []
-    if obj["kind"] in RUNTIME_KINDS:
-        from .trainer.defaults import runtime_defaults
-        from .trainer.validation import runtime_problems
-
-        return [(path[1:], "trainingruntime-invalid", Severity.ERROR,
-                 f"Trainer's webhook rejects this {obj['kind']}: {message}")
-                for path, message in runtime_problems(runtime_defaults(obj))]
-    if obj["kind"] != TRAINJOB_KIND:
-        return []
-    from .lint.base import Context
-    from .trainer.framework import webhook_problems
-
-    ctx = Context(obj, lint)
-    return [(path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
-            for path, message in webhook_problems(obj, ctx.trainer_runtime, lint.priority_classes)]
 
 
 def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:

@@ -28,7 +28,7 @@ from ..load.yaml_loader import Document, decode, iter_text, kubectl_reads
 from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
-from ..lint.admission import admission_problems
+from ..lint.admission import admission_problems, trainer_admission_problems
 from .admission import Path, name_problems, prune_nulls, schema_for
 
 @dataclass(frozen=True, slots=True)
@@ -199,34 +199,20 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
 
 def trainer_admission(obj: dict[str, Any], options: ValidateOptions
                       ) -> list[tuple[Path, str, Severity, str]]:
-    """Kubeflow Trainer's webhooks (:mod:`mpigen.trainer.validation`) on a TrainJob (against the
-    runtime it names: the cluster's, else Trainer's default runtimes, which an info note then
-    names) or on a runtime."""
-    from ..lint.base import Context
-    from ..trainer.defaults import runtime_defaults
-    from ..trainer.runtimes import runtime_shape
-    from ..trainer.validation import runtime_problems
-
-    if obj["kind"] != TRAINJOB_KIND:
-        if runtime_shape(obj):
-            return []  # the schema check reports the field of the wrong type
-        return [(path[1:], "trainingruntime-invalid", Severity.ERROR,
-                 f"Trainer's webhook rejects this {obj['kind']}: {message}")
-                for path, message in runtime_problems(runtime_defaults(obj))]
-    from ..trainer.framework import webhook_problems
-
-    ctx = Context(obj, options.lint)
-    found: list[tuple[Path, str, Severity, str]] = [
-        (path, "trainjob-invalid", Severity.ERROR, f"Trainer's webhook rejects this TrainJob: {message}")
-        for path, message in webhook_problems(obj, ctx.trainer_runtime, options.lint.priority_classes)]
-    if ctx.trainer_runtime is not None and options.lint.trainer_runtimes is None:
+    """Kubeflow Trainer's webhooks (:func:`mpigen.lint.admission.trainer_admission_problems`) on a
+    TrainJob or a runtime; for a TrainJob checked against one of Trainer's default runtimes, an
+    info note that says so."""
+    found = trainer_admission_problems(obj, options.lint)
+    if obj["kind"] == TRAINJOB_KIND and options.lint.trainer_runtimes is None:
+        from ..lint.base import Context
         from ..load.trainer_runtimes import default_runtimes
 
-        ref = ctx.trainer_runtime["metadata"]["name"]
-        found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
-                      f"the runtime {ref!r} was checked as {default_runtimes().source} define it: give the "
-                      "cluster's runtimes with --cluster FILE (kubectl get clustertrainingruntimes,trainingruntimes "
-                      "-A -o yaml)"))
+        runtime = Context(obj, options.lint).trainer_runtime
+        if runtime is not None:
+            found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
+                          f"the runtime {runtime['metadata']['name']!r} was checked as {default_runtimes().source} "
+                          "define it: give the cluster's runtimes with --cluster FILE (kubectl get "
+                          "clustertrainingruntimes,trainingruntimes -A -o yaml)"))
     return found
 
 
