@@ -44,12 +44,12 @@ class Diagnostic:
     def format(self) -> str:
         """``FILE:LINE:COL: SEVERITY CODE message (json.path)``, always on one line: control
         characters from the input (in a key, a value quoted in a message) are escaped."""
-        where = _one_line(self.file)
+        where = one_line(self.file)
         if self.line is not None:
             where += f":{self.line}:{self.column or 1}"
-        text = f"{where}: {self.severity.value} {self.code} {_one_line(self.message)}"
+        text = f"{where}: {self.severity.value} {self.code} {one_line(self.message)}"
         if self.path:
-            text += f" ({_one_line(self.path)})"
+            text += f" ({one_line(self.path)})"
         return text
 
     def with_file(self, file: str) -> Diagnostic:
@@ -59,7 +59,9 @@ class Diagnostic:
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
+    """``text`` with its control characters (line breaks, carriage returns...) escaped as Python writes
+    them: user text in a line of output stays on that line."""
     return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 

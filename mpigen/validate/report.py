@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, one_line
 from .engine import Coverage
 
 FORMATS = ("text", "json", "junit", "github")
@@ -27,7 +27,7 @@ def skipped(coverage: Coverage) -> str:
 
 
 def _kinds(coverage: Coverage) -> str:
-    return ", ".join(f"{kind}: {count}" for kind, count in sorted(coverage.skipped.items()))
+    return ", ".join(f"{one_line(kind)}: {count}" for kind, count in sorted(coverage.skipped.items()))
 
 
 def render(diagnostics: list[Diagnostic], fmt: str, files: list[str], coverage: Coverage, verbose: bool = False) -> str:

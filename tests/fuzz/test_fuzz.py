@@ -430,6 +430,25 @@ def test_regression_a_diagnostic_is_one_line(capsys, workdir, no_debug, text: st
     assert (outcome.rc, outcome.err) == (1, f"{name}:{diagnostic}\n")
 
 
+def test_regression_a_skipped_kind_is_one_line_in_the_summary(capsys, workdir, no_debug) -> None:
+    """Was a known bug: the summary named a skipped kind with its carriage return, which broke the
+    summary line in two."""
+    name = _write(workdir, MINIMAL_MPIJOB.replace("kind: MPIJob", 'kind: "MPIJob\\r"', 1).encode(), "kind-cr")
+    outcome = run(capsys, ["validate", name, "--config", str(workdir / ".mpigen.yaml")])
+    assert outcome.err.endswith("1 skipped (MPIJob\\r: 1)\n") and outcome.err.count("\n") == 1, outcome.err
+
+
+def test_regression_a_mount_name_that_is_a_list_beside_volume_devices(capsys, workdir, no_debug) -> None:
+    """Was a known bug: pod-volumes raised TypeError on a volumeMount whose name is a list when the
+    container also has volumeDevices (the name was looked up among the devices')."""
+    text = MINIMAL_MPIJOB + ("            volumeMounts: [{name: [null], mountPath: /scratch}]\n"
+                             "            volumeDevices: [{name: raw, devicePath: /dev/xvdb}]\n")
+    name = _write(workdir, text.encode(), "mount-name-list")
+    outcome = run(capsys, ["validate", name, "--config", str(workdir / ".mpigen.yaml")])
+    assert outcome.rc == 1 and "Traceback" not in outcome.err and "internal error" not in outcome.out + outcome.err
+    assert "error schema" in outcome.out, outcome.out
+
+
 def test_regression_explain_valid_mpijob_without_ssh_path(capsys, workdir, no_debug) -> None:
     """Was a known bug: explain crashed (KeyError) on a valid MPIJob that leaves sshAuthMountPath
     to the operator's default."""

@@ -282,7 +282,7 @@ def _mounts(template: PodTemplate, path: Path, container: dict, devices: dict) -
                 yield path + ("volumeMounts", i, "mountPath"), invalid(target, "must be unique")
             seen.add(target)
         if devices:
-            if name and name in devices:
+            if isinstance(name, str) and name and name in devices:
                 yield path + ("volumeMounts", i, "name"), invalid(name, "must not already exist in volumeDevices")
             if target and target in devices.values():
                 yield path + ("volumeMounts", i, "mountPath"), invalid(
