@@ -55,6 +55,14 @@ GAPS: dict[str, tuple[str, str]] = {
         "the API server stores a custom resource as JSON and takes 3000000000 in an int32 field; mpi-operator "
         "decodes MPIJobs into Go's int32 and cannot read the object, nor list any MPIJob beside it")),
     "*#MPIJob/int32-overflow@*": (STRICTER, "as above, for the field the mutation drew"),
+    "*#TrainingRuntime/int32-overflow@*": (STRICTER, (
+        "a TrainingRuntime is a custom resource too: the API server stores the JSON, and Kubeflow Trainer "
+        "decodes runtimes into Go's int32 and cannot read it")),
+    "*#TrainJob/drop-required@*": (STRICTER, (
+        "the API server stored these TrainJobs on the local cluster although the CRD's schema marks the field "
+        "required (an env var's name, a runtime patch's volume name or mount path); Trainer copies them into the "
+        "JobSet's pod templates, whose Pods the API server refuses, so nothing runs: validate reports the "
+        "missing field before the job is applied")),
     "*#PodGroup/int32-overflow@*": (STRICTER, (
         "kube-batch's PodGroup is a custom resource too: the API server stores the JSON, kube-batch's Go int32 "
         "cannot read it")),
