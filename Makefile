@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCALBIN := $(CURDIR)/bin
 KUBECONFORM_VERSION := v0.7.0
-GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS=-mod=mod GOMODCACHE=$(CURDIR)/.cache/gomod
+GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS="-mod=mod -trimpath" GOMODCACHE=$(CURDIR)/.cache/gomod
 
 .PHONY: setup demo test golden schemas spec-validator check-schemas clean tools bench oracle fuzz
 

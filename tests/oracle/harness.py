@@ -98,7 +98,9 @@ def build(module: str, *, force: bool = False) -> tuple[Path, float | None]:
         return out, None
     BIN_DIR.mkdir(exist_ok=True)
     started = time.monotonic()
-    proc = subprocess.run([go, "build", "-o", str(out), "."], cwd=src, env=go_env(),
+    # -trimpath: without it Go's build cache keys every package by its folder, and each clone has
+    # its own module cache (.cache/gomod), so every fresh clone added gigabytes of new cache entries.
+    proc = subprocess.run([go, "build", "-trimpath", "-o", str(out), "."], cwd=src, env=go_env(),
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError(f"go build in {src} failed:\n{proc.stderr}")
