@@ -56,6 +56,7 @@ from ..trainer.defaults import runtime_defaults
 from ..trainer.info import ANCESTOR_DATASET, ANCESTOR_LABEL, ANCESTOR_MODEL, NODE
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
+from ..trainer.torch import TORCHTUNE_MODELS, model_of
 from .gang import Finding
 from .pods import ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes, resources
 
@@ -177,14 +178,14 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
     copy_gang, policy, scheduler, why = gang_plan(spec, runtime)
     pod_needs = pod_reasons(spec)
     objects: list[dict[str, Any]] = []
-    if (copy_gang or pod_needs) and ref["kind"] == TRAINING_RUNTIME_KIND and ref["name"] == metadata["name"]:
+    name = copy_name(metadata["name"], ref["name"])
+    if (copy_gang or pod_needs) and ref["kind"] == TRAINING_RUNTIME_KIND and ref["name"] == name:
         findings.append((("spec", "runtime"), "runtime-field", Severity.ERROR,
-                         f"the TrainingRuntime mpigen writes beside the TrainJob is named after the job, "
-                         f"{metadata['name']!r}, as the runtime it would copy: applying it would replace that "
-                         "runtime; rename the job or the runtime"))
+                         f"the TrainingRuntime mpigen writes beside the TrainJob is named after the job, {name!r}, as "
+                         "the runtime it would copy: applying it would replace that runtime; rename the job or the "
+                         "runtime"))
     elif copy_gang or pod_needs:
         objects.append(runtime_copy(metadata, spec, runtime, policy, scheduler))
-        name = metadata["name"]
         copied = (f"mpigen writes the TrainingRuntime {name!r} beside the TrainJob, a copy of {_described(spec)} "
                   "that the TrainJob names")
         if copy_gang:
@@ -204,6 +205,22 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
         ref = {"kind": TRAINING_RUNTIME_KIND, "name": name}
     objects.append(trainjob(metadata, spec, runtime, ref))
     return objects, findings
+
+
+def copy_name(job: str, runtime: str) -> str:
+    """The name of the TrainingRuntime copy: the job's, but for a torchtune runtime's copy.
+
+    Trainer reads a torchtune job's model from the name of the runtime it names
+    (``getModelFromRuntimeRef`` in ``torch/torchtune.go``: the second and third of exactly three
+    ``-``-separated fields, ``torchtune-llama3.2-1b`` -> ``llama3_2/1B``), and its webhook refuses
+    a TrainJob whose runtime name gives no supported model. A copy of such a runtime keeps those
+    two fields after the job's name, whose ``-`` become ``.`` (a TrainJob's name is an RFC 1035
+    label, so no other job's copy gets the same name): ``llama-ft`` -> ``llama.ft-llama3.2-1b``.
+    """
+    fields = runtime.split("-")
+    if model_of(runtime) in TORCHTUNE_MODELS:
+        return f"{job.replace('-', '.')}-{fields[1]}-{fields[2]}"
+    return job
 
 
 def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
@@ -315,10 +332,11 @@ def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
 
 def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
                  policy: dict[str, Any] | None, scheduler: str | None) -> dict[str, Any]:
-    """The TrainingRuntime named after the job: ``runtime`` with the podGroupPolicy, the pods'
-    schedulerName and what only a runtime's pod templates can say (:func:`pod_reasons`)."""
+    """The TrainingRuntime named after the job (:func:`copy_name`): ``runtime`` with the
+    podGroupPolicy, the pods' schedulerName and what only a runtime's pod templates can say
+    (:func:`pod_reasons`)."""
     source = copy.deepcopy(runtime)
-    meta: dict[str, Any] = {"name": metadata["name"]}
+    meta: dict[str, Any] = {"name": copy_name(metadata["name"], spec["runtime"]["name"])}
     if metadata.get("namespace"):
         meta["namespace"] = metadata["namespace"]
     labels = (source.get("metadata") or {}).get("labels")

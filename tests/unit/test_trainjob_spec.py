@@ -180,6 +180,19 @@ def test_a_gang_copy_starts_its_replicated_jobs_together() -> None:
     assert "trainer-depends-on-gang-deadlock" in {d.code for d in tune.diagnostics if d.severity.value == "error"}
 
 
+def test_a_torchtune_runtime_copy_keeps_the_model_in_its_name() -> None:
+    """Trainer reads a torchtune job's model from its runtime's name: a copy named after the job
+    alone was refused by the webhook ("must have a supported pretrained model")."""
+    doc = _spec(runtime="torchtune-llama3.2-1b", workers=0, command=["tune", "run"], priorityClassName="high",
+                resources={"gpu": 1})
+    doc["metadata"]["name"] = "llama-ft"
+    built = _built(doc)
+    assert built["TrainingRuntime"]["metadata"]["name"] == "llama.ft-llama3.2-1b"
+    assert built["TrainJob"]["spec"]["runtimeRef"]["name"] == "llama.ft-llama3.2-1b"
+    plain = _built(_spec(priorityClassName="high"))  # any other runtime's copy is named after the job
+    assert plain["TrainingRuntime"]["metadata"]["name"] == plain["TrainJob"]["spec"]["runtimeRef"]["name"] == "job"
+
+
 def test_scheduler_plugins_copy_has_the_timeout_and_the_scheduler() -> None:
     doc = _spec(scheduling={"gang": "scheduler-plugins", "schedulerName": "coscheduler", "scheduleTimeoutSeconds": 90})
     runtime = _built(doc)["TrainingRuntime"]
