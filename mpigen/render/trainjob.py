@@ -58,11 +58,10 @@ from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
 from ..trainer.torch import TORCHTUNE_MODELS, model_of
 from .gang import Finding
-from .pods import ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes, resources
+from .pods import GIT_SYNC_GROUP, ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes, resources
 
 MANAGER = "mpigen.dev/spec"
 """The ``manager`` of the runtime patch mpigen writes (a domain-prefixed path, as Trainer's webhook requires)."""
-GIT_SYNC_GROUP = 65533
 GANG = ("spec", "scheduling", "gang")
 
 
@@ -376,7 +375,12 @@ def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[s
             pod["initContainers"] = list(pod.get("initContainers") or []) + init_containers(spec)
             pod["volumes"] = list(pod.get("volumes") or []) + pod_volumes(code_spec)
             if (code.get("git") or {}).get("secret"):
-                pod["securityContext"] = {**(pod.get("securityContext") or {}), "fsGroup": GIT_SYNC_GROUP,
-                                          "fsGroupChangePolicy": "OnRootMismatch"}
+                # git-sync (user 65533) reads the Secret's files through the pod's fsGroup, which
+                # every container gets as a supplementary group: a runtime's own fsGroup (the MPI
+                # runtimes' 1000, mpiuser's, which their SSH keys need) stays; 65533 when none.
+                context = dict(pod.get("securityContext") or {})
+                context.setdefault("fsGroup", GIT_SYNC_GROUP)
+                context.setdefault("fsGroupChangePolicy", "OnRootMismatch")
+                pod["securityContext"] = context
     return {"apiVersion": TRAINER_API, "kind": TRAINING_RUNTIME_KIND, "metadata": meta, "spec": runtime_spec}
 

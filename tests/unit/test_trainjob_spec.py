@@ -240,6 +240,12 @@ def test_code_sync_and_pod_only_fields_live_in_the_copy() -> None:
         "initContainers" not in j["template"]["spec"]["template"].get("spec", {})
         for j in built["TrainJob"]["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"][
             "replicatedJobs"])
+    # A runtime's own fsGroup stays (git-sync reads the Secret through it): deepspeed's 1000 is
+    # mpiuser's, whose SSH keys need it.
+    mpi = _built(_spec(framework="mpi", runtime="deepspeed-distributed", code=doc["spec"]["code"]))
+    for rjob in mpi["TrainingRuntime"]["spec"]["template"]["spec"]["replicatedJobs"]:
+        assert rjob["template"]["spec"]["template"]["spec"]["securityContext"] == {
+            "fsGroup": 1000, "fsGroupChangePolicy": "OnRootMismatch"}, rjob["name"]
 
 
 def test_environments_patch_the_trainjob_and_the_copy() -> None:
