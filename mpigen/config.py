@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # pathlib only where a file is looked for: build reads no configuration
+if TYPE_CHECKING:  # pathlib only where a file is looked for
     from pathlib import Path
 
 CONFIG_FILE = ".mpigen.yaml"
@@ -83,20 +83,32 @@ def _from_mapping(data: Any, path: Path) -> Config:
 
 
 def find_config(start: Path | None = None) -> Path | None:
-    """The nearest .mpigen.yaml, or pyproject.toml with [tool.mpigen], from ``start`` upwards."""
-    from pathlib import Path
+    """The nearest .mpigen.yaml, or pyproject.toml with [tool.mpigen], from ``start`` upwards.
 
-    here = (start or Path.cwd()).resolve()
-    for folder in [here, *here.parents]:
-        candidate = folder / CONFIG_FILE
-        if candidate.is_file():
-            return candidate
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "[tool.mpigen]" in pyproject.read_text("utf-8", errors="replace"):
-            return pyproject
-        if (folder / ".git").exists():
+    Walked with :mod:`os.path`: ``mpigen build`` reads the configuration too, and pathlib (which
+    imports urllib) is imported only when a configuration is found."""
+    import os
+
+    here = os.path.realpath(start if start is not None else os.getcwd())
+    while True:
+        found = os.path.join(here, CONFIG_FILE)
+        if not os.path.isfile(found):
+            found = os.path.join(here, "pyproject.toml")
+            if not os.path.isfile(found) or "[tool.mpigen]" not in _text(found):
+                found = ""
+        if found:
+            from pathlib import Path
+
+            return Path(found)
+        parent = os.path.dirname(here)
+        if os.path.exists(os.path.join(here, ".git")) or parent == here:
             return None
-    return None
+        here = parent
+
+
+def _text(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as file:
+        return file.read()
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:

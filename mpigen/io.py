@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 import click
 
 from .diagnostics import Diagnostic, sort_diagnostics
-from .versions import OperatorVersion
+from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .config import Config
     from .load.cluster import Cluster
     from .load.document import LoadResult
@@ -65,6 +67,41 @@ def operator_version(value: str) -> OperatorVersion:
         raise UsageError(f"--operator-version: {exc}") from None
 
 
+def configured(config: Config, version_option: str | None, cluster_option: str | None
+               ) -> tuple[OperatorVersion, str | None]:
+    """The operator version and the cluster file a command uses: its ``--operator-version`` and
+    ``--cluster``, else the configuration's ``operatorVersion`` and ``cluster`` (relative to the
+    configuration's folder), else v0.8.0 and none. Every command reads them so, and so a tree that
+    ``build -o`` writes is one that ``check`` finds in step."""
+    if version_option is not None:
+        version = operator_version(version_option)
+    elif config.operator_version is None:
+        version = DEFAULT_OPERATOR_VERSION
+    else:
+        try:
+            version = OperatorVersion.parse(config.operator_version)
+        except ValueError as exc:
+            raise UsageError(f"{config.path}: operatorVersion: {exc}") from None
+    if cluster_option is None and config.cluster:
+        cluster_option = display_path(config.root / config.cluster, config.root)
+    return version, cluster_option
+
+
+def display_path(path: Path, base: Path | None = None) -> str:
+    """A path as the user reads it: relative to the working directory when under it, or when both
+    are under ``base`` (the configuration's folder: ``../deploy`` from a subfolder); else absolute."""
+    import os
+    from pathlib import Path
+
+    cwd = Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    inside = absolute.is_relative_to(cwd)
+    if not inside and base is not None:
+        root = Path(os.path.abspath(base))
+        inside = absolute.is_relative_to(root) and cwd.is_relative_to(root)
+    return os.path.relpath(absolute, cwd) if inside else str(absolute)
+
+
 def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
     """What a ``--cluster`` file holds (None without one), and its diagnostics."""
     if path is None:
@@ -101,7 +138,7 @@ class Jobs:
 
 
 def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
-              version: OperatorVersion, env: str | None) -> Jobs:
+              version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset()) -> Jobs:
     """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
     validate's verdict on them (:func:`mpigen.validate.find_jobs`), the TrainJobs explained. Raises
     :class:`UsageError` for an ``--env`` the spec lacks."""
@@ -116,7 +153,8 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     loaded, name = load_input(source)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
                        trainer_runtimes=cluster_runtimes(cluster))
-    options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster)))
+    options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
+                              disabled=disabled)
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
@@ -135,13 +173,15 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
 
 def load_config(path: str | None) -> Config:
     """The configuration in ``path`` (``--config``), else the one found from the working directory."""
-    from pathlib import Path
-
     from .config import ConfigError
     from .config import load_config as load
 
     try:
-        return load(Path(path) if path else None)
+        if path is None:
+            return load()
+        from pathlib import Path
+
+        return load(Path(path))
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
 

@@ -30,6 +30,7 @@ class Options:
     operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
     priority_classes: dict[str, int] | None = None  # None: no cluster file given
     trainer_runtimes: Runtimes | None = None  # the cluster file's; None: Trainer's default runtimes
+    disabled: frozenset[str] = frozenset()  # lint codes switched off in the validate-output stage (configuration)
 
 
 @dataclass(slots=True)
@@ -164,7 +165,8 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     ``--operator-version``). The YAML and schema layers are not run again: the objects are built as
     data, written by the one emitter, and hold their schemas by construction; the property test
     (tests/integration/test_build_validate_agree.py) checks that, and that validate finds nothing
-    build does not report."""
+    build does not report. A code in ``options.disabled`` (the configuration's ``disable``) is not
+    reported, as validate does not report it."""
     from .lint.admission import admission_problems, trainer_admission_problems
     from .lint.base import LintOptions
     from .lint.runner import lint_object
@@ -180,7 +182,8 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
         found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
         if obj["apiVersion"] == TRAINER_API and obj["kind"] in (TRAINJOB_KIND, *RUNTIME_KINDS):  # Trainer's webhooks
             found += trainer_admission_problems(obj, lint)
-        found += lint_object(obj, lint)
+        found = [f for f in found if f[1] not in options.disabled]
+        found += lint_object(obj, lint, options.disabled)
         for path, code, severity, message in found:
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
                                     obj["metadata"]["name"], format_path(path)))

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import click
 
+from .. import io
 from ..versions import DEFAULT_OPERATOR_VERSION
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -46,7 +47,10 @@ def gang_option(help: str, none: bool = True, required: bool = False) -> Decorat
     return click.option("--gang", type=click.Choice(choices), required=required, help=help)
 
 
-def scheduler_name_option(default: str | None = "scheduler-plugins-scheduler",
+DEFAULT_SCHEDULER_NAME = "scheduler-plugins-scheduler"
+
+
+def scheduler_name_option(default: str | None = DEFAULT_SCHEDULER_NAME,
                           help: str = "scheduler-plugins scheduler name.") -> Decorator:
     return click.option("--scheduler-name", default=default, show_default=default is not None, metavar="N",
                         help=help)
@@ -60,6 +64,9 @@ def format_option(*choices: str, help: str | None = None) -> Decorator:
     """``--format``, the first of ``choices`` by default."""
     return click.option("--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True,
                         help=help)
+
+
+CONFIG_DEFAULT = "Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen])"
 
 
 def config_option(help: str, exists: bool = False) -> Decorator:
@@ -95,3 +102,18 @@ def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any]:
     verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
     line, col, shown = item.job.place(("spec", "trainer", "numNodes"))
     return verdict, verdict.diagnostic(item.job.filename, line, col, format_path(shown))
+
+
+def read_configured_jobs(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+                         operator_version: str | None, env: str | None, config_file: str | None
+                         ) -> tuple[Any, str | None, str, Any]:
+    """explain's and podgroup's input, read with the configuration as validate reads it: the
+    options given, else the configuration's gang, schedulerName, operatorVersion and cluster, and
+    its disable (so that their verdict on a job is validate's). Returns (the jobs read
+    (:func:`mpigen.io.read_jobs`), the gang, the scheduler name, the operator version)."""
+    config = io.load_config(config_file)
+    version, cluster_file = io.configured(config, operator_version, cluster_file)
+    gang = gang or config.gang
+    scheduler_name = scheduler_name or config.scheduler_name or DEFAULT_SCHEDULER_NAME
+    return (io.read_jobs(source, gang, scheduler_name, cluster_file, version, env, config.disable), gang,
+            scheduler_name, version)

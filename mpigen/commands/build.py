@@ -10,25 +10,31 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
 from ..emit.yaml_emit import dump_all
 from ..pipeline import CompiledJob, Options, compile_specs
-from . import OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, cluster_option, env_option, operator_version_option
+from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, cluster_option, config_option, env_option,
+               operator_version_option)
 
 
 @click.command()
 @click.argument("spec", type=click.Path(dir_okay=False, allow_dash=True))
 @env_option("Environment to print (default: the base).")
-@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; {RUNTIMES}.")
-@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+@cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; {RUNTIMES} (default: cluster in the "
+                "configuration).")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed) [default: "
+                         "operatorVersion in the configuration, else v0.8.0].", default=None)
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
-def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str, output: str | None) -> int:
+@config_option(f"{CONFIG_DEFAULT}: its operatorVersion, cluster and disable, as check reads them.", exists=True)
+def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str | None, output: str | None,
+          config_file: str | None) -> int:
     """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
-    version = io.operator_version(operator_version)
+    config = io.load_config(config_file)
+    version, cluster_file = io.configured(config, operator_version, cluster_file)
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
     cluster, diagnostics = io.load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(spec)
-    result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster)))
+    result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster), config.disable))
     diagnostics += result.diagnostics
     io.report(diagnostics)
     if has_errors(diagnostics):

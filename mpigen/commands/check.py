@@ -35,20 +35,7 @@ from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_error
 from ..drift.cache import CheckCache
 from ..drift.compare import JobDrift, check_jobs, orphan_drift
 from ..drift.reapply import refused_changes
-from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
-
-
-def _display(path: Path, base: Path | None = None) -> str:
-    """A path as the user reads it: relative to the working directory when under it, or when both
-    are under ``base`` (the configuration's folder: ``../deploy`` from a subfolder); else absolute."""
-    cwd = Path.cwd()
-    absolute = Path(os.path.abspath(path))
-    inside = absolute.is_relative_to(cwd)
-    if not inside and base is not None:
-        root = Path(os.path.abspath(base))
-        inside = absolute.is_relative_to(root) and cwd.is_relative_to(root)
-    return os.path.relpath(absolute, cwd) if inside else str(absolute)
 
 
 def _spec_paths(specs: tuple[str, ...], config: Config) -> tuple[list[str], bool]:
@@ -67,7 +54,7 @@ def _spec_paths(specs: tuple[str, ...], config: Config) -> tuple[list[str], bool
                          if os.path.isfile(p))
         if not matches:
             click.echo(f"mpigen: warning: specs pattern {pattern!r} in {config.path} matches no file", err=True)
-        found += [_display(Path(p), config.root) for p in matches]
+        found += [io.display_path(Path(p), config.root) for p in matches]
     return list(dict.fromkeys(found)), True  # none: every tree mpigen wrote is a spec's that is gone
 
 
@@ -78,7 +65,7 @@ def _output(output: str | None, config: Config, fix: bool = False, specs: bool =
         path, shown = Path(output), output.rstrip("/") or "/"
     elif config.output:
         path = config.root / config.output
-        shown = _display(path, config.root)
+        shown = io.display_path(path, config.root)
     else:
         where = f"{config.path} sets no output" if config.path else "no .mpigen.yaml or [tool.mpigen] found"
         raise io.UsageError(f"no output folder: give -o DIR or set output in the configuration ({where})")
@@ -89,17 +76,6 @@ def _output(output: str | None, config: Config, fix: bool = False, specs: bool =
     if not path.is_dir():
         raise io.UsageError(f"{shown}: not a folder")
     return path, shown
-
-
-def _version(option: str | None, config: Config) -> OperatorVersion:
-    if option is not None:
-        return io.operator_version(option)
-    if config.operator_version is None:
-        return DEFAULT_OPERATOR_VERSION
-    try:
-        return OperatorVersion.parse(config.operator_version)
-    except ValueError as exc:
-        raise io.UsageError(f"{config.path}: operatorVersion: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -144,9 +120,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     config = io.load_config(config_file)
     paths, from_config = _spec_paths(specs, config)
     root, shown = _output(output, config, fix, bool(paths))
-    version = _version(operator_version, config)
-    if cluster_file is None and config.cluster:
-        cluster_file = _display(config.root / config.cluster, config.root)
+    version, cluster_file = io.configured(config, operator_version, cluster_file)
     cluster, diagnostics = io.load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
     from ..emit.writer import clean_all_stale, stale_staging_diagnostics
@@ -156,7 +130,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     diagnostics += stale_staging_diagnostics(root, shown)
 
     cluster_bytes = b"" if cluster_file is None else io.read_input(cluster_file)[0]
-    cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}")
+    disabled = ",".join(sorted(config.disable))  # the configuration's disable changes the verdict too
+    cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}\0{disabled}")
     jobs: list[Any] = []
     cached: list[_CachedJob] = []
     compiled: dict[str, tuple[bytes, list[Any], list[Diagnostic]]] = {}
@@ -172,7 +147,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         from ..load.yaml_loader import load_bytes  # only when a spec must be compiled
         from ..pipeline import Options, compile_specs
 
-        options = options or Options(version, classes, io.cluster_runtimes(cluster))
+        options = options or Options(version, classes, io.cluster_runtimes(cluster), config.disable)
         result = compile_specs(load_bytes(raw, name), name, options)
         diagnostics += result.diagnostics
         jobs += result.jobs

@@ -55,8 +55,9 @@ from ..trainer.documents import Explained
 from ..trainer.info import ANCESTOR_LABEL, Endpoints
 from ..validate import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, RUNTIMES, cluster_option, env_option, format_option, gang_location, gang_option,
-               operator_version_option, scheduler_name_option, trainjob_fit)
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, RUNTIMES, cluster_option, config_option, env_option, format_option,
+               gang_location, gang_option, operator_version_option, read_configured_jobs, scheduler_name_option,
+               trainjob_fit)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
@@ -65,23 +66,28 @@ TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 
 @click.command()
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
-@gang_option("The operator's --gang-scheduling (default: what the manifest's pod templates say).")
-@scheduler_name_option()
+@gang_option("The operator's --gang-scheduling (default: gang in the configuration, else what the manifest's pod "
+             "templates say).")
+@scheduler_name_option(default=None, help="scheduler-plugins scheduler name [default: schedulerName in the "
+                       "configuration, else scheduler-plugins-scheduler].")
 @cluster_option(f"{CLUSTER_NODES}; {RUNTIMES}.")
-@operator_version_option()
+@operator_version_option("mpi-operator release whose rules apply [default: operatorVersion in the configuration, "
+                         "else v0.8.0].", default=None)
 @click.option("--cluster-domain", default="", metavar="D",
               help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
 @env_option("For a spec: the environment to explain (default: the base).")
+@config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion, cluster and disable, as validate "
+               "reads them.", exists=True)
 @format_option("text", "yaml",
                help="text for people (the same size for any number of workers); yaml: every object, for tools.")
-def explain(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
-            cluster_domain: str, env: str | None, fmt: str) -> int:
+def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+            operator_version: str | None, cluster_domain: str, env: str | None, fmt: str, config_file: str | None) -> int:
     """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob, TFJob or
     TrainJob manifests (or -)."""
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
-    version = io.operator_version(operator_version)
-    read = io.read_jobs(source, gang, scheduler_name, cluster_file, version, env)
+    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_file,
+                                                               operator_version, env, config_file)
     cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
                                                             read.trainjobs, read.diagnostics)
     io.report(diagnostics)

@@ -54,20 +54,26 @@ from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..validate import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, OPERATOR_RULES, RUNTIMES, cluster_option, env_option, gang_location, gang_option,
-               operator_version_option, scheduler_name_option, trainjob_fit)
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_option, config_option, env_option,
+               gang_location, gang_option, operator_version_option, read_configured_jobs, scheduler_name_option,
+               trainjob_fit)
 
 
 
 @click.command()
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
-@gang_option("The operator's --gang-scheduling (default: what each job's pod templates say).", none=False)
-@scheduler_name_option(help="scheduler-plugins scheduler name (the operator's --gang-scheduling value).")
+@gang_option("The operator's --gang-scheduling (default: gang in the configuration, else what each job's pod "
+             "templates say).", none=False)
+@scheduler_name_option(default=None, help="scheduler-plugins scheduler name (the operator's --gang-scheduling "
+                       "value) [default: schedulerName in the configuration, else scheduler-plugins-scheduler].")
 @cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources; {RUNTIMES}.")
-@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed).")
+@operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed) [default: "
+                         "operatorVersion in the configuration, else v0.8.0].", default=None)
 @env_option("For a spec: the environment whose jobs to take (default: the base).")
-def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None, operator_version: str,
-             env: str | None) -> int:
+@config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion, cluster and disable, as validate "
+               "reads them.", exists=True)
+def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+             operator_version: str | None, env: str | None, config_file: str | None) -> int:
     """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob of
     SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
 
@@ -77,8 +83,8 @@ def podgroup(source: str, gang: str | None, scheduler_name: str, cluster_file: s
     templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
     runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
-    version = io.operator_version(operator_version)
-    read = io.read_jobs(source, gang, scheduler_name, cluster_file, version, env)
+    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_file,
+                                                               operator_version, env, config_file)
     cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
                                                             read.trainjobs, read.diagnostics)
     groups: list[dict[str, Any]] = []

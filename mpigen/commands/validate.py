@@ -14,9 +14,8 @@ from ..load.document import Document
 from ..pipeline import Options
 from ..validate import SKIPPED, Coverage, ValidateOptions, report, validate_files
 from ..validate.discover import MissingPath, discover
-from ..versions import DEFAULT_OPERATOR_VERSION
-from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option, gang_option,
-               operator_version_option, scheduler_name_option)
+from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option,
+               gang_option, operator_version_option, scheduler_name_option)
 
 
 @click.command()
@@ -32,8 +31,7 @@ from . import (OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, 
 @cluster_option(f"{PRIORITY_CLASSES}.")
 @operator_version_option(f"{OPERATOR_RULES} [default: v0.8.0].", default=None)
 @click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
-@config_option("Configuration file (default: the nearest .mpigen.yaml or pyproject.toml [tool.mpigen]).",
-               exists=True)
+@config_option(f"{CONFIG_DEFAULT}.", exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
              gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
@@ -67,17 +65,16 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
               gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
               disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     config = io.load_config(config_file)
-    version_text = operator_version or config.operator_version
-    version = io.operator_version(version_text) if version_text else DEFAULT_OPERATOR_VERSION
-    cluster_path = cluster_file or (str(config.root / config.cluster) if config.cluster else None)
+    version, cluster_path = io.configured(config, operator_version, cluster_file)
     cluster, diagnostics = io.load_cluster(cluster_path)
     classes = None if cluster is None else cluster.priority_classes
+    disabled = frozenset(disable) | config.disable
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
                          priority_classes=classes, operator_version=version,
                          trainer_runtimes=io.cluster_runtimes(cluster)),
-        build=Options(version, classes, io.cluster_runtimes(cluster)),
-        disabled=frozenset(disable) | config.disable,
+        build=Options(version, classes, io.cluster_runtimes(cluster), disabled),
+        disabled=disabled,
     )
     try:
         files = discover(list(paths))

@@ -471,3 +471,43 @@ def test_a_missing_output_folder_is_drift_that_fix_writes(project: Path) -> None
     assert not (project / "nowhere").exists()
     assert run(["check", "specs/alpha.yaml", "-o", "nowhere", "--fix"], project)[0] == 0
     assert run(["check", "specs/alpha.yaml", "-o", "nowhere"], project)[:2] == (0, "1 tree in step\n")
+
+
+def test_build_reads_the_configuration_as_check_does(tmp_path: Path) -> None:
+    """A tree that ``build -o`` writes in a repository whose configuration sets operatorVersion and
+    cluster is in step for ``check`` (build used to ignore the configuration: check then found the
+    tree it had just written drifted, and its hint, ``mpigen build SPEC -o DIR``, did not help)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "specs").mkdir()
+    shutil.copy(ROOT / "specs/priority-order.yaml", tmp_path / "specs")
+    shutil.copytree(ROOT / "specs/cluster", tmp_path / "cluster")
+    (cluster,) = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "cluster").glob("*.yaml"))
+    (tmp_path / ".mpigen.yaml").write_text(
+        f'specs: ["specs/*.yaml"]\noutput: deploy\ncluster: {cluster}\noperatorVersion: v0.4.0\n')
+    code, _, err = run(["build", "specs/priority-order.yaml", "-o", "deploy"], tmp_path)
+    assert code == 0, err
+    code, out, err = run(["check"], tmp_path)
+    assert (code, out) == (0, "1 tree in step\n"), err
+    configured = run(["build", "specs/priority-order.yaml"], tmp_path)
+    given = run(["build", "specs/priority-order.yaml", "--cluster", cluster, "--operator-version", "v0.4.0",
+                 "--config", os.devnull], tmp_path)
+    assert configured[:2] == given[:2] and configured[0] == 0
+    assert run(["build", "specs/priority-order.yaml", "--operator-version", "v0.8.0"], tmp_path)[1] != configured[1]
+
+
+def test_disable_in_the_configuration_holds_for_every_command(tmp_path: Path) -> None:
+    """A lint code the configuration switches off is off for build's validate-output stage, check,
+    validate, explain and podgroup alike: one verdict on the spec."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "specs").mkdir()
+    shutil.copy(ROOT / "tests/cases/specs/invalid/volcano-queue-name.yaml", tmp_path / "specs/job.yaml")
+    commands = [["build", "specs/job.yaml"], ["validate", "specs/job.yaml"], ["explain", "specs/job.yaml"],
+                ["podgroup", "specs/job.yaml"]]
+    for args in commands:
+        code, _, err = run(args, tmp_path)
+        assert code == 1 and "volcano-queue-name" in err + _, (args, err)
+    (tmp_path / ".mpigen.yaml").write_text('specs: ["specs/*.yaml"]\noutput: deploy\ndisable: [volcano-queue-name]\n')
+    for args in commands + [["check", "--fix"], ["check"]]:
+        code, out, err = run(args, tmp_path)
+        assert code == 0 and "volcano-queue-name" not in out + err, (args, out, err)
+    assert "queue: Vision_Team" in run(["podgroup", "specs/job.yaml"], tmp_path)[1]
