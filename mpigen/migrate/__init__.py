@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
-from . import mpi_legacy, mpi_v1alpha1, training, trainjob
+from . import mpi_legacy, mpi_v1alpha1, training, trainjob, trainjob_gang
 from .common import Change, LegacyFlags
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def migrate_to_trainjob(obj: Any, options: TrainJobOptions
     if objects is None:
         return [obj], [Change(c.path, c.code, c.severity, c.message + "; the document is passed through unchanged")
                        for c in changes if c.severity is Severity.ERROR], False, [{}]
-    changes += trainjob.compare_gang(obj, objects, options.gang, options.scheduler_name)
+    changes += trainjob_gang.compare_gang(obj, objects, options.gang, options.scheduler_name)
     return objects, changes, True, origins
 
 

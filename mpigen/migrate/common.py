@@ -14,6 +14,8 @@ from typing import Any
 from ..diagnostics import Severity, format_path
 
 Path = tuple[str | int, ...]
+Objects = list[dict[str, Any]]
+"""What a migration writes: Kubernetes objects, in apply order."""
 
 
 @dataclass(frozen=True)
@@ -155,3 +157,8 @@ def containers(replica: Any) -> list[Any]:
     spec = pod_spec(replica)
     value = spec.get("containers") if spec else None
     return value if isinstance(value, list) else []
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    """``value`` if it is a mapping, else an empty one (a manifest's field may hold anything)."""
+    return value if isinstance(value, dict) else {}

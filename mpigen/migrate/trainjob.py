@@ -50,10 +50,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..diagnostics import Severity, format_path
+from ..diagnostics import Severity
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND
 from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
-from .common import Change, Path, dropped, p, lossy, moved, object_shell, refused
+from .common import Change, Objects, Path, dropped, lossy, mapping, moved, object_shell, p, refused
 
 TARGET = "trainjob"
 MPI_API = "kubeflow.org/v2beta1"
@@ -75,8 +75,6 @@ PATCH_CONTAINER_FIELDS = ("volumeMounts", "securityContext")  # ContainerPatch (
 # the Trainer fields in their order in trainjob_types.go
 TRAINER_FIELDS = ("image", "command", "args", "env", "numNodes", "resourcesPerNode", "numProcPerNode")
 TRAINER_CONTAINER_FIELDS = ("name", "image", "command", "args", "env", "resources")
-
-Objects = list[dict[str, Any]]
 
 
 def handles(obj: dict[str, Any]) -> bool:
@@ -123,10 +121,6 @@ def to_runtime(old: Path, new: Path, note: str = "") -> Change:
     return Change(old, "migrated-field", Severity.INFO, f"{p(old)} -> the TrainingRuntime's {p(('spec',) + new)}{note}")
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -137,7 +131,7 @@ def _with_requests(resources: Any) -> tuple[Any, list[str]]:
     if not isinstance(resources, dict):
         return copy.deepcopy(resources), []
     out = copy.deepcopy(resources)
-    limits = _mapping(out.get("limits"))
+    limits = mapping(out.get("limits"))
     requests = out.get("requests") if isinstance(out.get("requests"), dict) else {}
     missing = [name for name in limits if name not in requests]
     if missing:
@@ -156,7 +150,7 @@ class _Job:
         self.fatal = False
         self.gang = gang
         self.scheduler_name = scheduler_name
-        self.meta = _mapping(old.get("metadata"))
+        self.meta = mapping(old.get("metadata"))
         self.name = self.meta.get("name") if isinstance(self.meta.get("name"), str) else ""
         self.namespace = self.meta.get("namespace") if isinstance(self.meta.get("namespace"), str) else None
         self.runtime_reasons: list[str] = []  # why a TrainingRuntime is written beside
@@ -230,7 +224,7 @@ class _Job:
         return objects, self.changes
 
     def _metadata_notes(self) -> None:
-        labels = _mapping(self.meta.get("labels"))
+        labels = mapping(self.meta.get("labels"))
         for key in labels:
             if key.startswith("kueue.x-k8s.io/"):
                 self.info(Change(("metadata", "labels", key), "migrated-field", Severity.INFO,
@@ -253,7 +247,7 @@ class _Job:
         fields taken out."""
         self.origins[TRAINING_RUNTIME_KIND][("spec", "template", "spec", "replicatedJobs", job, "template", "spec",
                                              "template")] = at + ("template",)
-        template = copy.deepcopy(_mapping(_mapping(replica).get("template")))
+        template = copy.deepcopy(mapping(mapping(replica).get("template")))
         if not isinstance(template.get("spec"), dict):
             template["spec"] = {}
         pod = template["spec"]
@@ -311,7 +305,7 @@ class _Job:
     # -------------------------------------------------------------- MPIJob
     def _mpi(self, trainer: dict[str, Any]) -> dict[str, Any] | None:
         spec = self.spec
-        replicas = _mapping(spec.get("mpiReplicaSpecs"))
+        replicas = mapping(spec.get("mpiReplicaSpecs"))
         launcher, worker = replicas.get("Launcher"), replicas.get("Worker")
         base = ("spec", "mpiReplicaSpecs")
         if not isinstance(launcher, dict):
@@ -421,7 +415,7 @@ class _Job:
     def _pytorch(self, trainer: dict[str, Any]) -> dict[str, Any] | None:
         spec = self.spec
         base = ("spec", "pytorchReplicaSpecs")
-        replicas = _mapping(spec.get("pytorchReplicaSpecs"))
+        replicas = mapping(spec.get("pytorchReplicaSpecs"))
         roles = [r for r in ("Master", "Worker") if isinstance(replicas.get(r), dict)]
         if not roles:
             self.refuse(base, "the PyTorchJob has no Master or Worker to migrate")
@@ -443,8 +437,8 @@ class _Job:
         main_role = roles[0]
         at = base + (main_role,)
         self.template_at = at + ("template",)
-        template = _mapping(replicas[main_role].get("template"))
-        containers = _list(_mapping(template.get("spec")).get("containers"))
+        template = mapping(replicas[main_role].get("template"))
+        containers = _list(mapping(template.get("spec")).get("containers"))
         index = next((i for i, c in enumerate(containers) if isinstance(c, dict) and c.get("name") == "pytorch"), 0)
         if not containers:
             self.refuse(at + ("template", "spec", "containers"), "the pod template has no container")
@@ -497,14 +491,14 @@ class _Job:
 
     def _same_template(self, main: dict[str, Any], other: dict[str, Any], main_at: Path, at: Path) -> None:
         """A Worker template that differs from the Master's cannot be carried: one node job runs both."""
-        a, b = _mapping(main.get("template")), _mapping(other.get("template"))
+        a, b = mapping(main.get("template")), mapping(other.get("template"))
         for part in sorted(set(a) | set(b)):
             if part != "spec":
                 if a.get(part) != b.get(part):
                     self.error(at + ("template", part), f"the {at[-1]} pod template's {part} differs from the "
                                f"{main_at[-1]}'s: Trainer runs every node from one template (the {main_at[-1]}'s)")
                 continue
-            pa, pb = _mapping(a.get("spec")), _mapping(b.get("spec"))
+            pa, pb = mapping(a.get("spec")), mapping(b.get("spec"))
             for key in sorted(set(pa) | set(pb)):
                 if pa.get(key) != pb.get(key):
                     self.error(at + ("template", "spec", key),
@@ -591,7 +585,7 @@ class _Job:
 
     # -------------------------------------------------------------- runPolicy
     def _run_policy(self, spec: dict[str, Any], runtime_spec: dict[str, Any]) -> None:
-        policy = _mapping(self.spec.get("runPolicy"))
+        policy = mapping(self.spec.get("runPolicy"))
         at = ("spec", "runPolicy")
         jobset = runtime_spec["template"]["spec"]
         trainer_index, trainer_job = next((i, j) for i, j in enumerate(jobset["replicatedJobs"])
@@ -658,7 +652,7 @@ class _Job:
 
         gang = Context(self.old, LintOptions(gang=self.gang)).gang
         at = ("spec", "runPolicy", "schedulingPolicy")
-        policy = _mapping(_mapping(self.spec.get("runPolicy")).get("schedulingPolicy"))
+        policy = mapping(mapping(self.spec.get("runPolicy")).get("schedulingPolicy"))
         if gang is None:
             for key in policy:
                 self.changes.append(lossy(at + (key,), f"schedulingPolicy.{key} dropped: the pod templates name no "
@@ -682,7 +676,7 @@ class _Job:
                              "it, Trainer does not"))
         if gang == "volcano":
             runtime_spec["podGroupPolicy"] = {"volcano": {}}
-            queue = policy.get("queue") or _mapping(self.meta.get("annotations")).get(VOLCANO_QUEUE_ANNOTATION)
+            queue = policy.get("queue") or mapping(self.meta.get("annotations")).get(VOLCANO_QUEUE_ANNOTATION)
             if queue:
                 runtime_spec["template"].setdefault("metadata", {}).setdefault("annotations", {})[
                     VOLCANO_QUEUE_ANNOTATION] = queue
@@ -733,133 +727,3 @@ class _Job:
                                               "that sets one; set it in the runtime's pod templates"))
             elif key not in ("queue", "scheduleTimeoutSeconds"):
                 self.error(at + (key,), f"schedulingPolicy.{key} has no TrainingRuntime equivalent: dropped")
-
-
-
-
-# ------------------------------------------------------------------ the gang, before and after
-
-GANG_FIELDS = ("minMember", "minResources", "queue", "priorityClassName")
-GANG_REASONS = {
-    "minMember": "Trainer's PodGroup counts every pod: no minAvailable",
-    "minResources": "Trainer sums every pod's requests: no explicit minResources, no cut at minAvailable",
-    "priorityClassName": "Trainer's Volcano PodGroup takes the priorityClassName of the last pod template that sets "
-                         "one; mpi-operator took schedulingPolicy.priorityClass, else the launcher's or the workers', "
-                         "training-operator schedulingPolicy.priorityClass only",
-}
-
-
-def old_podgroup(old: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any] | None:
-    """The PodGroup the old operator creates for ``old`` (mpi-operator v0.8.0, training-operator
-    v1.9.0; as ``mpigen podgroup`` computes it), as if it were not suspended; None without a gang."""
-    from ..lint.base import Context, LintOptions
-    from ..operator import podgroup as pg
-    from ..operator import training_podgroup as tp
-    from ..operator.mpi_defaults import set_defaults
-    from ..operator.training_defaults import set_defaults as set_training_defaults
-
-    scheduler = Context(old, LintOptions(gang=gang)).gang
-    if scheduler is None:
-        return None
-    job = copy.deepcopy(old)
-    _mapping(_mapping(job.get("spec")).get("runPolicy")).pop("suspend", None)
-    try:
-        if job["kind"] == "MPIJob":
-            return pg.new_pod_group(set_defaults(job), scheduler, {}, scheduler_name=scheduler_name)
-        defaulted = set_training_defaults(job)
-        if tp.skipped_reason(defaulted):
-            return None
-        return tp.podgroup(defaulted, scheduler, {}, scheduler_name)
-    except (pg.OperatorPanicError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
-    """(the PodGroup Trainer v2.3.0 creates for the migrated TrainJob, or None; the framework's
-    error, if any), the TrainJob taken as not suspended."""
-    from ..load.trainer_runtimes import default_runtimes
-    from ..trainer.framework import build
-    from ..trainer.info import TrainerError
-    from ..trainer.runtimes import runtime_ref, runtime_shape, trainjob_shape
-
-    trainjob = copy.deepcopy(objects[-1])
-    trainjob["spec"].pop("suspend", None)
-    _, kind, name = runtime_ref(trainjob)
-    runtime = objects[0] if len(objects) > 1 else default_runtimes().find(kind, name)
-    if runtime is None:
-        return None, f"the runtime {name} is not known"
-    shape = trainjob_shape(trainjob) + [(("runtime",) + path, message) for path, message in runtime_shape(runtime)]
-    if shape:  # the old job had a field of the wrong type there: validation reports it
-        path, message = shape[0]
-        return None, f"{format_path(path)}: {message}"
-    try:
-        return build(trainjob, runtime).podgroup, None
-    except TrainerError as exc:
-        return None, str(exc)
-
-
-def _gang_facts(group: dict[str, Any] | None) -> dict[str, Any]:
-    from ..operator.podgroup import _parse
-
-    if group is None:
-        return {}
-    spec = group.get("spec") or {}
-    facts: dict[str, Any] = {"kind": group["apiVersion"].split("/")[0], "minMember": spec.get("minMember", 0)}
-    resources = {}
-    for name, value in (spec.get("minResources") or {}).items():
-        quantity = _parse(value)
-        if quantity.as_fraction() != 0:
-            resources[name] = quantity.as_fraction()
-    facts["minResources"] = resources
-    if facts["kind"] == "scheduling.volcano.sh":
-        facts["queue"] = spec.get("queue") or "default"  # Volcano's webhook defaults an empty queue
-        facts["priorityClassName"] = spec.get("priorityClassName") or ""
-    return facts
-
-
-def _show_facts(facts: dict[str, Any], group: dict[str, Any] | None) -> str:
-    return ", ".join(f"{key} {_show_value(group, key, facts)}" for key in GANG_FIELDS
-                     if key in facts and (key != "priorityClassName" or facts[key]))
-
-
-def compare_gang(old: dict[str, Any], objects: Objects, gang: str | None, scheduler_name: str) -> list[Change]:
-    """Whether the TrainJob explains to the same gang as the old job: the PodGroups' minMember,
-    minResources (as quantities), queue and priority class. One change: info when they agree,
-    a warning naming each difference otherwise."""
-    before = old_podgroup(old, gang, scheduler_name)
-    after, problem = new_podgroup(objects)
-    policy = _mapping(_mapping(old.get("spec")).get("runPolicy")).get("schedulingPolicy")
-    at: Path = ("spec", "runPolicy", "schedulingPolicy") if isinstance(policy, dict) else ("spec",)
-    if problem is not None:
-        return [Change(at, "trainjob-gang", Severity.WARNING,
-                       f"the TrainJob's PodGroup could not be computed: {problem}")]
-    a, b = _gang_facts(before), _gang_facts(after)
-    kind = old["kind"]
-    if not a and not b:
-        return [Change(at, "trainjob-gang", Severity.INFO,
-                       f"no gang before or after: the {kind} had no PodGroup, nor has the TrainJob")]
-    if a == b:
-        return [Change(at, "trainjob-gang", Severity.INFO,
-                       f"the same gang: the TrainJob's PodGroup equals the {kind}'s ({_show_facts(b, after)})")]
-    if not b:
-        why = "the TrainJob has no PodGroup"
-    elif not a:
-        why = f"the {kind} had no PodGroup"
-    else:
-        why = "; ".join(f"{key} {_show_value(before, key, a)} -> {_show_value(after, key, b)}"
-                        + (f" ({GANG_REASONS[key]})" if key in GANG_REASONS else "")
-                        for key in ("kind",) + GANG_FIELDS if a.get(key) != b.get(key))
-    return [Change(at, "trainjob-gang", Severity.WARNING,
-                   f"the TrainJob's gang differs from the {kind}'s: {why}; the diagnostics at the fields that could "
-                   "not be carried say more")]
-
-
-def _show_value(group: dict[str, Any] | None, key: str, facts: dict[str, Any]) -> str:
-    if key == "kind":
-        return facts.get("kind", "none")
-    if key == "queue":
-        return str(facts.get("queue"))
-    value = ((group or {}).get("spec") or {}).get(key)
-    if isinstance(value, dict):  # minResources: as the PodGroup writes them
-        return " ".join(f"{name}={quantity}" for name, quantity in value.items()) or "none"
-    return "none" if value in (None, "") else str(value)
