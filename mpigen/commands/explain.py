@@ -81,7 +81,8 @@ TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 @format_option("text", "yaml",
                help="text for people (the same size for any number of workers); yaml: every object, for tools.")
 def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
-            operator_version: str | None, cluster_domain: str, env: str | None, fmt: str, config_file: str | None) -> int:
+            operator_version: str | None, cluster_domain: str, env: str | None, fmt: str,
+            config_file: str | None) -> int:
     """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob, TFJob or
     TrainJob manifests (or -)."""
     if cluster_domain and not _DOMAIN.match(cluster_domain):

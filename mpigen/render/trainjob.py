@@ -58,7 +58,8 @@ from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
 from ..trainer.torch import TORCHTUNE_MODELS, model_of
 from .gang import Finding
-from .pods import GIT_SYNC_GROUP, ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes, resources
+from .pods import (GIT_SYNC_GROUP, ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes,
+                   resources)
 
 MANAGER = "mpigen.dev/spec"
 """The ``manager`` of the runtime patch mpigen writes (a domain-prefixed path, as Trainer's webhook requires)."""
