@@ -173,8 +173,9 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
         if job_gang is None:
             kube_batch = any((t.get("spec") or {}).get("schedulerName") == "kube-batch"
                              for _, _, t in context.pod_templates() if isinstance(t.get("spec"), dict))
-            why = ("its pods are gang-scheduled by kube-batch, whose PodGroup no operator creates (mpigen build "
-                   "writes it beside the job)" if kube_batch else
+            why = ("the configuration says the operator runs without gang scheduling (gang: none)" if gang == "none"
+                   else "its pods are gang-scheduled by kube-batch, whose PodGroup no operator creates (mpigen "
+                   "build writes it beside the job)" if kube_batch else
                    "its pod templates name neither Volcano (schedulerName volcano, annotation "
                    "scheduling.k8s.io/group-name) nor a scheduler-plugins PodGroup (label "
                    "scheduling.x-k8s.io/pod-group)")

@@ -511,3 +511,16 @@ def test_disable_in_the_configuration_holds_for_every_command(tmp_path: Path) ->
         code, out, err = run(args, tmp_path)
         assert code == 0 and "volcano-queue-name" not in out + err, (args, out, err)
     assert "queue: Vision_Team" in run(["podgroup", "specs/job.yaml"], tmp_path)[1]
+
+
+def test_podgroup_says_when_the_configuration_turns_the_gang_off(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    code, job, err = run(["build", str(ROOT / "specs/horovod-volcano.yaml")], tmp_path)
+    assert code == 0, err
+    (tmp_path / "job.yaml").write_text(job)
+    assert run(["podgroup", "job.yaml"], tmp_path)[0] == 0
+    (tmp_path / ".mpigen.yaml").write_text("gang: none\n")
+    code, out, err = run(["podgroup", "job.yaml"], tmp_path)
+    assert (code, out) == (1, "")
+    assert "not-created" in err and "the configuration says the operator runs without gang scheduling" in err, err
+    assert run(["podgroup", "job.yaml", "--gang", "volcano"], tmp_path)[0] == 0  # the option wins
