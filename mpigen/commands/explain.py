@@ -18,9 +18,9 @@ note says so): the JobSet, the PodGroup the runtime's ``podGroupPolicy`` asks fo
 hostfile and SSH Secret, the runtime snapshot, how numProcPerNode was resolved and the
 environment the plugins inject.
 
-The text is for people and has the same size for any number of workers: one worker Pod stands
-for all (they differ only by index) and a long hostfile shows its first and last lines with
-the count of those left out. The YAML is for tools and lists every object completely; the
+The text (:mod:`mpigen.explain`) is for people and has the same size for any number of workers:
+one worker Pod stands for all (they differ only by index) and a long hostfile shows its first and
+last lines with the count of those left out. The YAML is for tools and lists every object completely; the
 objects are generated one at a time and the hostfile line by line
 (:func:`mpigen.emit.yaml_emit.iter_dump_all`), so memory does not grow with the worker count.
 
@@ -42,26 +42,24 @@ from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, format_path, has_errors
 from ..emit.yaml_emit import Lines, dump, iter_dump_all
 from ..lint.base import Context, LintOptions
-from ..lint.rules._trainer import limit_only
 from ..names import TRAINING_KINDS
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
 from ..operator.mpi_defaults import set_defaults
 from ..operator.podgroup import OperatorPanicError
-from ..scheduler.fit import Verdict, gang_fit
+from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
-from ..trainer.info import ANCESTOR_LABEL, Endpoints
 from ..validate import Job
-from ..versions import OperatorVersion
+from ..explain.text import render_text, render_training_text
+from ..explain.trainjob import render_trainjob_text
 from . import (CLUSTER_NODES, CONFIG_DEFAULT, RUNTIMES, cluster_option, config_option, env_option, format_option,
                gang_location, gang_option, operator_version_option, read_configured_jobs, scheduler_name_option,
                trainjob_fit)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
-TEXT_HEAD = 4  # lines shown first when a long listing is summarized
 
 
 @click.command()
@@ -201,198 +199,6 @@ def for_yaml(objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield obj
 
 
-def summarized(count: int, line: Any, indent: str = "  ") -> list[str]:
-    """``count`` lines (``line(i)`` is the i-th) as text, in a size independent of ``count``: all
-    of them when few, else the first ``TEXT_HEAD``, how many are left out, and the last."""
-    if count <= TEXT_HEAD + 2:
-        return [f"{indent}{line(i)}" for i in range(count)]
-    return ([f"{indent}{line(i)}" for i in range(TEXT_HEAD)]
-            + [f"{indent}... {count - TEXT_HEAD - 1} more lines, same pattern ...", f"{indent}{line(count - 1)}"])
-
-
-def _env_text(container: dict[str, Any], injected_from: int) -> str:
-    env = container.get("env") or []
-    return " ".join(f"{e['name']}={e.get('value', '')}" for e in env[injected_from:])
-
-
-def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion,
-                verdict: Verdict | None = None) -> str:
-    name = job["metadata"]["name"]
-    namespace = job["metadata"].get("namespace") or "default"
-    spec = job["spec"]
-    workers = ((spec.get("mpiReplicaSpecs") or {}).get("Worker") or {}).get("replicas") or 0
-    lines = [f"MPIJob {namespace}/{name} (mpi-operator {version}, gang scheduler: {gang or 'none'})", ""]
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for obj in objects:
-        by_kind.setdefault(obj["kind"], []).append(obj)
-    for group in by_kind.get("PodGroup", []):
-        lines += _podgroup_lines(group, verdict)
-    for config in by_kind.get("ConfigMap", []):
-        hosts = config["data"]["hostfile"]
-        if not isinstance(hosts, ctl.Hostfile):
-            text = hosts.splitlines()
-            count, line = len(text), text.__getitem__
-        else:
-            count, line = len(hosts), hosts.line
-        lines.append(f"Hostfile ({ctl.CONFIG_MOUNT_PATH}/hostfile in ConfigMap {config['metadata']['name']}, "
-                     f"{spec.get('mpiImplementation', 'OpenMPI')}): {count} line(s)")
-        lines += summarized(count, line)
-        lines.append("")
-    for service in by_kind.get("Service", []):
-        selector = ",".join(f"{k}={v}" for k, v in service["spec"]["selector"].items())
-        ready = service["spec"].get("publishNotReadyAddresses")
-        lines.append(f"Service {service['metadata']['name']} (headless; selects {selector}"
-                     + ("" if ready is None else f"; publishNotReadyAddresses: {str(ready).lower()}") + ")")
-    for secret in by_kind.get("Secret", []):
-        lines.append(f"Secret {secret['metadata']['name']} ({secret['type']}; mounted at {spec['sshAuthMountPath']})")
-    lines.append("")
-    for launcher in by_kind.get("Job", []):
-        template = launcher["spec"]["template"]
-        lines.append(f"Launcher Job {launcher['metadata']['name']}"
-                     + (" (suspended)" if launcher["spec"].get("suspend") else ""))
-        lines += _pod_lines(template["metadata"], template["spec"], job, "Launcher")
-    if not by_kind.get("Job"):
-        lines.append("Launcher Job: not created yet (launcherCreationPolicy WaitForWorkersReady: it is created "
-                     "once every worker is ready)")
-    pods = by_kind.get("Pod", [])
-    if pods:
-        first = pods[0]
-        lines.append(f"Worker Pods {name}-worker-0 .. {name}-worker-{workers - 1} ({workers})")
-        lines += _pod_lines(first["metadata"], first["spec"], job, "Worker")
-    elif workers:
-        lines.append("Worker Pods: none created (the job is suspended)")
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None) -> list[str]:
-    pg_spec = group["spec"]
-    lines = [f"PodGroup {group['apiVersion']} {group['metadata']['name']}"]
-    fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
-    lines.append("  " + ("   ".join(fields) if fields else "(no fields set)"))
-    if "minResources" in pg_spec:
-        resources = " ".join(f"{k}={v}" for k, v in pg_spec["minResources"].items()) or "{}"
-        lines.append(f"  minResources: {resources}")
-    if verdict is not None:  # the cluster file's Nodes
-        lines.append(f"  On {verdict.where} ({verdict.basis}): the gang {verdict.outcome}")
-        lines += [f"    {reason}" for reason in verdict.reasons]
-    return lines + [""]
-
-
-def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], role: str) -> list[str]:
-    original = job["spec"]["mpiReplicaSpecs"][role].get("template") or {}
-    own_env = len(((original.get("spec") or {}).get("containers") or [{}])[0].get("env") or [])
-    out = [f"  schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "
-           f"priorityClassName: {pod.get('priorityClassName', '(none)')}   restartPolicy: {pod.get('restartPolicy')}"]
-    group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
-    label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
-    if group:
-        out.append(f"  PodGroup by annotation scheduling.k8s.io/group-name: {group}")
-    if label:
-        out.append(f"  PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
-    out.append(f"  hostname: {pod.get('hostname')}.{pod.get('subdomain')}")
-    out.append(f"  env injected: {_env_text(pod['containers'][0], own_env)}")
-    out.append("")
-    return out
-
-
-def _tf_config_text(config: tc.TFConfig) -> str:
-    """TF_CONFIG in a size independent of the replica counts: each type's count, first and last host."""
-    def hosts(rt: str, n: int) -> str:
-        if n == 0:
-            return f"{rt}: []"
-        ends = config.cluster.host(rt, 0) + (f" .. {config.cluster.host(rt, n - 1)}" if n > 1 else "")
-        return f"{rt}: {n} ({ends})"
-
-    task = f"task: {{type: {config.rt}, index: {config.index}}}"
-    if config.sparse:
-        own = config.cluster.host(config.rt, config.index) if config.rt in ("ps", "worker") else ""
-        return f"TF_CONFIG (sparse) = cluster: {{{own or 'no hosts'}}}; {task}"
-    cluster = ", ".join(hosts(rt, n) for rt, n in sorted(config.cluster.counts.items()))
-    return f"TF_CONFIG = cluster: {{{cluster}}}; {task}; environment: cloud"
-
-
-def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None,
-                         verdict: Verdict | None = None) -> str:
-    """The text for a PyTorchJob or TFJob (``job`` as :func:`~mpigen.operator.training_controller.prepared`
-    returns it; ``objects`` with one Pod and Service per replica type)."""
-    name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
-    specs = job["spec"][td_key(job)]
-    lines = [f"{kind} {namespace}/{name} ({tc.OPERATOR}, gang scheduler: {gang or 'none'})", ""]
-    if job["spec"]["runPolicy"].get("suspend"):
-        return "\n".join(lines + ["Suspended (runPolicy.suspend): the operator creates nothing until it is resumed"]) + "\n"
-    for obj in objects:
-        if obj["kind"] == "HorizontalPodAutoscaler":
-            lines += [f"HorizontalPodAutoscaler {obj['metadata']['name']}: {obj['spec'].get('minReplicas')}.."
-                      f"{obj['spec']['maxReplicas']} replicas on {len(obj['spec']['metrics'])} metric(s)", ""]
-        elif obj["kind"] == "PodGroup":
-            lines += _podgroup_lines(obj, verdict)
-            if gang == "volcano":
-                lines[-1:] = ["  Pods and Services are created once Volcano has admitted the PodGroup "
-                              "(its phase is no longer Pending)", ""]
-    for rtype in tc.replica_types(job):
-        rt, count = rtype.lower(), specs[rtype].get("replicas", 1)
-        mine = [o for o in objects if o["metadata"].get("labels", {}).get(tc.REPLICA_TYPE_LABEL) == rt]
-        pod = next((o for o in mine if o["kind"] == "Pod"), None)
-        service = next((o for o in mine if o["kind"] == "Service"), None)
-        if pod is None or service is None:
-            lines += [f"{rtype}: no Pods (replicas: {count})", ""]
-            continue
-        last = tc.gen_name(name, rt, count - 1)
-        lines.append(f"{rtype}: {count} Pod(s) {pod['metadata']['name']}" + (f" .. {last}" if count > 1 else "")
-                     + ", each with a headless Service of its name")
-        lines += _training_pod_lines(job, rtype, pod, service, count)
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def td_key(job: dict[str, Any]) -> str:
-    return tc.td.FRAMEWORKS[job["kind"]]["key"]
-
-
-def _training_pod_lines(job: dict[str, Any], rtype: str, pod: dict[str, Any], service: dict[str, Any],
-                        count: int) -> list[str]:
-    spec, meta = pod["spec"], pod["metadata"]
-    out = [f"  schedulerName: {spec.get('schedulerName', 'default-scheduler (unset)')}   "
-           f"priorityClassName: {spec.get('priorityClassName', '(none)')}   restartPolicy: {spec.get('restartPolicy')}"]
-    role = meta["labels"].get(tc.JOB_ROLE_LABEL)
-    if role:
-        out.append(f"  {tc.JOB_ROLE_LABEL}: {role}" + (" (index 0 only)" if count > 1 else ""))
-    group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
-    label = meta["labels"].get("scheduling.x-k8s.io/pod-group")
-    if group:
-        task = meta["annotations"].get("volcano.sh/task-spec")
-        scheduler = "kube-batch " if spec.get("schedulerName") == "kube-batch" else ""
-        out.append(f"  {scheduler}PodGroup by annotation scheduling.k8s.io/group-name: {group}"
-                   + (f" (volcano.sh/task-spec: {task})" if task else ""))
-    if label:
-        out.append(f"  PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
-    ports = " ".join(f"{p.get('name', '')}={p['port']}" for p in service["spec"].get("ports", [])) or "none"
-    out.append(f"  Service ports: {ports}; selects {tc.REPLICA_TYPE_LABEL}={rtype.lower()}, "
-               f"{tc.REPLICA_INDEX_LABEL}=<index>")
-    for init in spec.get("initContainers") or []:
-        if init.get("name") == "init-pytorch":
-            out.append(f"  init container init-pytorch ({init['image']}): waits until "
-                       f"{tc.gen_name(job['metadata']['name'], 'Master', 0)} resolves "
-                       f"({tc.INIT_CONTAINER_MAX_TRIES} tries, 2 s apart)")
-    template = (job["spec"][td_key(job)][rtype].get("template") or {}).get("spec") or {}
-    own = {c.get("name"): len(c.get("env") or []) for c in template.get("containers") or []}
-    for container in spec["containers"]:
-        injected = (container.get("env") or [])[own.get(container.get("name"), 0):]
-        if not injected:
-            continue
-        text = " ".join(_tf_config_text(e["value"]) if isinstance(e.get("value"), tc.TFConfig)
-                        else f"{e['name']}={e.get('value', '')}" for e in injected)
-        out.append(f"  env injected ({container.get('name')}): {text}")
-    if job["kind"] == "PyTorchJob" and "Master" in job["spec"]["pytorchReplicaSpecs"] and count > 1:
-        out.append("  RANK and PET_NODE_RANK: the pod's index" + (" + 1" if rtype == "Worker" else ""))
-    elif job["kind"] == "TFJob" and count > 1 and any(
-            isinstance(e.get("value"), tc.TFConfig) for c in spec["containers"] for e in c.get("env") or []):
-        out.append("  TF_CONFIG task.index: the pod's index")
-    return out + [""]
-
-
-# ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
-
-
 def _sorted_keys(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _sorted_keys(value[k]) for k in sorted(value)}
@@ -413,115 +219,3 @@ def trainjob_objects(item: Explained) -> Iterator[dict[str, Any]]:
         if data and isinstance(data.get("hostfile"), trainer_mpi.Hostfile):
             obj = dict(obj, data=dict(data, hostfile=Lines(data["hostfile"])))
         yield obj
-
-
-def _value_text(env: dict[str, Any]) -> str:
-    source = env.get("valueFrom")
-    if not isinstance(source, dict):
-        return str(env.get("value", ""))
-    field_path = (source.get("fieldRef") or {}).get("fieldPath", "")
-    if "job-completion-index" in field_path:
-        return "<job completion index>"
-    if field_path:
-        return f"<{field_path}>"
-    key = next(iter(source), "valueFrom")
-    return f"<{key}>"
-
-
-def _endpoint_text(endpoints: Endpoints | None) -> str:
-    if endpoints is None or not len(endpoints):
-        return "no pods"
-    count = len(endpoints)
-    last = endpoints.line(count - 1)
-    return endpoints.line(0) + (f" .. {last}" if count > 1 else "")
-
-
-def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str:
-    """The text for a TrainJob: one block per object, one per replicated job, the same size for
-    any number of nodes; the gang's verdict on the cluster file's Nodes under the PodGroup."""
-    built = item.built
-    job, runtime, info = built.trainjob, built.runtime, built.info
-    name, namespace = job["metadata"]["name"], job["metadata"]["namespace"]
-    policy = next((p for p in ("torch", "mpi", "jax", "xgboost") if info.policy(p) is not None), "no mlPolicy")
-    gang = next(iter(info.pod_group_policy or {}), None) if info.pod_group_policy else None
-    lines = [f"TrainJob {namespace}/{name} (Trainer v2.3.0; {runtime['kind']} {runtime['metadata']['name']}: "
-             f"{policy}; podGroupPolicy: {gang or 'none'})", ""]
-    if job["spec"].get("suspend"):
-        lines += ["Suspended (spec.suspend): the JobSet is created suspended; Kueue or a user resumes it", ""]
-    for group in [o for o in built.objects if o["kind"] == "PodGroup"]:
-        lines += _podgroup_lines(group, verdict)[:-1]
-        uncounted = _limit_only_gpus(info)
-        if uncounted:
-            lines.append(f"  not counted: {', '.join(uncounted)} (set as a limit only; minResources sums requests)")
-        lines.append("")
-    for config in [o for o in built.objects if o["kind"] == "ConfigMap"]:
-        hosts = config["data"]["hostfile"]
-        lines.append(f"Hostfile ({trainer_mpi.HOSTFILE_DIR}/{trainer_mpi.HOSTFILE_NAME} in ConfigMap "
-                     f"{config['metadata']['name']}, {info.policy('mpi').get('mpiImplementation')}): "
-                     f"{len(hosts)} line(s)")
-        lines += summarized(len(hosts), hosts.line)
-        lines.append("")
-    for secret in [o for o in built.objects if o["kind"] == "Secret"]:
-        lines.append(f"Secret {secret['metadata']['name']} ({secret['type']}, immutable; mounted at "
-                     f"{info.policy('mpi').get('sshAuthMountPath')} in the node and launcher containers)")
-    lines.append(f"ConfigMap {built.snapshot['metadata']['name']} (the runtime snapshot: later reconciles of this "
-                 "job use the runtime as it is now)")
-    lines.append("")
-    jobset = next(o for o in built.objects if o["kind"] == "JobSet")
-    spec = jobset["spec"]
-    subdomain = (spec.get("network") or {}).get("subdomain") or name
-    lines.append(f"JobSet {jobset['metadata']['name']} ({jobset['apiVersion']}; suspend: "
-                 f"{str(spec.get('suspend', False)).lower()}; pods' subdomain: {subdomain})")
-    if info.num_proc_per_node is not None:
-        lines.append(f"  numProcPerNode: {info.num_proc_per_node} ({info.num_proc_reason})")
-    template_env = _runtime_env(runtime)
-    for rjob, ps in zip(spec.get("replicatedJobs") or [], info.pod_sets):
-        labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
-        role = labels.get(ANCESTOR_LABEL)
-        lines.append(f"  Replicated job {rjob['name']}" + (f" ({role})" if role else "")
-                     + f": {len(ps.endpoints or [])} pod(s) {_endpoint_text(ps.endpoints)}")
-        pod_template = rjob["template"]["spec"]["template"]
-        pod, meta = pod_template.get("spec") or {}, pod_template.get("metadata") or {}
-        lines.append(f"    schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "
-                     f"priorityClassName: {pod.get('priorityClassName', '(none)')}")
-        group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
-        label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
-        if group:
-            lines.append(f"    PodGroup by annotation scheduling.k8s.io/group-name: {group}")
-        if label:
-            lines.append(f"    PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
-        for container in pod.get("containers") or []:
-            resources = container.get("resources") or {}
-            parts = [f"{part} " + " ".join(f"{k}={v}" for k, v in resources[part].items())
-                     for part in ("requests", "limits") if resources.get(part)]
-            lines.append(f"    container {container['name']} ({container.get('image', 'no image')})"
-                         + (": " + "; ".join(parts) if parts else ""))
-            own = template_env.get((rjob["name"], container["name"]), [])
-            added = [e for e in container.get("env") or [] if e not in own]
-            if added:
-                lines.append("      env set: " + " ".join(f"{e['name']}={_value_text(e)}" for e in added))
-            mounts = [m for m in container.get("volumeMounts") or [] if m.get("name", "").startswith("mpi-")]
-            if mounts:
-                lines.append("      mounts: " + ", ".join(f"{m['name']} at {m['mountPath']}" for m in mounts))
-            if container.get("command"):
-                lines.append("      command: " + " ".join(container["command"] + container.get("args", [])))
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _runtime_env(runtime: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """(replicated job, container) -> the env the runtime's template gives that container."""
-    out = {}
-    for rjob in ((runtime["spec"].get("template") or {}).get("spec") or {}).get("replicatedJobs") or []:
-        pod = ((((rjob.get("template") or {}).get("spec") or {}).get("template") or {}).get("spec") or {})
-        for container in pod.get("containers") or []:
-            out[(rjob.get("name"), container.get("name"))] = list(container.get("env") or [])
-    return out
-
-
-def _limit_only_gpus(info: Any) -> list[str]:
-    """GPU resources a container of the JobSet sets as a limit and does not request."""
-    out = []
-    for rjob in info.jobset_spec.get("replicatedJobs") or []:
-        for container in rjob["template"]["spec"]["template"]["spec"].get("containers") or []:
-            out += [name for name in limit_only(container.get("resources")) if "gpu" in name.lower() and name not in out]
-    return out
