@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
+from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 from . import mpi_legacy, mpi_v1alpha1, training, trainjob, trainjob_gang
 from .common import Change, LegacyFlags
 
@@ -39,7 +40,7 @@ class TrainJobOptions:
     its scheduler-plugins scheduler name."""
 
     gang: str | None = None
-    scheduler_name: str = trainjob.DEFAULT_SCHEDULER_PLUGINS_NAME
+    scheduler_name: str = DEFAULT_SCHEDULER_PLUGINS_NAME
 
 
 @dataclass

@@ -51,19 +51,13 @@ import copy
 from typing import Any
 
 from ..diagnostics import Severity
-from ..names import TRAINER_API, TRAINING_RUNTIME_KIND
-from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
+from ..names import CURRENT_API, TRAINER_API, TRAINING_RUNTIME_KIND, TRAINJOB_KIND
+from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME, VOLCANO_QUEUE_ANNOTATION
+from ..trainer.info import ANCESTOR_LABEL, ANCESTOR_TRAINER, LAUNCHER, NODE
 from .common import Change, Objects, Path, dropped, lossy, mapping, moved, object_shell, p, refused
 
-TARGET = "trainjob"
-MPI_API = "kubeflow.org/v2beta1"
-PYTORCH_API = "kubeflow.org/v1"
-ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
-NODE = "node"
-LAUNCHER = "launcher"
 PATCH_MANAGER = "mpigen.dev/migrate"
 TORCH_RUNTIME = "torch-distributed"
-VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 MULTIKUEUE = "kueue.x-k8s.io/multikueue"
 PYTORCH_PORT_NAME = "pytorchjob-port"
 TORCHRUN = ("torchrun", "torch.distributed.run", "torch.distributed.launch")
@@ -97,7 +91,7 @@ def migrated(old: dict[str, Any], gang: str | None = None, scheduler_name: str =
     prefix) -> the path of the old job it was made of (the rest of the path is the same below
     it); a path no prefix covers comes from the same path of the old job (metadata...)."""
     kind, api = old["kind"], old["apiVersion"]
-    want = MPI_API if kind == "MPIJob" else PYTORCH_API
+    want = CURRENT_API[kind]
     if kind == "TFJob":
         reason = refused(("kind",), "Kubeflow Trainer v2.3.0 has no TensorFlow runtime (its default runtimes are "
                          "torch, DeepSpeed, MLX, JAX, XGBoost and torchtune): a TFJob cannot become a TrainJob; keep "
@@ -147,7 +141,6 @@ class _Job:
         self.kind = old["kind"]
         self.spec: dict[str, Any] = old["spec"]
         self.changes: list[Change] = []
-        self.fatal = False
         self.gang = gang
         self.scheduler_name = scheduler_name
         self.meta = mapping(old.get("metadata"))
@@ -158,7 +151,7 @@ class _Job:
         self.template_at: Path = ()  # PyTorchJob: the pod template the node job runs
         self.pods = 0  # the TrainJob's pods: the PodGroup's minMember
         # where each part of the new objects comes from: new path (a prefix) -> old path
-        self.origins: dict[str, dict[Path, Path]] = {"TrainJob": {}, TRAINING_RUNTIME_KIND: {}}
+        self.origins: dict[str, dict[Path, Path]] = {TRAINJOB_KIND: {}, TRAINING_RUNTIME_KIND: {}}
 
     # -------------------------------------------------------------- reporting
     def error(self, at: Path, message: str) -> None:
@@ -166,15 +159,15 @@ class _Job:
         self.changes.append(Change(at, "trainjob-not-carried", Severity.ERROR, message))
 
     def refuse(self, at: Path, message: str) -> None:
+        """What makes the job no TrainJob at all: the caller returns None, nothing is written."""
         self.changes.append(refused(at, message))
-        self.fatal = True
 
     def info(self, change: Change) -> None:
         self.changes.append(change)
 
     def move(self, old: Path, new: Path, note: str = "") -> None:
         """A field moved into the TrainJob."""
-        self.origins["TrainJob"][new] = old
+        self.origins[TRAINJOB_KIND][new] = old
         self.info(moved(old, new, note=note))
 
     def to_runtime(self, old: Path, new: Path, note: str = "") -> None:
@@ -185,7 +178,7 @@ class _Job:
     # -------------------------------------------------------------- the whole job
     def run(self) -> tuple[Objects | None, list[Change]]:
         trainjob = object_shell(self.old, TRAINER_API, self.changes)
-        trainjob["kind"] = "TrainJob"
+        trainjob["kind"] = TRAINJOB_KIND
         shell = next(i for i, c in enumerate(self.changes) if c.code == "migrated-api")
         self.changes[shell] = Change(("apiVersion",), "migrated-api", Severity.INFO,
                                      f"{self.kind} {self.old['apiVersion']} -> TrainJob {TRAINER_API} "
@@ -194,12 +187,10 @@ class _Job:
         spec: dict[str, Any] = {}
         trainer: dict[str, Any] = {}
         runtime_spec = self._mpi(trainer) if self.kind == "MPIJob" else self._pytorch(trainer)
-        if self.fatal or runtime_spec is None:
+        if runtime_spec is None:  # refused
             return None, self.changes
         self._run_policy(spec, runtime_spec)
         self._gang(runtime_spec)
-        if self.fatal:
-            return None, self.changes
         objects: Objects = []
         if self.kind == "MPIJob" or self.runtime_reasons:
             runtime = self._runtime_object(runtime_spec)
@@ -213,7 +204,7 @@ class _Job:
             if self.patch:
                 spec["runtimePatches"] = [{"manager": PATCH_MANAGER, "trainingRuntimeSpec": {"template": {"spec": {
                     "replicatedJobs": [{"name": NODE, "template": {"spec": {"template": self.patch}}}]}}}}]
-                self.origins["TrainJob"][("spec", "runtimePatches", 0, "trainingRuntimeSpec", "template", "spec",
+                self.origins[TRAINJOB_KIND][("spec", "runtimePatches", 0, "trainingRuntimeSpec", "template", "spec",
                                           "replicatedJobs", 0, "template", "spec", "template")] = self.template_at
                 self.info(Change(("spec", "pytorchReplicaSpecs"), "migrated-field", Severity.INFO,
                                  "the rest of the pod template -> spec.runtimePatches (manager "
@@ -380,7 +371,7 @@ class _Job:
         cpath = lpath + ("template", "spec", "containers", 0)
         if isinstance(image, str):
             trainer["image"] = image
-            self.origins["TrainJob"][("spec", "trainer", "image")] = cpath + ("image",)
+            self.origins[TRAINJOB_KIND][("spec", "trainer", "image")] = cpath + ("image",)
             self.info(Change(cpath + ("image",), "migrated-field", Severity.INFO,
                              f"{p(cpath + ('image',))} -> spec.trainer.image (kept in the runtime's launcher too)"))
         for key in ("command", "args"):
@@ -389,7 +380,7 @@ class _Job:
                 self.move(cpath + (key,), ("spec", "trainer", key))
         self._restart_policy(launcher, launcher_template, lpath, "OnFailure", len(jobs))
         launcher_job: dict[str, Any] = {"name": LAUNCHER, "template": {
-            "metadata": {"labels": {ANCESTOR_LABEL: "trainer"}}, "spec": {"template": launcher_template}}}
+            "metadata": {"labels": {ANCESTOR_LABEL: ANCESTOR_TRAINER}}, "spec": {"template": launcher_template}}}
         if spec.get("launcherCreationPolicy") == "WaitForWorkersReady":
             launcher_job = {"name": LAUNCHER, "dependsOn": [{"name": NODE, "status": "Ready"}],
                             "template": launcher_job["template"]}
@@ -451,7 +442,7 @@ class _Job:
         image = containers[index].get("image") if isinstance(containers[index], dict) else None
         if isinstance(image, str):
             trainer["image"] = image
-            self.origins["TrainJob"][("spec", "trainer", "image")] = cpath + ("image",)
+            self.origins[TRAINJOB_KIND][("spec", "trainer", "image")] = cpath + ("image",)
             self.info(Change(cpath + ("image",), "migrated-field", Severity.INFO,
                              f"{p(cpath + ('image',))} -> spec.trainer.image"))
         for key in ("command", "args", "env"):
@@ -486,7 +477,7 @@ class _Job:
         self.patch = self._patchable(runtime_template)
         return {"mlPolicy": {"numNodes": nodes, "torch": {}},
                 "template": {"spec": {"replicatedJobs": [{"name": NODE, "template": {
-                    "metadata": {"labels": {ANCESTOR_LABEL: "trainer"}},
+                    "metadata": {"labels": {ANCESTOR_LABEL: ANCESTOR_TRAINER}},
                     "spec": {"template": runtime_template}}}]}}}
 
     def _same_template(self, main: dict[str, Any], other: dict[str, Any], main_at: Path, at: Path) -> None:
@@ -561,7 +552,7 @@ class _Job:
             for key, value in container.items():
                 if key in PATCH_CONTAINER_FIELDS:
                     entry[key] = copy.deepcopy(value)
-                elif key not in TRAINER_CONTAINER_FIELDS and key != "image":
+                elif key not in TRAINER_CONTAINER_FIELDS:
                     reasons.append(f"the container's {key}")
             if len(entry) > 1:
                 patch_containers.append(entry)

@@ -19,6 +19,7 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 import yaml
@@ -131,6 +132,18 @@ def kind_resource(kind: str) -> str:
     return {"PodGroup": "podgroups"}.get(kind, kind.lower())
 
 
+def live_objects(kube: Kube, expected: list[dict], namespace: str,
+                 enough: Callable[[dict], bool] = lambda live: False) -> dict[tuple[str, str], dict | None]:
+    """The live copy of each of ``expected`` (None for those not there), polled once a second until
+    every one exists, ``enough(live)`` says to stop, or WAIT_SECONDS have passed."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        live = {_ident(o): _live(kube, _api_resource(o), namespace, o["metadata"]["name"]) for o in expected}
+        if all(live.values()) or enough(live) or time.monotonic() >= deadline:
+            return live
+        time.sleep(1)
+
+
 def _api_resource(obj: dict) -> str:
     group = obj["apiVersion"].split("/")[0] if "/" in obj["apiVersion"] else ""
     return f"{kind_resource(obj['kind'])}.{group}" if group else kind_resource(obj["kind"])
@@ -171,13 +184,9 @@ def test_operator_objects_equal_explain(kube: Kube, cluster_file: Path, name: st
 
     kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", str(manifest))
     try:
-        live: dict[tuple[str, str], dict | None] = {}
         started = time.monotonic()
-        while time.monotonic() < started + WAIT_SECONDS:
-            live = {_ident(o): _live(kube, _api_resource(o), namespace, o["metadata"]["name"]) for o in expected}
-            if all(live.values()) or (time.monotonic() > started + HELD_SECONDS and _held_by_volcano(job, live)):
-                break
-            time.sleep(1)
+        live = live_objects(kube, expected, namespace,
+                            lambda live: time.monotonic() > started + HELD_SECONDS and _held_by_volcano(job, live))
         if _held_by_volcano(job, live):  # training-operator creates nothing more until Volcano admits it
             expected = [o for o in expected if o["kind"] == "PodGroup"]
             live = {k: v for k, v in live.items() if k[0] == "PodGroup"}

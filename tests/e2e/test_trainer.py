@@ -41,7 +41,8 @@ import yaml
 from deepdiff import DeepDiff
 
 from tests.e2e.conftest import FIGURES, ROOT, Kube
-from tests.e2e.test_operators import EXPLAIN_NAMESPACE, _api_resource, _ident, _live, _server_defaulted, normalized
+from tests.e2e.test_operators import (EXPLAIN_NAMESPACE, _api_resource, _live, _server_defaulted, live_objects,
+                                     normalized)
 
 NAMESPACE = "mpigen-trainjobs"
 RUNTIME_KINDS = {"TrainingRuntime", "ClusterTrainingRuntime"}
@@ -205,13 +206,7 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
             kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
                          stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": needed}))
         kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", str(manifest))
-        live: dict[tuple[str, str], dict | None] = {}
-        deadline = time.monotonic() + WAIT_SECONDS
-        while time.monotonic() < deadline:
-            live = {_ident(o): _live(kube, _api_resource(o), NAMESPACE, o["metadata"]["name"]) for o in expected}
-            if all(live.values()):
-                break
-            time.sleep(1)
+        live = live_objects(kube, expected, NAMESPACE)
         missing = sorted(f"{k}/{n}" for (k, n), o in live.items() if o is None)
         differences = []
         for ident, want in defaulted.items():
