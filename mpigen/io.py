@@ -113,12 +113,6 @@ def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
     return cluster, loaded.diagnostics + diagnostics
 
 
-def cluster_classes(path: str | None) -> tuple[dict[str, int] | None, list[Diagnostic]]:
-    """The PriorityClasses of a ``--cluster`` file (None without one), and its diagnostics."""
-    cluster, diagnostics = load_cluster(path)
-    return (None if cluster is None else cluster.priority_classes), diagnostics
-
-
 def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
     """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
     runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""

@@ -195,9 +195,9 @@ def _with_beside(runtimes: Runtimes | None, objects: list[dict[str, Any]]) -> Ru
     runtimes) and the TrainingRuntime built beside it."""
     if not any(obj["kind"] in RUNTIME_KINDS for obj in objects):
         return runtimes
-    from .load.trainer_runtimes import default_runtimes, with_runtimes
+    from .load.trainer_runtimes import runtimes_or_defaults, with_runtimes
 
-    return with_runtimes(runtimes if runtimes is not None else default_runtimes(), objects)
+    return with_runtimes(runtimes_or_defaults(runtimes), objects)
 
 
 def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:

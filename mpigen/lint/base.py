@@ -54,11 +54,9 @@ class LintOptions:
 
 def trainer_runtimes(options: LintOptions) -> Runtimes:
     """The runtimes a TrainJob is checked against: the cluster's, else Trainer's defaults."""
-    if options.trainer_runtimes is not None:
-        return options.trainer_runtimes
-    from ..load.trainer_runtimes import default_runtimes
+    from ..load.trainer_runtimes import runtimes_or_defaults
 
-    return default_runtimes()
+    return runtimes_or_defaults(options.trainer_runtimes)
 
 
 class _once:  # noqa: N801 - used as a decorator, like functools.cached_property

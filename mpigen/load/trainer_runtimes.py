@@ -20,6 +20,10 @@ from typing import Any, Iterable, Mapping
 from ..names import CLUSTER_TRAINING_RUNTIME_KIND, RUNTIME_KINDS, TRAINER_API, TRAINER_VERSION
 from .document import Document
 
+GIVE_CLUSTER_RUNTIMES = ("give the cluster's runtimes with --cluster FILE (kubectl get "
+                         "clustertrainingruntimes,trainingruntimes -A -o yaml)")
+"""The hint of every note that says Trainer's default runtimes stood in for the cluster's."""
+
 RuntimeKey = tuple[str, str, str]
 """(kind, namespace, name): the namespace is "" for a ClusterTrainingRuntime."""
 
@@ -45,8 +49,6 @@ class Runtimes:
     def find(self, kind: str, name: str, namespace: str | None = None) -> dict[str, Any] | None:
         """The runtime a reference names; a TrainingRuntime is looked up in the job's namespace
         (``default`` when the manifest names none, as kubectl would create it)."""
-        if kind != CLUSTER_TRAINING_RUNTIME_KIND:
-            namespace = namespace or "default"
         return self.objects.get(runtime_key(kind, name, namespace))
 
     def key_of(self, runtime: dict[str, Any]) -> RuntimeKey | None:
@@ -78,9 +80,7 @@ def runtimes_from(objects: Iterable[Any], source: str, defaults: bool = False, f
         name = meta.get("name") if isinstance(meta, dict) else None
         if isinstance(name, str) and name:
             namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
-            # A TrainingRuntime without a namespace is applied to the current one, "default" as
-            # a TrainJob without one is taken to be in (Runtimes.find).
-            key = runtime_key(obj["kind"], name, namespace or "default")
+            key = runtime_key(obj["kind"], name, namespace)
             found[key] = obj
             if place is not None:
                 located[key] = place
@@ -98,6 +98,11 @@ def default_runtimes(version: str = TRAINER_VERSION) -> Runtimes:
     except FileNotFoundError:
         raise ValueError(f"mpigen ships no default runtimes of Kubeflow Trainer {version}") from None
     return runtimes_from(document["items"], f"the default runtimes of Kubeflow Trainer {version}", defaults=True)
+
+
+def runtimes_or_defaults(runtimes: Runtimes | None) -> Runtimes:
+    """``runtimes`` (a cluster file's), else Kubeflow Trainer's default runtimes."""
+    return runtimes if runtimes is not None else default_runtimes()
 
 
 def with_runtimes(base: Runtimes, extra: Iterable[dict[str, Any]]) -> Runtimes:

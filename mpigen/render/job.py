@@ -46,10 +46,10 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
     extra: list[dict[str, Any]] = []
     beside: list[dict[str, Any]] = []
     if spec.get("runtime") is not None:
-        from ..load.trainer_runtimes import default_runtimes
+        from ..load.trainer_runtimes import runtimes_or_defaults
         from .trainjob import render_trainjob
 
-        built, findings = render_trainjob(metadata, spec, runtimes if runtimes is not None else default_runtimes())
+        built, findings = render_trainjob(metadata, spec, runtimes_or_defaults(runtimes))
         *beside, job = built
     elif spec["framework"] == "mpi":
         from .mpijob import render_mpijob

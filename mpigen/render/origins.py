@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpu_resource_name
-from ..names import volume_name
+from ..names import RUNTIME_KINDS, TRAINJOB_KIND, volume_name
 from .pods import CODE_VOLUME, SHM_VOLUME, TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL
 
 Path = tuple[str | int, ...]
@@ -89,9 +89,9 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
             return [GANG]
         field = {"minMember": "minAvailable", "priorityClassName": "priorityClass"}.get(str(path[1]), path[1])
         return [("spec", "scheduling", field), GANG]
-    if kind == "TrainJob":
+    if kind == TRAINJOB_KIND:
         return _trainjob(obj, path, spec)
-    if kind in ("TrainingRuntime", "ClusterTrainingRuntime"):  # the copy written beside a TrainJob
+    if kind in RUNTIME_KINDS:  # the copy written beside a TrainJob
         return _runtime_copy(obj, path, spec)
     key = REPLICA_KEYS.get(str(kind))
     if key and path[:2] == ("spec", key) and len(path) >= 3:

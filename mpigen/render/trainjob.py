@@ -50,8 +50,9 @@ import copy
 from typing import Any
 
 from ..diagnostics import Severity
-from ..load.trainer_runtimes import Runtimes
+from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND, TRAINJOB_KIND
+from ..spec.runtime_rules import launcher_is_node
 from ..trainer.defaults import runtime_defaults
 from ..trainer.info import ANCESTOR_DATASET, ANCESTOR_LABEL, ANCESTOR_MODEL, NODE
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
@@ -77,12 +78,12 @@ def runtime_lookup(spec: dict[str, Any], namespace: str | None, runtimes: Runtim
 def training_jobs(runtime: dict[str, Any]) -> list[dict[str, Any]]:
     """The replicated jobs that run training: every one but the dataset and model initializers."""
     rjobs = (((runtime.get("spec") or {}).get("template") or {}).get("spec") or {}).get("replicatedJobs") or []
-    out = []
-    for rjob in rjobs:
-        labels = ((rjob.get("template") or {}).get("metadata") or {}).get("labels") or {}
-        if labels.get(ANCESTOR_LABEL) not in (ANCESTOR_DATASET, ANCESTOR_MODEL):
-            out.append(rjob)
-    return out
+    return [rjob for rjob in rjobs if _trains(rjob)]
+
+
+def _trains(rjob: dict[str, Any]) -> bool:
+    labels = ((rjob.get("template") or {}).get("metadata") or {}).get("labels") or {}
+    return labels.get(ANCESTOR_LABEL) not in (ANCESTOR_DATASET, ANCESTOR_MODEL)
 
 
 def _pod(rjob: dict[str, Any]) -> dict[str, Any]:
@@ -97,8 +98,7 @@ def num_nodes(spec: dict[str, Any], runtime: dict[str, Any]) -> int:
     """``trainer.numNodes`` for the spec's workers (see the module's docstring)."""
     if spec["framework"] == "pytorch":
         return spec["workers"] + 1
-    mpi = ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("mpi") or {}
-    return spec["workers"] + 1 if mpi.get("runLauncherAsNode") is True else spec["workers"]
+    return spec["workers"] + 1 if launcher_is_node(runtime) else spec["workers"]
 
 
 def _described(spec: dict[str, Any]) -> str:
@@ -173,8 +173,7 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
     ref = dict(spec["runtime"])
     if runtimes.defaults:
         findings.append((("spec", "runtime"), "default-runtime", Severity.INFO,
-                         f"{_described(spec)} is taken as {runtimes.source} define it: give the cluster's runtimes "
-                         "with --cluster FILE (kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml)"))
+                         f"{_described(spec)} is taken as {runtimes.source} define it: {GIVE_CLUSTER_RUNTIMES}"))
     copy_gang, policy, scheduler, why = gang_plan(spec, runtime)
     pod_needs = pod_reasons(spec)
     objects: list[dict[str, Any]] = []
@@ -185,20 +184,19 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
                          "the runtime it would copy: applying it would replace that runtime; rename the job or the "
                          "runtime"))
     elif copy_gang or pod_needs:
-        objects.append(runtime_copy(metadata, spec, runtime, policy, scheduler))
+        copied_runtime, dropped = runtime_copy(name, metadata, spec, runtime, policy, scheduler)
+        objects.append(copied_runtime)
         copied = (f"mpigen writes the TrainingRuntime {name!r} beside the TrainJob, a copy of {_described(spec)} "
                   "that the TrainJob names")
         if copy_gang:
             findings.append((GANG, "runtime-copy", Severity.INFO,
                              f"{copied}: only a runtime says the podGroupPolicy, and {why}"))
-        if policy is not None:
-            dropped = unsequence(copy.deepcopy(runtime.get("spec") or {}))  # what runtime_copy left out
-            if dropped:
-                findings.append((GANG, "runtime-copy", Severity.INFO,
-                                 f"the TrainingRuntime {name!r} leaves out {' and '.join(dropped)}: the gang's "
-                                 "PodGroup counts every pod and no pod is bound before all exist, so the replicated "
-                                 "jobs start together (as an MPIJob's launcher does under a gang); a launcher is "
-                                 "restarted until the nodes' SSH servers answer"))
+        if dropped:
+            findings.append((GANG, "runtime-copy", Severity.INFO,
+                             f"the TrainingRuntime {name!r} leaves out {' and '.join(dropped)}: the gang's "
+                             "PodGroup counts every pod and no pod is bound before all exist, so the replicated "
+                             "jobs start together (as an MPIJob's launcher does under a gang); a launcher is "
+                             "restarted until the nodes' SSH servers answer"))
         for where, what in pod_needs:
             findings.append((where, "runtime-copy", Severity.INFO,
                              f"{copied}: {what} can only be said by a runtime's pod templates"))
@@ -330,13 +328,13 @@ def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
     return dropped
 
 
-def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
-                 policy: dict[str, Any] | None, scheduler: str | None) -> dict[str, Any]:
-    """The TrainingRuntime named after the job (:func:`copy_name`): ``runtime`` with the
-    podGroupPolicy, the pods' schedulerName and what only a runtime's pod templates can say
-    (:func:`pod_reasons`)."""
+def runtime_copy(name: str, metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
+                 policy: dict[str, Any] | None, scheduler: str | None) -> tuple[dict[str, Any], list[str]]:
+    """The TrainingRuntime ``name`` (:func:`copy_name`): ``runtime`` with the podGroupPolicy, the
+    pods' schedulerName and what only a runtime's pod templates can say (:func:`pod_reasons`);
+    and what a gang made it leave out (:func:`unsequence`), as text."""
     source = copy.deepcopy(runtime)
-    meta: dict[str, Any] = {"name": copy_name(metadata["name"], spec["runtime"]["name"])}
+    meta: dict[str, Any] = {"name": name}
     if metadata.get("namespace"):
         meta["namespace"] = metadata["namespace"]
     labels = (source.get("metadata") or {}).get("labels")
@@ -349,17 +347,17 @@ def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[s
         if key == "template" and policy is not None:
             runtime_spec["podGroupPolicy"] = policy
         runtime_spec[key] = value
+    dropped = []
     if policy is not None:
         runtime_spec.setdefault("podGroupPolicy", policy)
-        unsequence(runtime_spec)
-    training = {id(rjob) for rjob in training_jobs({"spec": runtime_spec})}
+        dropped = unsequence(runtime_spec)
     code = spec.get("code")
     code_spec = dict(spec, volumes=[], shmSize=None)  # the code's volumes only
     for rjob in ((runtime_spec.get("template") or {}).get("spec") or {}).get("replicatedJobs") or []:
         pod = rjob.setdefault("template", {}).setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {})
         if scheduler:
             pod["schedulerName"] = scheduler
-        if id(rjob) not in training:
+        if not _trains(rjob):
             continue
         if spec.get("priorityClassName"):
             pod["priorityClassName"] = spec["priorityClassName"]
@@ -383,5 +381,5 @@ def runtime_copy(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[s
                 context.setdefault("fsGroup", GIT_SYNC_GROUP)
                 context.setdefault("fsGroupChangePolicy", "OnRootMismatch")
                 pod["securityContext"] = context
-    return {"apiVersion": TRAINER_API, "kind": TRAINING_RUNTIME_KIND, "metadata": meta, "spec": runtime_spec}
+    return {"apiVersion": TRAINER_API, "kind": TRAINING_RUNTIME_KIND, "metadata": meta, "spec": runtime_spec}, dropped
 

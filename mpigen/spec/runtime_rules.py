@@ -28,7 +28,8 @@ from typing import Any, Iterator
 
 from ..diagnostics import Severity
 from ..expand.defaults import runtime_ref
-from ..load.trainer_runtimes import Runtimes, default_runtimes
+from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes, runtimes_or_defaults
+from ..names import CLUSTER_TRAINING_RUNTIME_KIND
 
 Finding = tuple[tuple, str, Severity, str]
 
@@ -47,18 +48,6 @@ REFUSED_SCHEDULING = {
     "gpuTopology": "ACK topology-aware GPU scheduling needs host networking and per-pod labels no TrainJob field "
                    "or runtime patch sets",
 }
-
-
-def runtimes_or_defaults(runtimes: Runtimes | None) -> Runtimes:
-    return runtimes if runtimes is not None else default_runtimes()
-
-
-def find_runtime(spec: dict[str, Any], namespace: str | None, runtimes: Runtimes | None) -> dict[str, Any] | None:
-    """The runtime ``spec.runtime`` names, as Trainer's controller finds it; None when absent."""
-    ref = runtime_ref(spec.get("runtime"))
-    if ref is None:
-        return None
-    return runtimes_or_defaults(runtimes).find(ref["kind"], ref["name"], namespace)
 
 
 def ml_policies(runtime: dict[str, Any]) -> list[str]:
@@ -89,11 +78,10 @@ def check_runtime(doc: dict[str, Any], spec: dict[str, Any], runtimes: Runtimes 
     runtime = known.find(ref["kind"], ref["name"], namespace)
     if runtime is None:
         names = ", ".join(known.names(ref["kind"])) or "none"
-        place = " in the job's namespace" if ref["kind"] != "ClusterTrainingRuntime" else ""
+        place = " in the job's namespace" if ref["kind"] != CLUSTER_TRAINING_RUNTIME_KIND else ""
         yield (where, "runtime-not-found", Severity.ERROR,
                f"{described} is not among {known.source}{place} ({ref['kind']}s: {names})"
-               + ("; give the cluster's runtimes with --cluster FILE (kubectl get clustertrainingruntimes,"
-                  "trainingruntimes -A -o yaml)" if known.defaults else ""))
+               + (f"; {GIVE_CLUSTER_RUNTIMES}" if known.defaults else ""))
         return
     policies = ml_policies(runtime)
     wanted = POLICY.get(str(framework))

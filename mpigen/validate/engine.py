@@ -205,14 +205,13 @@ def trainer_admission(obj: dict[str, Any], options: ValidateOptions
     found = trainer_admission_problems(obj, options.lint)
     if obj["kind"] == TRAINJOB_KIND and options.lint.trainer_runtimes is None:
         from ..lint.base import Context
-        from ..load.trainer_runtimes import default_runtimes
+        from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes
 
         runtime = Context(obj, options.lint).trainer_runtime
         if runtime is not None:
             found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
                           f"the runtime {runtime['metadata']['name']!r} was checked as {default_runtimes().source} "
-                          "define it: give the cluster's runtimes with --cluster FILE (kubectl get "
-                          "clustertrainingruntimes,trainingruntimes -A -o yaml)"))
+                          f"define it: {GIVE_CLUSTER_RUNTIMES}"))
     return found
 
 

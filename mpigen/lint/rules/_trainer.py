@@ -41,8 +41,9 @@ def replicated_jobs(spec: Any) -> Iterator[tuple[int, dict[str, Any], dict[str, 
 
 def gang_scheduler(runtime: Any) -> str | None:
     """The PodGroup plugin a runtime's ``podGroupPolicy`` names: coscheduling, volcano or None."""
-    policy = mapping(mapping(mapping(runtime).get("spec")).get("podGroupPolicy"))
-    return next((name for name in ("coscheduling", "volcano") if isinstance(policy.get(name), dict)), None)
+    from ...trainer.podgroup import policy_kind_of  # Trainer's modules only for Trainer objects
+
+    return policy_kind_of(mapping(mapping(runtime).get("spec")).get("podGroupPolicy"))
 
 
 def limit_only(resources: Any) -> list[str]:

@@ -30,6 +30,7 @@ import re
 from typing import Any, Iterator
 
 from ...diagnostics import Severity
+from ...names import CLUSTER_TRAINING_RUNTIME_KIND, RUNTIME_KINDS, TRAINJOB_KIND
 from ..base import Context, Path
 from ...operator.k8s_validation import (byte_length, invalid, is_dns1123_label, is_qualified_name, lists, name_is_dns_subdomain,
                               too_long, validate_labels)
@@ -37,9 +38,9 @@ from ._common import OBJECT_KINDS, mapping
 
 CODE = "object-meta"
 SEVERITY = Severity.ERROR
-KINDS = OBJECT_KINDS + ("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")
+KINDS = OBJECT_KINDS + (TRAINJOB_KIND, *RUNTIME_KINDS)
 
-CLUSTER_SCOPED = ("PriorityClass", "Queue", "ClusterTrainingRuntime")
+CLUSTER_SCOPED = ("PriorityClass", "Queue", CLUSTER_TRAINING_RUNTIME_KIND)
 BUILT_IN = ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass")  # validated by pkg/apis/*/validation
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")  # core/helper standardFinalizers
 ANNOTATIONS_MAX_BYTES = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB
