@@ -203,12 +203,14 @@ def trainer_admission(obj: dict[str, Any], options: ValidateOptions
     TrainJob or a runtime; for a TrainJob checked against one of Trainer's default runtimes, an
     info note that says so."""
     found = trainer_admission_problems(obj, options.lint)
-    if obj["kind"] == TRAINJOB_KIND and options.lint.trainer_runtimes is None:
+    if obj["kind"] == TRAINJOB_KIND:
         from ..lint.base import Context
         from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes
 
         runtime = Context(obj, options.lint).trainer_runtime
-        if runtime is not None:
+        # One of the defaults themselves (the runtimes of the TrainJob's file join them, and do
+        # not make the others the cluster's).
+        if runtime is not None and any(runtime is default for default in default_runtimes().objects.values()):
             found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
                           f"the runtime {runtime['metadata']['name']!r} was checked as {default_runtimes().source} "
                           f"define it: {GIVE_CLUSTER_RUNTIMES}"))

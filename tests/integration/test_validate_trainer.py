@@ -85,6 +85,20 @@ def test_a_trainjob_says_which_runtimes_it_was_checked_against() -> None:
     assert code == 0 and len(notes) == 1 and "Kubeflow Trainer v2.3.0" in notes[0]["message"], notes
 
 
+def test_the_default_runtime_note_stays_beside_another_runtime(tmp_path: Path) -> None:
+    """A runtime in the TrainJob's file joins the runtimes it is checked against: torch-distributed
+    still comes from Trainer's defaults, and the note still says so (it went missing)."""
+    other = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+             "metadata": {"name": "unrelated", "namespace": "default"},
+             "spec": {"mlPolicy": {"numNodes": 1}, "template": {"spec": {"replicatedJobs": []}}}}
+    both = tmp_path / "both.yaml"
+    both.write_text((ROOT / "tests/cases/trainjobs/torch-plain.yaml").read_text("utf-8") + "---\n"
+                    + json.dumps(other) + "\n")
+    code, out, _ = run(["validate", str(both), "--format", "json", "-v"])
+    notes = [d for d in json.loads(out)["diagnostics"] if d["code"] == "default-runtime"]
+    assert len(notes) == 1 and "'torch-distributed'" in notes[0]["message"], out
+
+
 def _kubeconform() -> str | None:
     return shutil.which("kubeconform") or next(
         (str(p) for p in (ROOT / "bin" / "kubeconform",) if p.is_file()), None)
