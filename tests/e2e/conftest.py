@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,8 @@ BIN = Path(sys.executable).parent
 MPIGEN = shutil.which("mpigen", path=str(BIN)) or "mpigen"
 KUBECTL = shutil.which("kubectl", path=str(BIN)) or "kubectl"
 FIGURES: list[str] = []  # printed in the terminal summary
+RUNTIME_CACHE_SECONDS = 15
+NOT_CACHED_YET = "Runtime must be created before the TrainJob is created"  # Trainer v2.3.0 pkg/runtime/core
 
 
 @dataclass
@@ -44,6 +47,17 @@ class Kube:
         if check and done.returncode != 0:
             raise AssertionError(f"kubectl {' '.join(args)} failed:\n{done.stderr}{done.stdout}")
         return done
+
+    def apply_when_cached(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        """``kubectl apply ARGS``, retried for RUNTIME_CACHE_SECONDS while Trainer's webhook refuses
+        a TrainJob whose runtime was just created: it reads runtimes from its manager's cache, which
+        sees a new one a moment later. The last answer is returned (not checked)."""
+        deadline = time.monotonic() + RUNTIME_CACHE_SECONDS
+        while True:
+            done = self.kubectl("apply", *args, stdin=stdin, check=False)
+            if done.returncode == 0 or NOT_CACHED_YET not in done.stderr or time.monotonic() > deadline:
+                return done
+            time.sleep(0.5)
 
     def get(self, *args: str) -> dict:
         return json.loads(self.kubectl("get", *args, "-o", "json").stdout)

@@ -26,14 +26,12 @@ from pathlib import Path
 
 import yaml
 
-from tests.e2e.conftest import FIGURES, ROOT, Kube
+from tests.e2e.conftest import FIGURES, NOT_CACHED_YET, ROOT, RUNTIME_CACHE_SECONDS, Kube
 from tests.random_specs import random_specs, spec_yaml
 
 RANDOM_SPECS = 300
 SEED = 20261123
 RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
-RUNTIME_CACHE_SECONDS = 15
-NOT_CACHED_YET = "Runtime must be created before the TrainJob is created"  # Trainer v2.3.0 pkg/runtime/core
 _RUNTIMES = threading.Lock()  # batches that create runtimes for real run one at a time
 
 
@@ -124,12 +122,7 @@ def test_every_output_is_accepted(kube: Kube, spec_namespaces: list[str], tmp_pa
         for folder in [tree / "base", *sorted((tree / "overlays").glob("*"))]:
             rendered = _documents(kube.kubectl("kustomize", str(folder)).stdout)
             total += len(rendered)
-            done = kube.kubectl("apply", "-k", str(folder), "--field-manager=mpigen-e2e", check=False)
-            deadline = time.monotonic() + RUNTIME_CACHE_SECONDS
-            while done.returncode != 0 and NOT_CACHED_YET in done.stderr and time.monotonic() < deadline:
-                # A TrainingRuntime applied beside its TrainJob: Trainer's webhook has not seen it yet.
-                time.sleep(0.5)
-                done = kube.kubectl("apply", "-k", str(folder), "--field-manager=mpigen-e2e", check=False)
+            done = kube.apply_when_cached("-k", str(folder), "--field-manager=mpigen-e2e")
             if done.returncode != 0:  # kubectl names no object it refused: count the folder's
                 refused += len(rendered)
                 problems.append(f"kubectl apply -k {folder.relative_to(ROOT)}: {done.stderr.strip()}")

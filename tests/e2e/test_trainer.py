@@ -149,13 +149,23 @@ def _prerequisites(jobset: dict) -> list[dict]:
     return out
 
 
-def _held(kube: Kube, name: str) -> None:
-    """No pod of the TrainJob NAME gets bound for HOLD_SECONDS: its gang cannot fit, as explain said."""
+def _held(kube: Kube, name: str, why: str) -> list[dict]:
+    """No pod of the TrainJob NAME gets bound for HOLD_SECONDS (``why`` says why none should be);
+    its pods at the end."""
     deadline = time.monotonic() + HOLD_SECONDS
+    pods: list[dict] = []
     while time.monotonic() < deadline:
-        bound = [p["metadata"]["name"] for p in _pods(kube, name) if p["spec"].get("nodeName")]
-        assert not bound, f"{bound} bound, but explain said the gang cannot fit the nodes"
+        pods = _pods(kube, name)
+        bound = [p["metadata"]["name"] for p in pods if p["spec"].get("nodeName")]
+        assert not bound, f"{bound} bound: {why}"
         time.sleep(1)
+    return pods
+
+
+def _pod_count(jobset: dict) -> int:
+    """The pods of every Job of JOBSET: each replicated job's replicas x its Jobs' parallelism."""
+    return sum(rj["template"]["spec"].get("parallelism", 1) * rj.get("replicas", 1)
+               for rj in jobset["spec"]["replicatedJobs"])
 
 
 def _pods(kube: Kube, name: str) -> list[dict]:
@@ -205,7 +215,8 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
         if needed:
             kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
                          stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": needed}))
-        kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", str(manifest))
+        applied = kube.apply_when_cached("--server-side", "--field-manager=mpigen-e2e", "-f", str(manifest))
+        assert applied.returncode == 0, applied.stderr
         live = live_objects(kube, expected, NAMESPACE)
         missing = sorted(f"{k}/{n}" for (k, n), o in live.items() if o is None)
         differences = []
@@ -233,7 +244,10 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
         if cannot_fit:
             del RUNS[name]
             HELD[name] = False
-            _held(kube, job_name)
+            pods = _held(kube, job_name, "explain said the gang cannot fit the nodes")
+            # Held, not absent: every pod was created and waits (a JobSet that created none would
+            # pass the check above too).
+            assert len(pods) == _pod_count(jobset), f"{len(pods)} pods, the JobSet's are {_pod_count(jobset)}"
             HELD[name] = True
             return
         _runs(kube, jobset, live)
@@ -318,21 +332,10 @@ def test_a_gang_runtime_whose_launcher_depends_on_the_nodes_never_starts(kube: K
     name = trainjob["metadata"]["name"]
     try:
         kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(runtime))
-        deadline = time.monotonic() + 15  # the webhook sees the new runtime once the manager's cache has it
-        while True:
-            done = kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-",
-                                stdin=json.dumps(trainjob), check=False)
-            if done.returncode == 0 or time.monotonic() > deadline:
-                assert done.returncode == 0, done.stderr
-                break
-            time.sleep(0.5)
-        deadline = time.monotonic() + HOLD_SECONDS
-        pods: list[dict] = []
-        while time.monotonic() < deadline:
-            pods = _pods(kube, name)
-            bound = [p["metadata"]["name"] for p in pods if p["spec"].get("nodeName")]
-            assert not bound, f"{gang} bound {bound} of a gang whose launcher waits for its nodes"
-            time.sleep(1)
+        done = kube.apply_when_cached("--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                                      stdin=json.dumps(trainjob))
+        assert done.returncode == 0, done.stderr
+        pods = _held(kube, name, f"{gang} bound them, of a gang whose launcher waits for its nodes")
         jobs = [j["metadata"]["name"] for j in kube.get(
             "jobs", "-n", NAMESPACE, "-l", f"jobset.sigs.k8s.io/jobset-name={name}")["items"]]
         assert jobs == [f"{name}-node-0"], f"Jobs {jobs}: the launcher's should wait for the nodes"
