@@ -24,7 +24,8 @@ from ..diagnostics import Diagnostic, Severity, format_path
 from ..load.document import Document, LoadResult, is_list
 from ..names import CURRENT_API
 from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
-from . import mpi_legacy, mpi_v1alpha1, training, trainjob, trainjob_gang
+from . import mpi_legacy, mpi_v1alpha1, training, trainjob
+from .trainjob import gang as trainjob_gang
 from .common import Change, LegacyFlags
 
 if TYPE_CHECKING:

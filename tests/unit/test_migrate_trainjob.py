@@ -11,7 +11,7 @@ import pytest
 from mpigen.diagnostics import Severity
 from mpigen.migrate import TrainJobOptions, migrate_to_trainjob
 from mpigen.migrate.trainjob import migrate
-from mpigen.migrate.trainjob_gang import compare_gang, new_podgroup, old_podgroup
+from mpigen.migrate.trainjob.gang import compare_gang, new_podgroup, old_podgroup
 from mpigen.trainer.framework import build
 
 PI: dict[str, Any] = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..diagnostics import Severity, format_path
-from .common import Change, Objects, Path, mapping
+from ...diagnostics import Severity, format_path
+from ..common import Change, Objects, Path, mapping
 
 
 GANG_FIELDS = ("minMember", "minResources", "queue", "priorityClassName")
@@ -26,11 +26,11 @@ GANG_REASONS = {
 def old_podgroup(old: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any] | None:
     """The PodGroup the old operator creates for ``old`` (mpi-operator v0.8.0, training-operator
     v1.9.0; as ``mpigen podgroup`` computes it), as if it were not suspended; None without a gang."""
-    from ..lint.base import Context, LintOptions
-    from ..operator import podgroup as pg
-    from ..operator import training_podgroup as tp
-    from ..operator.mpi_defaults import set_defaults
-    from ..operator.training_defaults import set_defaults as set_training_defaults
+    from ...lint.base import Context, LintOptions
+    from ...operator import podgroup as pg
+    from ...operator import training_podgroup as tp
+    from ...operator.mpi_defaults import set_defaults
+    from ...operator.training_defaults import set_defaults as set_training_defaults
 
     scheduler = Context(old, LintOptions(gang=gang)).gang
     if scheduler is None:
@@ -51,10 +51,10 @@ def old_podgroup(old: dict[str, Any], gang: str | None, scheduler_name: str) -> 
 def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
     """(the PodGroup Trainer v2.3.0 creates for the migrated TrainJob, or None; the framework's
     error, if any), the TrainJob taken as not suspended."""
-    from ..load.trainer_runtimes import default_runtimes
-    from ..trainer.framework import build
-    from ..trainer.info import TrainerError
-    from ..trainer.runtimes import runtime_ref, runtime_shape, trainjob_shape
+    from ...load.trainer_runtimes import default_runtimes
+    from ...trainer.framework import build
+    from ...trainer.info import TrainerError
+    from ...trainer.runtimes import runtime_ref, runtime_shape, trainjob_shape
 
     trainjob = copy.deepcopy(objects[-1])
     trainjob["spec"].pop("suspend", None)
@@ -73,7 +73,7 @@ def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
 
 
 def _gang_facts(group: dict[str, Any] | None) -> dict[str, Any]:
-    from ..operator.podgroup import _parse
+    from ...operator.podgroup import _parse
 
     if group is None:
         return {}
