@@ -99,16 +99,19 @@ def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], r
     own_env = len(((original.get("spec") or {}).get("containers") or [{}])[0].get("env") or [])
     out = [f"  schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "
            f"priorityClassName: {pod.get('priorityClassName', '(none)')}   restartPolicy: {pod.get('restartPolicy')}"]
-    group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
-    label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
-    if group:
-        out.append(f"  PodGroup by annotation scheduling.k8s.io/group-name: {group}")
-    if label:
-        out.append(f"  PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
+    out += pod_group_lines(meta, "  ")
     out.append(f"  hostname: {pod.get('hostname')}.{pod.get('subdomain')}")
     out.append(f"  env injected: {_env_text(pod['containers'][0], own_env)}")
     out.append("")
     return out
+
+
+def pod_group_lines(meta: dict[str, Any], indent: str) -> list[str]:
+    """How a pod names its PodGroup: Volcano's annotation, scheduler-plugins' label."""
+    group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
+    label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
+    return ([f"{indent}PodGroup by annotation scheduling.k8s.io/group-name: {group}"] * bool(group)
+            + [f"{indent}PodGroup by label scheduling.x-k8s.io/pod-group: {label}"] * bool(label))
 
 
 def _tf_config_text(config: tc.TFConfig) -> str:

@@ -13,7 +13,7 @@ from ..scheduler.fit import Verdict
 from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
 from ..trainer.info import ANCESTOR_LABEL, Endpoints
-from .text import podgroup_lines, summarized
+from .text import pod_group_lines, podgroup_lines, summarized
 
 
 def _value_text(env: dict[str, Any]) -> str:
@@ -85,12 +85,7 @@ def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str
         pod, meta = pod_template.get("spec") or {}, pod_template.get("metadata") or {}
         lines.append(f"    schedulerName: {pod.get('schedulerName', 'default-scheduler (unset)')}   "
                      f"priorityClassName: {pod.get('priorityClassName', '(none)')}")
-        group = (meta.get("annotations") or {}).get("scheduling.k8s.io/group-name")
-        label = (meta.get("labels") or {}).get("scheduling.x-k8s.io/pod-group")
-        if group:
-            lines.append(f"    PodGroup by annotation scheduling.k8s.io/group-name: {group}")
-        if label:
-            lines.append(f"    PodGroup by label scheduling.x-k8s.io/pod-group: {label}")
+        lines += pod_group_lines(meta, "    ")
         for container in pod.get("containers") or []:
             resources = container.get("resources") or {}
             parts = [f"{part} " + " ".join(f"{k}={v}" for k, v in resources[part].items())
