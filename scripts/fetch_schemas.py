@@ -70,9 +70,26 @@ object is of a kind the pin lists, and writes them as one ``kind: List``
 JSON document in kustomize's order.  Today: the default
 ClusterTrainingRuntimes of Kubeflow Trainer
 (``mpigen/data/trainer/v2.3.0/runtimes.json``, read by
-``mpigen.load.trainer_runtimes``).  ``lock.json`` lists them under ``data``
-(the output's sha256, its source, and the kubectl and kustomize versions
-that built it); ``--check`` compares them too.
+``mpigen.load.trainer_runtimes``).  ``build: patch-strategies`` reads one
+file of the module, a Kubernetes OpenAPI v3 document, and writes the
+strategic-merge-patch metadata of every type reachable from the pin's
+``root``: each field's shape and its ``x-kubernetes-patch-strategy`` and
+``x-kubernetes-patch-merge-key`` as the document gives them
+(``mpigen/data/kubernetes/v1.35.1/patch_strategies.json``, read by
+``mpigen.patch``; see scripts/kubernetes_data.py).  ``lock.json`` lists them
+under ``data`` (the output's sha256, its source, and the kubectl and
+kustomize versions that built it); ``--check`` compares them too.
+
+Spec definitions (``spec_definitions`` in the pins): Kubernetes definitions
+written into mpigen's own spec schema, ``schemas/mpigen.dev/
+trainingjob_v1alpha1.json``, for editor completion and validation: each root
+and every definition it references, under ``$defs`` keyed by its OpenAPI name
+(``io.k8s.api.core.v1.Container``), references kept as ``#/$defs/<name>``,
+descriptions kept, otherwise converted as above.  Only the ``$defs`` whose
+names start with ``io.k8s.`` are written; every other byte of the file is
+hand-written and left as it is (the file must be laid out as
+``json.dumps(indent=2)`` writes it).  ``lock.json`` lists it under
+``definitions``; ``--check`` compares the file.
 
 JSON output is deterministic: sorted keys, 2-space indent, ASCII, trailing
 newline.
@@ -92,9 +109,7 @@ for package data built with kustomize, the pinned kubectl (``make setup``).
 from __future__ import annotations
 
 import argparse
-import copy
 import difflib
-import hashlib
 import json
 import os
 import shutil
@@ -106,41 +121,21 @@ from typing import Any
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules, however it is loaded
+from kubernetes_data import patch_strategies, spec_definitions, splice_definitions  # noqa: E402
+from schema_convert import (  # noqa: E402,F401 (Converter and SchemaError are this script's API too)
+    Converter, SchemaError, _check_keys, dump_json, finish_root, sha256,
+)
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCES = REPO_ROOT / "scripts" / "schema_sources.json"
 DEFAULT_OUT = REPO_ROOT / "schemas"
 DEFAULT_GOMODCACHE = REPO_ROOT / ".cache" / "gomod"
 DEFAULT_DATA_OUT = REPO_ROOT / "mpigen" / "data"
 LOCK_NAME = "lock.json"
-JSON_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
-
-# Draft-07 keywords copied through (their sub-schemas are converted).
-_PLAIN_KEYWORDS = {
-    "type", "enum", "const", "format", "default", "title", "readOnly", "writeOnly",
-    "pattern", "minLength", "maxLength", "minimum", "maximum", "multipleOf",
-    "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required",
-}
-_SCHEMA_KEYWORDS = {"additionalProperties", "items", "not", "propertyNames", "contains"}
-_SCHEMA_LIST_KEYWORDS = {"allOf", "anyOf", "oneOf"}
-_SCHEMA_MAP_KEYWORDS = {"properties", "patternProperties"}
-# OpenAPI-only keywords handled by the converter or dropped on purpose.
-_HANDLED_KEYWORDS = {"nullable", "exclusiveMinimum", "exclusiveMaximum", "$ref"}
-_DROPPED_KEYWORDS = {"description", "example", "externalDocs"}
-
-
-class SchemaError(Exception):
-    """Upstream content is not what the pins say, or cannot be converted."""
 
 
 # --------------------------------------------------------------------------- I/O
-
-
-def dump_json(obj: Any) -> bytes:
-    return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=True) + "\n").encode("ascii")
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class GoModules:
@@ -197,142 +192,6 @@ class GoModules:
 
 # -------------------------------------------------------------------- conversion
 
-
-class Converter:
-    """OpenAPI v3 / CRD structural schema -> strict standalone draft-07 JSON Schema."""
-
-    def __init__(self, components: dict[str, Any] | None = None, where: str = ""):
-        self.components = components or {}
-        self.where = where
-
-    def _deref(self, ref: str, stack: tuple[str, ...]) -> tuple[dict[str, Any], str]:
-        prefix = "#/components/schemas/"
-        if not ref.startswith(prefix):
-            raise SchemaError(f"{self.where}: unsupported $ref {ref}")
-        name = ref[len(prefix):]
-        if name in stack:
-            raise SchemaError(f"{self.where}: recursive $ref {' -> '.join(stack + (name,))}")
-        if name not in self.components:
-            raise SchemaError(f"{self.where}: dangling $ref {ref}")
-        return self.components[name], name
-
-    def _inline_refs(self, node: dict[str, Any], stack: tuple[str, ...]) -> tuple[dict[str, Any], tuple[str, ...]]:
-        """Replace `$ref` and the `allOf: [{$ref}]` wrapper by the referenced schema.
-
-        Keywords next to the reference (`default`, annotations) override the
-        referenced schema's own.
-        """
-        while True:
-            if "$ref" in node:
-                ref, siblings = node["$ref"], {k: v for k, v in node.items() if k != "$ref"}
-            elif (
-                isinstance(node.get("allOf"), list)
-                and len(node["allOf"]) == 1
-                and isinstance(node["allOf"][0], dict)
-                and set(node["allOf"][0]) == {"$ref"}
-            ):
-                ref, siblings = node["allOf"][0]["$ref"], {k: v for k, v in node.items() if k != "allOf"}
-            else:
-                return node, stack
-            target, name = self._deref(ref, stack)
-            node = {**target, **siblings}
-            stack = stack + (name,)
-
-    def convert(self, node: Any, path: str = "", stack: tuple[str, ...] = ()) -> Any:
-        if isinstance(node, bool):
-            return node
-        if not isinstance(node, dict):
-            raise SchemaError(f"{self.where}: schema at {path or '/'} is not an object")
-        node, stack = self._inline_refs(node, stack)
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in _DROPPED_KEYWORDS or key in _HANDLED_KEYWORDS:
-                continue
-            if key.startswith("x-kubernetes-") or key.startswith("x-"):
-                out[key] = copy.deepcopy(value)
-            elif key in _PLAIN_KEYWORDS:
-                out[key] = copy.deepcopy(value)
-            elif key in _SCHEMA_MAP_KEYWORDS:
-                out[key] = {name: self.convert(sub, f"{path}/{key}/{name}", stack) for name, sub in value.items()}
-            elif key in _SCHEMA_LIST_KEYWORDS:
-                out[key] = [self.convert(sub, f"{path}/{key}/{i}", stack) for i, sub in enumerate(value)]
-            elif key in _SCHEMA_KEYWORDS:
-                if key == "items" and isinstance(value, list):
-                    out[key] = [self.convert(sub, f"{path}/items/{i}", stack) for i, sub in enumerate(value)]
-                else:
-                    out[key] = self.convert(value, f"{path}/{key}", stack)
-            else:
-                raise SchemaError(f"{self.where}: unknown keyword {key!r} at {path or '/'}")
-
-        # OpenAPI 3.0 / Draft 4 boolean exclusive bounds -> draft-07 numbers.
-        for excl, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-            if excl in node:
-                if isinstance(node[excl], bool):
-                    if node[excl] and bound in out:
-                        out[excl] = out.pop(bound)
-                else:
-                    out[excl] = node[excl]
-
-        if node.get("x-kubernetes-int-or-string") is True and not ({"anyOf", "oneOf"} & out.keys()):
-            out.pop("type", None)
-            out["anyOf"] = [{"type": "integer"}, {"type": "string"}]
-
-        preserve = node.get("x-kubernetes-preserve-unknown-fields") is True
-        if node.get("x-kubernetes-embedded-resource") is True and "properties" in out:
-            # apiVersion, kind and metadata are implied for embedded resources.
-            out["properties"].setdefault("apiVersion", {"type": "string"})
-            out["properties"].setdefault("kind", {"type": "string"})
-            out["properties"].setdefault("metadata", {"type": "object"})
-        if "properties" in out and "additionalProperties" not in out and not preserve:
-            out["additionalProperties"] = False
-
-        if node.get("nullable") is True:
-            out = _allow_null(out)
-        return out
-
-
-def _allow_null(schema: dict[str, Any]) -> dict[str, Any]:
-    if {"anyOf", "oneOf", "allOf", "not"} & schema.keys():
-        return {"anyOf": [{"type": "null"}, schema]}
-    schema = dict(schema)
-    if isinstance(schema.get("type"), str):
-        schema["type"] = [schema["type"], "null"]
-    elif isinstance(schema.get("type"), list) and "null" not in schema["type"]:
-        schema["type"] = [*schema["type"], "null"]
-    if "enum" in schema and None not in schema["enum"]:
-        schema["enum"] = [*schema["enum"], None]
-    return schema
-
-
-def finish_root(schema: dict[str, Any], api_version: str, kind: str, origin: str,
-                metadata: dict[str, Any] | None) -> dict[str, Any]:
-    if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
-        raise SchemaError(f"{origin}: the {kind} schema is not an object with properties")
-    props = schema["properties"]
-    props["apiVersion"] = {"enum": [api_version], "type": "string"}
-    props["kind"] = {"enum": [kind], "type": "string"}
-    if metadata is not None:
-        props["metadata"] = copy.deepcopy(metadata)
-    required = list(schema.get("required", []))
-    required += [r for r in ("apiVersion", "kind") if r not in required]
-    schema["required"] = required
-    schema["additionalProperties"] = False
-    schema["$schema"] = JSON_SCHEMA_DIALECT
-    schema["$comment"] = f"Generated by scripts/fetch_schemas.py from {origin}. Do not edit."
-    schema["title"] = f"{kind} {api_version}"
-    return schema
-
-
-def _check_keys(obj: Any, where: str) -> None:
-    """YAML 1.1 can turn unquoted keys like `on` into booleans; refuse such input."""
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if not isinstance(k, str):
-                raise SchemaError(f"{where}: non-string key {k!r}")
-            _check_keys(v, where)
-    elif isinstance(obj, list):
-        for v in obj:
-            _check_keys(v, where)
 
 
 def crd_version_schema(text: bytes, api_version: str, kind: str, origin: str) -> dict[str, Any]:
@@ -428,8 +287,20 @@ def kustomize_build(kubectl: str, folder: Path, origin: str) -> list[dict[str, A
 
 def build_package_data(entry: dict[str, Any], module_dir: Path, origin: str) -> tuple[bytes, dict[str, Any]]:
     """One package_data pin -> (the JSON file, what its lock entry records besides the hash)."""
-    if entry.get("build") != "kustomize":
-        raise SchemaError(f"package data {entry['name']}: unknown build {entry.get('build')!r}")
+    if entry.get("build") == "kustomize":
+        return build_kustomized(entry, module_dir, origin)
+    if entry.get("build") == "patch-strategies":
+        source = module_dir / entry["path"]
+        if not source.is_file():
+            raise SchemaError(f"{origin}: no such file")
+        components = json.loads(source.read_bytes())["components"]["schemas"]
+        strategies = patch_strategies(components, entry["root"], origin)
+        return dump_json(strategies), {"types": len(strategies["types"])}
+    raise SchemaError(f"package data {entry['name']}: unknown build {entry.get('build')!r}")
+
+
+def build_kustomized(entry: dict[str, Any], module_dir: Path, origin: str) -> tuple[bytes, dict[str, Any]]:
+    """The objects `kubectl kustomize` builds from a folder of the module, as one List."""
     kubectl = find_kubectl()
     version, kustomize = kubectl_versions(kubectl)
     if version != entry["kubectl"]:
@@ -456,9 +327,10 @@ def build_package_data(entry: dict[str, Any], module_dir: Path, origin: str) -> 
 # ---------------------------------------------------------------------- pipeline
 
 
-def generate(sources_file: Path, gomodcache: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
+def generate(sources_file: Path, gomodcache: Path, out: Path = DEFAULT_OUT) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """Return {path relative to the output dir: content} for every owned file: the schemas (and
-    the lock) for schemas/, and the package data for mpigen/data/."""
+    the lock) for schemas/, with the spec schema of ``out`` whose Kubernetes definitions are
+    regenerated, and the package data for mpigen/data/."""
     pins = json.loads(sources_file.read_text(encoding="utf-8"))
     go = GoModules(gomodcache)
     lock_sources: dict[str, Any] = {}
@@ -524,6 +396,8 @@ def generate(sources_file: Path, gomodcache: Path) -> tuple[dict[str, bytes], di
             raise SchemaError(f"duplicate source name {name}")
         info = go.download(module, version)
         lock_sources[name] = {"module": module, "path": entry["path"], "sum": info.get("Sum", ""), "version": version}
+        if (Path(info["Dir"]) / entry["path"]).is_file():  # built from one file (not a folder): its hash
+            lock_sources[name]["sha256"] = sha256((Path(info["Dir"]) / entry["path"]).read_bytes())
         rel = entry["output"]
         if not _safe_relative(rel) or rel in data_files:
             raise SchemaError(f"package data {name}: bad or duplicate output {rel!r}")
@@ -531,9 +405,29 @@ def generate(sources_file: Path, gomodcache: Path) -> tuple[dict[str, bytes], di
         data_files[rel] = data
         lock_data[rel] = {**built, "sha256": sha256(data), "source": name}
 
+    lock_definitions: dict[str, Any] = {}
+    entry = pins.get("spec_definitions")
+    if entry is not None:
+        name, rel = entry["name"], entry["schema"]
+        if name in lock_sources or rel in files or not _safe_relative(rel):
+            raise SchemaError(f"spec definitions {name}: duplicate source name, or bad output {rel!r}")
+        data, origin = fetch(name, entry)
+        definitions = spec_definitions(json.loads(data)["components"]["schemas"], entry["roots"], origin)
+        target = out / rel
+        if not target.is_file():
+            raise SchemaError(f"{target} does not exist: the Kubernetes definitions are written into it")
+        files[rel] = splice_definitions(target.read_text(encoding="utf-8"), definitions, str(target)).encode("utf-8")
+        lock_definitions[rel] = {
+            "definitions": len(definitions),
+            "roots": entry["roots"],
+            "sha256": sha256(dump_json(definitions)),
+            "source": name,
+        }
+
     lock = {
         "$comment": "Generated by scripts/fetch_schemas.py from scripts/schema_sources.json. Do not edit.",
         "data": lock_data,
+        "definitions": lock_definitions,
         "schemas": lock_schemas,
         "sources": lock_sources,
     }
@@ -606,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        files, data_files = generate(args.sources, args.gomodcache.resolve())
+        files, data_files = generate(args.sources, args.gomodcache.resolve(), args.out)
     except (SchemaError, subprocess.TimeoutExpired, OSError, KeyError, json.JSONDecodeError, yaml.YAMLError) as exc:
         print(f"fetch_schemas: error: {exc}", file=sys.stderr)
         return 2

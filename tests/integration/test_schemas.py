@@ -239,6 +239,76 @@ def test_converter_refuses_unknown_keywords():
         convert({"type": "string", "discriminator": {"propertyName": "kind"}})
 
 
+def test_converter_can_keep_references_and_descriptions():
+    """The spec schema's Kubernetes definitions: references stay references, described."""
+    components = {"A": {"type": "object", "description": "an A", "properties": {
+        "b": {"allOf": [{"$ref": "#/components/schemas/B"}], "default": {}, "description": "its B"},
+        "c": {"type": "array", "items": {"$ref": "#/components/schemas/B"}}}}, "B": {"type": "string"}}
+    converter = generator().Converter(components, "test", defs="#/$defs/", descriptions=True)
+    out = converter.convert(components["A"])
+    assert out["description"] == "an A" and out["additionalProperties"] is False
+    assert out["properties"]["b"] == {"$ref": "#/$defs/B", "default": {}, "description": "its B"}
+    assert out["properties"]["c"]["items"] == {"$ref": "#/$defs/B"}
+    assert converter.referenced == {"B"}
+
+
+def _layout(document) -> str:
+    return json.dumps(document, indent=2) + "\n"
+
+
+def test_splice_replaces_only_the_kubernetes_definitions():
+    splice = generator().splice_definitions
+    hand = {"$schema": "s", "properties": {"a": {"$ref": "#/$defs/b"}},
+            "$defs": {"io.k8s.Old": {"type": "string"}, "b": {"type": "integer"}, "a": {"const": 1}}, "z": 1}
+    out = splice(_layout(hand), {"io.k8s.Z": {"type": "object"}, "io.k8s.A": {"type": "string"}}, "t.json")
+    assert out == _layout({"$schema": "s", "properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {
+        "b": {"type": "integer"}, "a": {"const": 1}, "io.k8s.A": {"type": "string"}, "io.k8s.Z": {"type": "object"}},
+        "z": 1})
+    assert splice(out, {"io.k8s.A": {"type": "string"}, "io.k8s.Z": {"type": "object"}}, "t.json") == out
+    written = splice(_layout({"title": "caf\u00e9"}), {}, "t.json")  # ASCII, as the file was
+    assert written == _layout({"title": "caf\u00e9", "$defs": {}}) and written.isascii()
+    kept = json.dumps({"title": "caf\u00e9"}, indent=2, ensure_ascii=False) + "\n"
+    assert "caf\u00e9" in splice(kept, {}, "t.json")  # a literal é stays literal
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}\n', '{\n    "a": 1\n}\n', '{\n  "a": 1e3\n}\n', "[]", "{"])
+def test_splice_refuses_a_file_it_cannot_write_back_unchanged(text):
+    with pytest.raises(generator().SchemaError):
+        generator().splice_definitions(text, {}, "t.json")
+
+
+def test_splice_writes_kubernetes_names_only():
+    with pytest.raises(generator().SchemaError):
+        generator().splice_definitions(_layout({}), {"spec": {}}, "t.json")
+
+
+def test_patch_strategies_give_each_field_its_shape_and_strategy():
+    ref = "#/components/schemas/"
+    components = {
+        "Pod": {"type": "object", "properties": {
+            "containers": {"type": "array", "items": {"allOf": [{"$ref": ref + "Container"}]},
+                           "x-kubernetes-patch-strategy": "merge,retainKeys", "x-kubernetes-patch-merge-key": "name"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "finalizers": {"type": "array", "items": {"type": "string"}, "x-kubernetes-patch-strategy": "merge"},
+            "quota": {"$ref": ref + "Quantity"}}},
+        "Container": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "Quantity": {"oneOf": [{"type": "string"}, {"type": "number"}]},
+    }
+    types = generator().patch_strategies(components, "Pod", "test")["types"]
+    assert types == {
+        "Pod": {"fields": {
+            "containers": {"shape": "list", "items": {"shape": "object", "type": "Container"},
+                           "patchStrategy": "merge,retainKeys", "patchMergeKey": "name"},
+            "labels": {"shape": "map", "values": {"shape": "primitive", "type": "string"}},
+            "finalizers": {"shape": "list", "items": {"shape": "primitive", "type": "string"}, "patchStrategy": "merge"},
+            "quota": {"shape": "primitive", "type": "Quantity"}}},
+        "Container": {"fields": {"name": {"shape": "primitive", "type": "string"}}},
+    }
+    components["Container"]["properties"]["odd"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    with pytest.raises(generator().SchemaError):  # an inline object type has no name to refer to
+        generator().patch_strategies(components, "Pod", "test")
+
+
 # ---------------------------------------------------------------- kubeconform
 
 
