@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 SPEC_SCHEMA = "mpigen.dev/trainingjob_v1alpha1.json"
+_DEFS = "/$defs/"
 
 _JSON_TYPES = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean",
                int: "an integer", float: "a number", type(None): "null"}
@@ -47,9 +48,21 @@ def _schemas_dir() -> str:
 
 @functools.lru_cache(maxsize=None)
 def load_schema(name: str) -> dict[str, Any]:
-    """A schema shipped with mpigen (the repository's ``schemas/`` folder)."""
+    """A schema shipped with mpigen (the repository's ``schemas/`` folder).
+
+    ``FILE#/$defs/NAME`` names one definition of a file as a schema of its own (the file's
+    ``$defs`` beside a ``$ref`` to it), so that every helper here checks a value against it:
+    ``mpigen.dev/trainingjob_v1alpha1.json#/$defs/io.k8s.api.core.v1.Container``.
+    """
     import json
 
+    file, _, pointer = name.partition("#")
+    if pointer:
+        whole = load_schema(file)
+        definition = pointer.removeprefix(_DEFS)
+        if definition == pointer or definition not in whole.get("$defs", {}):
+            raise KeyError(f"{file} has no definition {pointer!r}")
+        return {"$schema": whole["$schema"], "$defs": whole["$defs"], "$ref": "#" + pointer}
     with open(os.path.join(_schemas_dir(), name), encoding="utf-8") as file:
         return json.loads(file.read())
 
@@ -338,12 +351,20 @@ def _format_tree(name: str) -> FormatNode | None:
     """
     if name == SPEC_SCHEMA:
         return None
-    return _format_node(load_schema(name))
+    schema = load_schema(name)
+    return _format_node(schema, schema.get("$defs", {}))
 
 
-def _format_node(schema: Any) -> FormatNode | None:
+def _format_node(schema: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -> FormatNode | None:
+    """``defs``: where a ``$ref`` to ``#/$defs/NAME`` leads (the generated schemas inline theirs;
+    a definition of the spec schema refers to its neighbours). The keywords beside such a
+    ``$ref`` are annotations (``description``, ``default``) in every schema mpigen ships."""
     if not isinstance(schema, dict):
         return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#" + _DEFS):
+        name = ref[len(_DEFS) + 1:]
+        return None if name in within else _format_node(defs.get(name), defs, within + (name,))
     fmt = schema.get("format")
     if not (fmt in _INT_RANGES and schema.get("type") == "integer") and fmt != "byte":
         fmt = None
@@ -351,9 +372,9 @@ def _format_node(schema: Any) -> FormatNode | None:
     if isinstance(alternatives, list) and "pattern" not in schema and \
             sorted(str(a.get("type")) for a in alternatives if isinstance(a, dict)) == ["number", "string"]:
         fmt = "quantity"
-    props = {key: _format_node(sub) for key, sub in (schema.get("properties") or {}).items()}
-    extra = _format_node(schema.get("additionalProperties"))
-    items = _format_node(schema.get("items"))
+    props = {key: _format_node(sub, defs, within) for key, sub in (schema.get("properties") or {}).items()}
+    extra = _format_node(schema.get("additionalProperties"), defs, within)
+    items = _format_node(schema.get("items"), defs, within)
     if fmt is None and extra is None and items is None and not any(props.values()):
         return None
     return fmt, props, extra, items

@@ -10,8 +10,12 @@ before, which explain every problem.
 
 The generated check follows python-jsonschema's semantics (draft 2020-12, formats not checked):
 ``integer`` accepts 1.0, booleans are not numbers, ``pattern`` is ``re.search``, ``enum`` and
-``const`` compare as JSON does (``true`` is not ``1``). A schema using a keyword this compiler
-does not know is refused (:class:`Unsupported`) rather than approximated.
+``const`` compare as JSON does (``true`` is not ``1``), ``oneOf`` holds when exactly one branch
+does. Kubernetes' extensions (``x-kubernetes-list-type``, ``x-kubernetes-patch-strategy``...,
+which the Kubernetes definitions of the spec schema carry) are annotations to JSON Schema, as
+python-jsonschema treats them; ``x-kubernetes-validations`` (CEL rules) is refused rather than
+silently dropped. A schema using a keyword this compiler does not know is refused
+(:class:`Unsupported`) rather than approximated.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", 
                "readOnly", "writeOnly", "format", "$defs", "definitions"}
 KEYWORDS = {"type", "enum", "const", "required", "properties", "additionalProperties", "propertyNames",
             "items", "minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum",
-            "exclusiveMinimum", "exclusiveMaximum", "pattern", "anyOf", "allOf", "$ref",
+            "exclusiveMinimum", "exclusiveMaximum", "pattern", "anyOf", "allOf", "oneOf", "$ref",
             "unevaluatedProperties"}
+_EXTENSION = "x-kubernetes-"
+_RULES = "x-kubernetes-validations"
 _TYPE_TESTS = {
     "object": "type({v}) is dict",
     "array": "type({v}) is list",
@@ -38,6 +44,11 @@ _TYPE_TESTS = {
     "integer": "(type({v}) is int or (type({v}) is float and {v}.is_integer()))",
 }
 _NUMBER = "(type({v}) is int or type({v}) is float)"
+
+
+def _annotation(keyword: str) -> bool:
+    """Whether ``keyword`` says nothing about validity (to python-jsonschema either)."""
+    return keyword in ANNOTATIONS or (keyword.startswith(_EXTENSION) and keyword != _RULES)
 
 
 class Unsupported(Exception):
@@ -88,7 +99,7 @@ class _Compiler:
         """The name of a function checking ``schema``: one already written with the same body
         (schemas repeat the same small pieces, e.g. quantities, many times), or a new one; for a
         schema that is only a ``$ref``, the referenced schema's own function."""
-        if isinstance(schema, dict) and "$ref" in schema and not set(schema) - ANNOTATIONS - {"$ref"}:
+        if isinstance(schema, dict) and "$ref" in schema and all(_annotation(k) for k in schema if k != "$ref"):
             return self.ref_function(schema["$ref"])
         body = self.body(schema)
         if body not in self.same_body:
@@ -124,7 +135,7 @@ class _Compiler:
             return
         if not isinstance(schema, dict):
             raise Unsupported(f"schema {schema!r}")
-        unknown = set(schema) - KEYWORDS - ANNOTATIONS
+        unknown = {k for k in schema if k not in KEYWORDS and not _annotation(k)}
         if unknown:
             raise Unsupported(f"keywords {sorted(unknown)}")
         if "$ref" in schema:
@@ -155,6 +166,9 @@ class _Compiler:
         if "anyOf" in schema:
             names = [self.function("any", sub) for sub in schema["anyOf"]]
             out.append(f"{ind}if not ({' or '.join(f'{n}({v})' for n in names)}):\n{ind}    return False")
+        if "oneOf" in schema:
+            names = [self.function("one", sub) for sub in schema["oneOf"]]
+            out.append(f"{ind}if [{', '.join(f'{n}({v})' for n in names)}].count(True) != 1:\n{ind}    return False")
 
     def emit_number(self, schema: dict[str, Any], v: str, out: list[str], ind: str) -> None:
         checks = [(k, op) for k, op in (("minimum", "<"), ("maximum", ">"), ("exclusiveMinimum", "<="),
