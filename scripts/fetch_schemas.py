@@ -412,7 +412,8 @@ def generate(sources_file: Path, gomodcache: Path, out: Path = DEFAULT_OUT) -> t
         if name in lock_sources or rel in files or not _safe_relative(rel):
             raise SchemaError(f"spec definitions {name}: duplicate source name, or bad output {rel!r}")
         data, origin = fetch(name, entry)
-        definitions = spec_definitions(json.loads(data)["components"]["schemas"], entry["roots"], origin)
+        definitions = spec_definitions(json.loads(data)["components"]["schemas"], entry["roots"], origin,
+                                       entry.get("embedded"))
         target = out / rel
         if not target.is_file():
             raise SchemaError(f"{target} does not exist: the Kubernetes definitions are written into it")

@@ -100,10 +100,18 @@ def _shape(node: dict[str, Any], components: dict[str, Any], where: str, pending
 # ------------------------------------------------------------- spec schema $defs
 
 
-def spec_definitions(components: dict[str, Any], roots: list[str], origin: str) -> dict[str, Any]:
+def spec_definitions(components: dict[str, Any], roots: list[str], origin: str,
+                     embedded: dict[str, Any] | None = None) -> dict[str, Any]:
     """Each of ``roots`` and every definition they reference, converted strictly (as the
     standalone schemas are) with references kept as ``#/$defs/<name>`` and descriptions kept;
-    sorted by name, keys sorted."""
+    sorted by name, keys sorted.
+
+    ``embedded`` names Go structs that the OpenAPI document inlines into another definition
+    (``VolumeSource``, embedded in ``Volume``): ``{name: {"in": definition, "without": [fields]}}``
+    gives the definition ``name`` with the fields of ``in`` but those, not strict (no
+    ``additionalProperties``) and requiring nothing, so that a schema can write its own fields
+    beside them (and its own version of a left-out one) and close the object with
+    ``unevaluatedProperties: false``."""
     out: dict[str, Any] = {}
     pending = list(roots)
     while pending:
@@ -117,6 +125,16 @@ def spec_definitions(components: dict[str, Any], roots: list[str], origin: str) 
         converter = Converter(components, f"{origin} {name}", defs=DEFS_REF, descriptions=True)
         out[name] = converter.convert(components[name])
         pending.extend(sorted(converter.referenced))
+    for name, how in (embedded or {}).items():
+        if not name.startswith(KUBERNETES_PREFIX) or how.get("in") not in out:
+            raise SchemaError(f"{origin}: embedded {name} needs a generated definition to come from, not {how}")
+        source = out[how["in"]]
+        missing = sorted(set(how.get("without", [])) - set(source.get("properties", {})))
+        if missing:
+            raise SchemaError(f"{origin}: {how['in']} has no fields {missing} to leave out of {name}")
+        out[name] = {"description": f"The fields of {how['in'].rsplit('.', 1)[-1]} but {', '.join(how['without'])}.",
+                     "properties": {k: v for k, v in source["properties"].items() if k not in how["without"]},
+                     "type": "object"}
     return json.loads(json.dumps({name: out[name] for name in sorted(out)}, sort_keys=True))
 
 

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (229328, 3611556125)
+FINGERPRINT = (241106, 3376063377)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
