@@ -61,11 +61,18 @@ def _listed(chars: list[str]) -> str:
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
+VOLUME_MOUNT_FIELDS = ("mountPath", "readOnly", "subPath", "subPathExpr", "mountPropagation", "recursiveReadOnly")
+"""The fields of a ``spec.volumes`` item that say how the training containers mount it (the others
+are its name and its source)."""
+
+
 def volume_name(volume: dict[str, Any]) -> str:
     """A volume's name in the pod: its ``name``, else its claim name (or host folder) made a DNS label."""
     if volume.get("name"):
         return volume["name"]
     source = volume.get("claimName") or volume.get("hostPath") or ""
+    if isinstance(source, dict):  # hostPath written as Kubernetes writes it
+        source = source.get("path") or ""
     name = re.sub(r"[^a-z0-9-]+", "-", str(source).lower()).strip("-")[:63].strip("-")
     prefix = "pvc-" if "claimName" in volume else "host-"
     if not name or not name[0].isalpha() or "hostPath" in volume:
@@ -78,6 +85,8 @@ def log_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
     log_dir = posixpath.normpath(spec["tensorboard"]["logDir"])
     best = None
     for volume in spec["volumes"]:
+        if not volume.get("mountPath"):
+            continue  # mounted by name in the containers that list it, not at a path of the training pods
         mount = posixpath.normpath(volume["mountPath"])
         if (log_dir == mount or log_dir.startswith(mount.rstrip("/") + "/")) and \
                 (best is None or len(mount) > len(posixpath.normpath(best["mountPath"]))):

@@ -80,9 +80,9 @@ def compile_specs(loaded: LoadResult, filename: str, options: Options) -> Compil
 
 
 def _skip_null_override(error: Any) -> bool:
-    """In an environment, ``null`` removes a field: it is not a type error."""
+    """In an environment, and in a role's settings, ``null`` removes a field: it is not a type error."""
     path = list(error.absolute_path)
-    return error.instance is None and len(path) >= 4 and path[:2] == ["spec", "environments"]
+    return error.instance is None and len(path) >= 4 and path[:2] in (["spec", "environments"], ["spec", "roles"])
 
 
 def compile_document(doc: Document, filename: str, options: Options) -> tuple[CompiledJob | None, list[Diagnostic]]:
@@ -178,8 +178,11 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
                        operator_version=options.operator_version,
                        trainer_runtimes=_with_beside(options.trainer_runtimes, objects))
     out = []
+    patched = _has_patches(spec)
     for obj in objects:
         found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
+        if patched and obj["kind"] in CURRENT_API:
+            found = _schema_findings(obj) + found
         if obj["apiVersion"] == TRAINER_API and obj["kind"] in (TRAINJOB_KIND, *RUNTIME_KINDS):  # Trainer's webhooks
             found += trainer_admission_problems(obj, lint)
         found = [f for f in found if f[1] not in options.disabled]
@@ -188,6 +191,24 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
             out.append(BuiltFinding(spec_field(obj, path, metadata, spec), code, severity, message, obj["kind"],
                                     obj["metadata"]["name"], format_path(path)))
     return out
+
+
+def _has_patches(spec: dict[str, Any]) -> bool:
+    """Whether the spec patches a pod template (job-wide or for a role)."""
+    roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
+    return bool(spec.get("podTemplatePatch")) or any(
+        isinstance(r, dict) and r.get("podTemplatePatch") for r in roles.values())
+
+
+def _schema_findings(obj: dict[str, Any]) -> list[tuple]:
+    """The job's CRD schema on a job whose pod templates a patch changed: what mpigen builds holds
+    its schema by construction, what a patch writes need not (a field the pod has not, a value of
+    the wrong type)."""
+    from .spec.schema import schema_problems
+
+    group, _, version = obj["apiVersion"].rpartition("/")
+    return [(path, code, Severity.ERROR, f"{message} (the {obj['kind']} CRD's schema)")
+            for path, code, message, _ in schema_problems(obj, f"{group}/{obj['kind'].lower()}_{version}.json")]
 
 
 def _with_beside(runtimes: Runtimes | None, objects: list[dict[str, Any]]) -> Runtimes | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..names import CLUSTER_TRAINING_RUNTIME_KIND, repository_folder, rsync_folder
 from ..operator.quantity import Quantity
+from .roles import role_settings, roles_of
 
 GPU_RESOURCE = "nvidia.com/gpu"
 ACK_GPU_RESOURCE = "aliyun.com/gpu"
@@ -65,7 +66,6 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
     """The effective spec of one environment with every mpigen default filled in."""
     framework = spec.get("framework", "mpi")
     mpi = dict(spec.get("mpi") or {})
-    launcher = dict(mpi.get("launcher") or {})
     scheduling = dict(spec.get("scheduling") or {})
     run_policy = dict(spec.get("runPolicy") or {})
     worker_resources = spec.get("resources") or {}
@@ -83,12 +83,6 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         mpi.setdefault("sshAuthMountPath", DEFAULT_SSH_PATH)
         mpi.setdefault("launcherCreationPolicy", "AtStartup")
         mpi.setdefault("runLauncherAsWorker", False)
-        launcher.setdefault("image", spec["image"])
-        if "resources" not in launcher:
-            # A launcher that runs ranks needs what a worker needs; one that only runs mpirun does not.
-            launcher["resources"] = worker_resources if mpi["runLauncherAsWorker"] else {}
-        launcher.setdefault("priorityClassName", pods_priority)
-        mpi["launcher"] = launcher
 
     runtime = runtime_ref(spec.get("runtime"))
     if runtime is None:
@@ -117,11 +111,13 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         out["runtime"] = runtime
         out["gangGiven"] = "gang" in (spec.get("scheduling") or {})
         out["slotsPerWorker"] = spec.get("slotsPerWorker")
-    elif framework == "mpi":
-        out.update(mpi=mpi, slotsPerWorker=spec.get("slotsPerWorker") or (gpus(worker_resources) or 1))
     else:
-        out["restartPolicy"] = spec.get("restartPolicy", "OnFailure" if framework == "pytorch" else "Never")
-        out[framework] = _roles(spec, framework, pods_priority)
+        if framework == "mpi":
+            # An explicit slotsPerWorker, else (when rendered) the GPUs of the worker's patched pod.
+            out.update(mpi=mpi, slotsPerWorker=spec.get("slotsPerWorker"))
+        else:
+            out["restartPolicy"] = spec.get("restartPolicy", "OnFailure" if framework == "pytorch" else "Never")
+            out[framework] = _framework_settings(spec, framework)
     if spec.get("shmSize") is not None:
         out["shmSize"] = Quantity.parse(quantity_text(spec["shmSize"])).canonical()
     if spec.get("code"):
@@ -137,6 +133,8 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         board.setdefault("port", TENSORBOARD_PORT)
         board.setdefault("serviceType", "ClusterIP")
         out["tensorboard"] = board
+    if runtime is None:
+        out["roles"] = {role: role_settings(out, role, pods_priority) for role in roles_of(out)}
     return out
 
 
@@ -150,19 +148,16 @@ def runtime_ref(value: Any) -> dict[str, str] | None:
     return None
 
 
-def _roles(spec: dict[str, Any], framework: str, pods_priority: str | None) -> dict[str, Any]:
-    """PyTorch's master, TensorFlow's ps/chief/evaluator, each with image, resources and priority."""
+def _framework_settings(spec: dict[str, Any], framework: str) -> dict[str, Any]:
+    """``pytorch`` or ``tensorflow`` with its port defaulted and the replicas of each role it asks
+    for (PyTorch's one Master; a TensorFlow chief and evaluator are one pod, ps ``replicas``); the
+    roles' image, resources and priorityClassName are in ``roles`` (:mod:`.roles`)."""
     settings = dict(spec.get(framework) or {})
     settings.setdefault("port", PYTORCH_PORT if framework == "pytorch" else TENSORFLOW_PORT)
     names = ("master",) if framework == "pytorch" else ("ps", "chief", "evaluator")
     for name in names:
         if framework == "pytorch" or name in settings:
-            role = dict(settings.get(name) or {})
-            role.setdefault("image", spec["image"])
-            role.setdefault("resources", spec.get("resources") or {})
-            role.setdefault("priorityClassName", pods_priority)
-            role.setdefault("replicas", 1)
-            settings[name] = role
+            settings[name] = {"replicas": 1, **(settings.get(name) or {})}
     return settings
 
 

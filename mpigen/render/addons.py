@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..names import log_volume, volume_name
+from .pods import pod_volume
 
 NAME_LABEL = "app.kubernetes.io/name"
 INSTANCE_LABEL = "app.kubernetes.io/instance"
@@ -32,10 +33,9 @@ def tensorboard_objects(metadata: dict[str, Any], spec: dict[str, Any]) -> list[
     mount: dict[str, Any] = {"name": volume_name(volume), "mountPath": volume["mountPath"], "readOnly": True}
     if volume.get("subPath"):
         mount["subPath"] = volume["subPath"]
-    if "hostPath" in volume:
-        source: dict[str, Any] = {"hostPath": {"path": volume["hostPath"]}}
-    else:
-        source = {"persistentVolumeClaim": {"claimName": volume["claimName"], "readOnly": True}}
+    source = pod_volume(volume)
+    if "persistentVolumeClaim" in source:
+        source["persistentVolumeClaim"]["readOnly"] = True
     container: dict[str, Any] = {
         "name": "tensorboard",
         "image": board["image"],
@@ -47,7 +47,7 @@ def tensorboard_objects(metadata: dict[str, Any], spec: dict[str, Any]) -> list[
     pod: dict[str, Any] = {"containers": [container]}
     if spec.get("imagePullSecrets"):
         pod["imagePullSecrets"] = [{"name": n} for n in spec["imagePullSecrets"]]
-    pod["volumes"] = [{"name": volume_name(volume), **source}]
+    pod["volumes"] = [source]
     deployment = {
         "apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta,
         "spec": {"replicas": 1, "selector": {"matchLabels": selector},

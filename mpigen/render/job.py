@@ -15,6 +15,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from ..diagnostics import Severity
 from ..versions import OperatorVersion
 from .gang import Finding, apply_gang, apply_kube_batch, apply_kueue, apply_training_gang
 
@@ -54,15 +55,17 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
     elif spec["framework"] == "mpi":
         from .mpijob import render_mpijob
 
-        job = render_mpijob(metadata, spec, version)
-        if gang in ("volcano", "scheduler-plugins"):
-            job, findings = apply_gang(job, scheduling, priority_classes, version)
+        job, findings = render_mpijob(metadata, spec, version)
+        if gang in ("volcano", "scheduler-plugins") and not _errors(findings):
+            job, found = apply_gang(job, scheduling, priority_classes, version)
+            findings += found
     else:
         from .training import render_training_job
 
-        job = render_training_job(metadata, spec)
-        if gang in ("volcano", "scheduler-plugins"):
-            job, findings = apply_training_gang(job, scheduling, priority_classes)
+        job, findings = render_training_job(metadata, spec)
+        if gang in ("volcano", "scheduler-plugins") and not _errors(findings):
+            job, found = apply_training_gang(job, scheduling, priority_classes)
+            findings += found
     if gang == "kube-batch":
         job, extra = apply_kube_batch(job, scheduling)
     elif gang == "kueue":
@@ -73,3 +76,8 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
 
         objects += tensorboard_objects(metadata, spec)
     return objects, findings
+
+
+def _errors(findings: list[Finding]) -> bool:
+    """A patch the pods could not take: there is no job to decorate for a gang."""
+    return any(severity is Severity.ERROR for _, _, severity, _ in findings)

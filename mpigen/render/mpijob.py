@@ -13,42 +13,45 @@ from typing import Any
 
 from ..names import MPIJOB_API
 from ..versions import OperatorVersion
+from ..expand.roles import role_view
+from .patching import Finding, first_container_findings, main_gpus, patched_template
 from .pods import container, job_metadata, job_run_policy, pod_template
 
 SSHD = "/usr/sbin/sshd"
 MPI_STARTERS = frozenset({"mpirun", "mpiexec", "mpiexec.hydra", "horovodrun"})
 
 
-def slots_total(spec: dict[str, Any]) -> int:
-    """mpirun's -np: every worker's slots, plus the launcher's when it runs ranks too."""
+def slots_total(spec: dict[str, Any], slots: int) -> int:
+    """mpirun's -np: every worker's ``slots``, plus the launcher's when it runs ranks too."""
     hosts = spec["workers"] + (1 if spec["mpi"]["runLauncherAsWorker"] else 0)
-    return hosts * spec["slotsPerWorker"]
+    return hosts * slots
 
 
-def mpirun_command(spec: dict[str, Any]) -> list[str]:
+def mpirun_command(spec: dict[str, Any], slots: int, env_names: list[str]) -> list[str]:
     """The launcher's command: mpirun with the options its implementation needs, then the program.
 
     OpenMPI does not forward the launcher's environment to ranks started over SSH, so every
-    variable of ``spec.env`` (and PATH, LD_LIBRARY_PATH) is forwarded with ``-x``; it refuses
-    to run as root without ``--allow-run-as-root``; ``-bind-to none -map-by slot`` is what
-    Horovod and the operator's examples use. Intel MPI and MPICH (Hydra) forward the whole
-    environment by default.
+    variable of the launcher's container (``env_names``: the spec's ``env`` and what a patch adds),
+    and PATH and LD_LIBRARY_PATH, is forwarded with ``-x``; it refuses to run as root without
+    ``--allow-run-as-root``; ``-bind-to none -map-by slot`` is what Horovod and the operator's
+    examples use. Intel MPI and MPICH (Hydra) forward the whole environment by default.
 
     A command that starts MPI itself (:func:`user_starts_mpi`) is the launcher's command as written.
     """
     mpi = spec["mpi"]
-    if not mpi.get("mpirun", not user_starts_mpi(spec["command"])):
-        return list(spec["command"])
+    program = spec["command"]
+    if not mpi.get("mpirun", not user_starts_mpi(program)):
+        return list(program)
     command = ["mpirun"]
     if mpi["implementation"] == "OpenMPI":
         if mpi["sshAuthMountPath"].startswith("/root/"):
             command.append("--allow-run-as-root")
-        command += ["-np", str(slots_total(spec)), "-bind-to", "none", "-map-by", "slot"]
-        for name in ["PATH", "LD_LIBRARY_PATH", *spec["env"]]:
+        command += ["-np", str(slots_total(spec, slots)), "-bind-to", "none", "-map-by", "slot"]
+        for name in ["PATH", "LD_LIBRARY_PATH", *env_names]:
             command += ["-x", name]
     else:
-        command += ["-np", str(slots_total(spec))]
-    return command + list(mpi["extraArgs"]) + list(spec["command"])
+        command += ["-np", str(slots_total(spec, slots))]
+    return command + list(mpi["extraArgs"]) + list(program)
 
 
 def user_starts_mpi(command: list[str]) -> bool:
@@ -77,34 +80,52 @@ def _gpu_pods(spec: dict[str, Any]) -> int:
     """Pods of the job that request GPUs (ACK's gpu-topology-replica)."""
     from ..expand.defaults import gpus
 
-    launcher = 1 if gpus(spec["mpi"]["launcher"]["resources"]) else 0
-    return launcher + (spec["workers"] if gpus(spec["resources"]) else 0)
+    launcher = 1 if gpus(spec["roles"]["launcher"]["resources"]) else 0
+    return launcher + (spec["workers"] if gpus(spec["roles"]["worker"]["resources"]) else 0)
 
 
-def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
-    """The MPIJob for an expanded spec, before gang scheduling is applied."""
+def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: OperatorVersion
+                  ) -> tuple[dict[str, Any], list[Finding]]:
+    """The MPIJob for an expanded spec, before gang scheduling is applied, and what applying the
+    spec's pod template patches found.
+
+    The worker's pod comes first: without an explicit ``slotsPerWorker`` the slots are the GPUs of
+    its patched container, which mpirun's ``-np`` counts. The launcher runs mpirun with every
+    variable its patched container has (OpenMPI's ``-x``), unless a patch gives it a command."""
     mpi = spec["mpi"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
     meta = job_metadata(metadata)
     run_policy = job_run_policy(spec)
+    findings: list[Finding] = []
 
     gpu_pods = _gpu_pods(spec)
-    launcher = pod_template(
-        spec, labels,
-        container(spec, "launcher", mpi["launcher"]["image"], mpirun_command(spec),
-                  mpi["launcher"]["resources"], env=True),
-        mpi["launcher"].get("priorityClassName"), job_name=metadata["name"], gpu_pods=gpu_pods)
+    worker_view = role_view(spec, "worker")
+    worker, found = patched_template(
+        pod_template(worker_view, labels, container(worker_view, "worker", worker_view["command"] or sshd_command(spec)),
+                     job_name=metadata["name"], gpu_pods=gpu_pods),
+        worker_view)
+    findings += found + first_container_findings(worker, worker_view, "worker")
+    slots = spec["slotsPerWorker"] or main_gpus(worker, spec["gpuResource"]) or 1
+
+    launcher_view = role_view(spec, "launcher")
+    generated = pod_template(
+        launcher_view, labels,
+        container(launcher_view, "launcher", mpirun_command(launcher_view, slots, list(launcher_view["env"]))),
+        job_name=metadata["name"], gpu_pods=gpu_pods)
+    launcher, found = patched_template(generated, launcher_view)
+    findings += found + first_container_findings(launcher, launcher_view, "launcher")
+    main = launcher["spec"]["containers"][0]
+    if main.get("command") == generated["spec"]["containers"][0].get("command"):  # the patch left it to mpigen
+        names = [e["name"] for e in main.get("env") or [] if isinstance(e, dict) and isinstance(e.get("name"), str)]
+        main["command"] = mpirun_command(launcher_view, slots, names)
+
     replica_specs: dict[str, Any] = {
         "Launcher": {"replicas": 1, "restartPolicy": "OnFailure", "template": launcher},
     }
     if spec["workers"] > 0:
-        worker = pod_template(
-            spec, labels,
-            container(spec, "worker", spec["image"], sshd_command(spec), spec["resources"], env=False),
-            spec.get("priorityClassName"), job_name=metadata["name"], gpu_pods=gpu_pods)
         replica_specs["Worker"] = {"replicas": spec["workers"], "restartPolicy": "Never", "template": worker}
 
-    job_spec: dict[str, Any] = {"slotsPerWorker": spec["slotsPerWorker"]}
+    job_spec: dict[str, Any] = {"slotsPerWorker": slots}
     if version.has("runLauncherAsWorker"):
         job_spec["runLauncherAsWorker"] = mpi["runLauncherAsWorker"]
     job_spec["sshAuthMountPath"] = mpi["sshAuthMountPath"]
@@ -113,4 +134,4 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: Opera
         job_spec["launcherCreationPolicy"] = mpi["launcherCreationPolicy"]
     job_spec["runPolicy"] = run_policy
     job_spec["mpiReplicaSpecs"] = replica_specs
-    return {"apiVersion": MPIJOB_API, "kind": "MPIJob", "metadata": meta, "spec": job_spec}
+    return {"apiVersion": MPIJOB_API, "kind": "MPIJob", "metadata": meta, "spec": job_spec}, findings

@@ -167,12 +167,17 @@ def _pod_template(rjob: Any, rest: Path, spec: dict[str, Any]) -> list[Path]:
 
 def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -> list[Path]:
     role, rest = str(path[2]), path[3:]
+    name = ROLE_NAMES.get(role, role.lower())  # the role's name in spec.roles
     settings = ROLE_SETTINGS.get((str(kind), role), ())
     section = ("spec",) + settings
 
     def own(*field: str | int) -> list[Path]:
-        """The role's own setting, then the spec's (which the role inherits)."""
-        return [section + field, ("spec",) + field] if settings else [("spec",) + field]
+        """The role's own setting (``roles.<role>``, then the older ``<framework>.<role>``), then the
+        spec's (which the role inherits)."""
+        mine = [("spec", "roles", name) + field]
+        if settings:
+            mine.append(section + field)
+        return mine + [("spec",) + field]
 
     if rest[:1] == ("replicas",):
         if role == "Worker":
@@ -183,38 +188,83 @@ def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -
     if rest[:1] != ("template",):
         return [section]
     template = rest[1:]
+    patched = _patch_origin(_value(obj, path[:4]), template, spec, name)
+    if patched is not None:
+        return [patched]
     if template[:2] in (("metadata", "labels"), ("metadata", "annotations")):
-        name = template[2] if len(template) > 2 else None
-        if name in (TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL):
+        key = template[2] if len(template) > 2 else None
+        if key in (TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL):
             return [("spec", "scheduling", "gpuTopology")]
-        if name in GANG_MARKS:
+        if key in GANG_MARKS:
             return [GANG]
         field = str(template[1])
-        mine = [("spec", field, name), ("metadata", field, name)] if name is not None else []
-        return mine + [("spec", field), ("metadata", field)]
+        mine = own(field, key) + [("metadata", field, key)] if key is not None else []
+        return mine + own(field) + [("metadata", field)]
     if template[:1] != ("spec",):
         return [section]
     pod = template[1:]
     field = pod[0] if pod else None
+    prefix = path[: len(path) - len(pod)]  # the pod spec's path in obj
     if field == "initContainers":
-        return [("spec", "code")]
+        return _init_container(_value(obj, prefix + pod[:2] + ("name",)), pod[2:], spec, name)
     if field == "containers":
-        return _container(obj, kind, role, path[: len(path) - len(pod) + 2], pod[2:], spec, own)
+        if pod[1:2] != (0,):
+            return [section]  # a container the spec does not write (a patch's is found above)
+        return _container(obj, kind, role, prefix + pod[:2], pod[2:], spec, own)
     if field == "volumes":
-        return _volume(_value(obj, path[: len(path) - len(pod) + 2] + ("name",)), spec)
+        return _volume(_value(obj, prefix + pod[:2] + ("name",)), spec, name)
     if field in ("nodeSelector", "tolerations", "imagePullSecrets"):
-        return [("spec",) + tuple(pod[:2]), ("spec", str(field))]
+        return own(*pod[:2]) + own(str(field))
     if field == "priorityClassName":
         return own("priorityClassName") + [("spec", "scheduling", "priorityClass")]
     if field == "schedulerName":
         return [("spec", "scheduling", "schedulerName"), GANG]
     if field in ("hostNetwork", "dnsPolicy"):
-        return [("spec", "scheduling", "gpuTopology")]
+        return own(str(field)) + own("hostNetwork") + [("spec", "scheduling", "gpuTopology")]
     if field == "securityContext":
-        return [("spec", "code", "git", "secret"), ("spec", "code")]
-    if field == "serviceAccountName":
-        return [("spec", "serviceAccountName")]
+        return own("podSecurityContext", *pod[1:2]) + own("podSecurityContext") + \
+            [("spec", "code", "git", "secret"), ("spec", "code")]
+    if field in ("serviceAccountName", "affinity", "topologySpreadConstraints", "runtimeClassName",
+                 "resourceClaims"):
+        return own(*pod[:2]) + own(str(field))
     return [section]
+
+
+ROLE_NAMES = {"PS": "ps"}
+"""A replica type's role in ``spec.roles`` where it is not the type in lower case."""
+
+
+def _patch_origin(template: Any, path: Path, spec: dict[str, Any], role: str) -> Path | None:
+    """Where a pod template patch of ``role`` (its own, applied last, then the job-wide one) set the
+    value at ``path`` of the (patched) ``template``, as a path of the spec document; None if none did."""
+    own = (spec.get("roles") or {}).get(role)
+    places = [(("spec", "roles", role, "podTemplatePatch"),
+               own.get("podTemplatePatch") if isinstance(own, dict) else None),
+              (("spec", "podTemplatePatch"), spec.get("podTemplatePatch"))]
+    places = [(where, patch) for where, patch in places if isinstance(patch, dict) and patch]
+    if not places or not isinstance(template, dict):
+        return None
+    from ..patch import patch_origin
+
+    for where, patch in places:
+        found = patch_origin(template, tuple(path), patch)
+        if found is not None:
+            return where + tuple(found)
+    return None
+
+
+def _init_container(name: Any, rest: Path, spec: dict[str, Any], role: str) -> list[Path]:
+    """An init container: code sync's, a sidecar or one of ``initContainers``, by its name."""
+    if name == "code-sync" and spec.get("code"):
+        return [("spec", "code")]
+    for base in (("spec", "roles", role), ("spec",)):
+        settings = _value({"spec": spec}, base)
+        for field in ("sidecars", "initContainers"):
+            items = settings.get(field) if isinstance(settings, dict) else None
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict) and item.get("name") == name:
+                    return [base + (field, i) + tuple(rest), base + (field, i)]
+    return [("spec", "initContainers")]
 
 
 def _container(obj: dict[str, Any], kind: Any, role: str, container: Path, rest: Path, spec: dict[str, Any],
@@ -223,39 +273,53 @@ def _container(obj: dict[str, Any], kind: Any, role: str, container: Path, rest:
     field = rest[0] if rest else None
     if field == "image":
         return own("image")
-    if field in ("command", "args"):
-        if kind == "MPIJob" and role == "Worker":  # sshd, as the SSH path says
-            return [("spec", "mpi", "sshAuthMountPath"), ("spec", "mpi")]
-        return [("spec", "command")]
+    if field == "command":
+        if kind == "MPIJob" and role == "Worker":  # sshd, as the SSH path says, unless the role names one
+            return [("spec", "roles", "worker", "command"), ("spec", "mpi", "sshAuthMountPath"), ("spec", "mpi")]
+        return own("command")
+    if field == "args":
+        return own("args")
     if field == "workingDir":
-        return [("spec", "workingDir"), ("spec", "code", "mountPath"), ("spec", "code")]
+        return own("workingDir") + [("spec", "code", "mountPath"), ("spec", "code")]
     if field == "env":
         name = _value(obj, container + ("env", rest[1], "name")) if len(rest) > 1 else None
-        return [("spec", "env", name), ("spec", "env")] if isinstance(name, str) else [("spec", "env")]
+        return own("env", name) + own("env") if isinstance(name, str) else own("env")
     if field == "ports":
         framework = {"PyTorchJob": "pytorch", "TFJob": "tensorflow"}.get(str(kind))
-        return [("spec", framework, "port"), ("spec", framework)] if framework else [("spec",)]
+        index = rest[1] if len(rest) > 1 and isinstance(rest[1], int) else None
+        if framework and index == 0:  # the operator's port comes first
+            return [("spec", framework, "port"), ("spec", framework)]
+        if index is not None:
+            return own("ports", index - (1 if framework else 0)) + own("ports")
+        return own("ports") + ([("spec", framework)] if framework else [])
     if field == "resources":
+        if rest[1:2] == ("claims",):
+            return own("resourceClaims")
         name = rest[2] if len(rest) > 2 else None
         if name == gpu_resource_name(spec):
             name = "gpu"  # spec.resources.gpu: nvidia.com/gpu, or aliyun.com/gpu under ACK GPU topology
         mine = own("resources", name) if isinstance(name, str) else []
         return mine + own("resources")
     if field == "volumeMounts":
-        return _volume(_value(obj, container + tuple(rest[:2]) + ("name",)), spec)
-    if field == "imagePullPolicy":
-        return [("spec", "imagePullPolicy")]
+        return _volume(_value(obj, container + tuple(rest[:2]) + ("name",)), spec,
+                       ROLE_NAMES.get(role, role.lower()))
+    if field in ("imagePullPolicy", "envFrom", "securityContext", "livenessProbe", "readinessProbe", "startupProbe"):
+        return own(*rest[:2]) + own(str(field))
     return own()
 
 
-def _volume(name: Any, spec: dict[str, Any]) -> list[Path]:
-    """The spec field behind a pod volume (or a mount of it) named ``name``."""
+def _volume(name: Any, spec: dict[str, Any], role: str | None = None) -> list[Path]:
+    """The spec field behind a pod volume (or a mount of it) named ``name``: the role's own
+    ``volumes`` (which replace the job's), else the job's."""
     if name == CODE_VOLUME:
         return [("spec", "code")]
     if name == SHM_VOLUME:
         return [("spec", "shmSize")]
-    volumes = spec.get("volumes")
-    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
-        if isinstance(volume, dict) and volume_name(volume) == name:
-            return [("spec", "volumes", i)]
-    return [("spec", "volumes")]
+    own = (spec.get("roles") or {}).get(role) if role else None
+    bases = [("spec", "roles", role)] if isinstance(own, dict) and "volumes" in own else []
+    for base in bases + [("spec",)]:
+        volumes = _value({"spec": spec}, base + ("volumes",))
+        for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+            if isinstance(volume, dict) and volume_name(volume) == name:
+                return [base + ("volumes", i)]
+    return [bases[0] + ("volumes",)] if bases else [("spec", "volumes")]

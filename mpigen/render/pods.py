@@ -22,10 +22,11 @@ renders exactly as before they existed.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ..expand.defaults import resource_list
-from ..names import is_ssh_url, repository_folder, volume_name
+from ..names import VOLUME_MOUNT_FIELDS, is_ssh_url, repository_folder, volume_name
 
 ISTIO_INJECT = "sidecar.istio.io/inject"
 GIT_SYNC_IMAGE = "registry.k8s.io/git-sync/git-sync:v4.4.0"
@@ -63,22 +64,30 @@ def env_var(name: str, value: Any) -> dict[str, Any]:
     return {"name": name, "value": str(value)}
 
 
-def resources(spec: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+def resources(spec: dict[str, Any], values: dict[str, Any], claims: list[dict[str, Any]] | None = None
+              ) -> dict[str, Any]:
+    """A container's resources: the quantities as both limits and requests; ``claims``: the pod's
+    DRA claims (``resourceClaims``) the container uses, by name."""
     quantities = resource_list(values, spec["gpuResource"])
-    if not quantities:
-        return {}
-    return {"limits": dict(quantities), "requests": dict(quantities)}
+    out: dict[str, Any] = {"limits": dict(quantities), "requests": dict(quantities)} if quantities else {}
+    if claims:
+        out["claims"] = [{"name": claim["name"]} for claim in claims]
+    return out
+
+
 
 
 def container_mounts(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    """The training container's mounts: ``spec.volumes``, the code, ``/dev/shm``."""
+    """The training container's mounts: each of ``spec.volumes`` that has a ``mountPath`` (the others
+    are mounted by name by the containers that list them), the code, ``/dev/shm``."""
     mounts = []
     for volume in spec["volumes"]:
+        if not volume.get("mountPath"):
+            continue
         mount = {"name": volume_name(volume), "mountPath": volume["mountPath"]}
-        if volume.get("readOnly"):
-            mount["readOnly"] = True
-        if volume.get("subPath"):
-            mount["subPath"] = volume["subPath"]
+        for key in VOLUME_MOUNT_FIELDS[1:]:
+            if volume.get(key):
+                mount[key] = volume[key]
         mounts.append(mount)
     if spec.get("code"):
         mounts.append({"name": CODE_VOLUME, "mountPath": spec["code"]["mountPath"]})
@@ -87,25 +96,40 @@ def container_mounts(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return mounts
 
 
-def container(spec: dict[str, Any], name: str, image: str, command: list[str], values: dict[str, Any], *,
-              env: bool, ports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A training container: ``spec.env`` only where ``env`` (the MPI launcher forwards it to the ranks)."""
-    out: dict[str, Any] = {"name": name, "image": image}
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+
+
+def container(spec: dict[str, Any], name: str, command: list[str] | None,
+              ports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A role's training container, from its view of the spec (:func:`mpigen.expand.roles.role_view`):
+    ``command``, the operator's ``ports`` (PyTorch's and TensorFlow's) and then the spec's."""
+    out: dict[str, Any] = {"name": name, "image": spec["image"]}
     if spec.get("imagePullPolicy"):
         out["imagePullPolicy"] = spec["imagePullPolicy"]
-    out["command"] = command
+    if command:
+        out["command"] = command
+    if spec.get("args"):
+        out["args"] = list(spec["args"])
     if spec.get("workingDir"):
         out["workingDir"] = spec["workingDir"]
-    if env and spec["env"]:
+    if spec["env"]:
         out["env"] = [env_var(k, v) for k, v in spec["env"].items()]
+    if spec.get("envFrom"):
+        out["envFrom"] = copy.deepcopy(spec["envFrom"])
+    ports = [*(ports or []), *copy.deepcopy(spec.get("ports") or [])]
     if ports:
         out["ports"] = ports
-    rendered = resources(spec, values)
+    rendered = resources(spec, spec["resources"], spec.get("resourceClaims"))
     if rendered:
         out["resources"] = rendered
     mounts = container_mounts(spec)
     if mounts:
         out["volumeMounts"] = mounts
+    for probe in PROBES:
+        if spec.get(probe):
+            out[probe] = copy.deepcopy(spec[probe])
+    if spec.get("securityContext"):
+        out["securityContext"] = copy.deepcopy(spec["securityContext"])
     return out
 
 
@@ -113,9 +137,9 @@ def _gpu_pod(template_container: dict[str, Any], spec: dict[str, Any]) -> bool:
     return spec["gpuResource"] in (template_container.get("resources") or {}).get("limits", {})
 
 
-def pod_template(spec: dict[str, Any], labels: dict[str, str], main: dict[str, Any],
-                 priority_class: str | None, *, job_name: str, gpu_pods: int = 0) -> dict[str, Any]:
-    """The pod template around one training container.
+def pod_template(spec: dict[str, Any], labels: dict[str, str], main: dict[str, Any], *, job_name: str,
+                 gpu_pods: int = 0) -> dict[str, Any]:
+    """The pod template around one training container, from a role's view of the spec.
 
     ``labels`` are the job's own (they go on its pods too); ``gpu_pods`` is how many pods of the
     whole job request GPUs (the ``gpu-topology-replica`` label).
@@ -137,23 +161,38 @@ def pod_template(spec: dict[str, Any], labels: dict[str, str], main: dict[str, A
     if init:
         pod["initContainers"] = init
     pod["containers"] = [main]
-    if spec["scheduling"].get("gpuTopology"):
+    if spec["scheduling"].get("gpuTopology") or spec.get("hostNetwork"):
         pod["hostNetwork"] = True
-        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
+        # The operator forces it on an MPIJob's pods; every job's pods need it to find each other.
+        pod["dnsPolicy"] = spec.get("dnsPolicy") or "ClusterFirstWithHostNet"
+    elif spec.get("dnsPolicy"):
+        pod["dnsPolicy"] = spec["dnsPolicy"]
     if spec.get("imagePullSecrets"):
         pod["imagePullSecrets"] = [{"name": n} for n in spec["imagePullSecrets"]]
     if spec.get("nodeSelector"):
         pod["nodeSelector"] = dict(sorted(spec["nodeSelector"].items()))
-    if priority_class:
-        pod["priorityClassName"] = priority_class
+    if spec.get("priorityClassName"):
+        pod["priorityClassName"] = spec["priorityClassName"]
+    if spec.get("runtimeClassName"):
+        pod["runtimeClassName"] = spec["runtimeClassName"]
     if spec.get("serviceAccountName"):
         pod["serviceAccountName"] = spec["serviceAccountName"]
     if spec.get("tolerations"):
         pod["tolerations"] = [dict(t) for t in spec["tolerations"]]
+    for key in ("affinity", "topologySpreadConstraints"):
+        if spec.get(key):
+            pod[key] = copy.deepcopy(spec[key])
+    context = copy.deepcopy(spec.get("podSecurityContext") or {})
     if ((spec.get("code") or {}).get("git") or {}).get("secret"):
         # git-sync runs as 65533 and reads the Secret's files: git-sync's own documented setup
-        # (docs/ssh.md). OnRootMismatch: volumes already owned right are not walked again.
-        pod["securityContext"] = {"fsGroup": GIT_SYNC_GROUP, "fsGroupChangePolicy": "OnRootMismatch"}
+        # (docs/ssh.md). OnRootMismatch: volumes already owned right are not walked again. Every
+        # container gets the pod's fsGroup as a supplementary group, so one the spec sets stays.
+        context.setdefault("fsGroup", GIT_SYNC_GROUP)
+        context.setdefault("fsGroupChangePolicy", "OnRootMismatch")
+    if context:
+        pod["securityContext"] = context
+    if spec.get("resourceClaims"):
+        pod["resourceClaims"] = copy.deepcopy(spec["resourceClaims"])
     volumes = pod_volumes(spec)
     if volumes:
         pod["volumes"] = volumes
@@ -161,15 +200,11 @@ def pod_template(spec: dict[str, Any], labels: dict[str, str], main: dict[str, A
 
 
 def pod_volumes(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pod's volumes: each of ``spec.volumes`` (a claim or a node's folder written short, or any
+    Kubernetes volume source as Kubernetes writes it), code sync's, ``/dev/shm``."""
     out = []
     for volume in spec["volumes"]:
-        if "hostPath" in volume:
-            out.append({"name": volume_name(volume), "hostPath": {"path": volume["hostPath"]}})
-            continue
-        claim: dict[str, Any] = {"claimName": volume["claimName"]}
-        if volume.get("readOnly"):
-            claim["readOnly"] = True
-        out.append({"name": volume_name(volume), "persistentVolumeClaim": claim})
+        out.append(pod_volume(volume))
     code = spec.get("code")
     if code:
         out.append({"name": CODE_VOLUME, "emptyDir": {}})
@@ -181,7 +216,39 @@ def pod_volumes(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def pod_volume(volume: dict[str, Any]) -> dict[str, Any]:
+    """One item of ``spec.volumes`` as the pod's volume."""
+    out: dict[str, Any] = {"name": volume_name(volume)}
+    if isinstance(volume.get("hostPath"), str):
+        out["hostPath"] = {"path": volume["hostPath"]}
+    elif "claimName" in volume:
+        claim: dict[str, Any] = {"claimName": volume["claimName"]}
+        if volume.get("readOnly"):
+            claim["readOnly"] = True
+        out["persistentVolumeClaim"] = claim
+    for key, value in volume.items():
+        if key not in ("name", "claimName", *VOLUME_MOUNT_FIELDS) and not (key == "hostPath" and isinstance(value, str)):
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def sidecar(spec_container: dict[str, Any]) -> dict[str, Any]:
+    """A sidecar: an init container that keeps running beside the training container (Kubernetes'
+    native sidecar, ``restartPolicy: Always``)."""
+    out = copy.deepcopy(spec_container)
+    out["restartPolicy"] = "Always"
+    return out
+
+
 def init_containers(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sidecars (which start first and keep running, so that what starts after them can use
+    them), code sync's init container, then the spec's ``initContainers``."""
+    return ([sidecar(c) for c in spec.get("sidecars") or []] + code_sync(spec)
+            + copy.deepcopy(spec.get("initContainers") or []))
+
+
+def code_sync(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Code sync's init container (``spec.code``), if any."""
     code = spec.get("code")
     if not code:
         return []

@@ -17,6 +17,8 @@ from typing import Any
 
 from ..expand.defaults import gpus
 from ..names import TRAINING_API
+from ..expand.roles import REPLICA_TYPES, role_view
+from .patching import Finding, patched_template
 from .pods import container, job_metadata, job_run_policy, pod_template
 
 CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
@@ -26,47 +28,39 @@ REPLICA_SPECS = {"pytorch": "pytorchReplicaSpecs", "tensorflow": "tfReplicaSpecs
 DEFAULT_NPROC_PER_NODE = "auto"
 
 
-def replica_types(spec: dict[str, Any]) -> list[tuple[str, int, dict[str, Any]]]:
-    """(replica type, replicas, settings with image/resources/priorityClassName), in reading order."""
+def replica_types(spec: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(replica type, role, replicas) of the job, in reading order."""
     framework = spec["framework"]
-    settings = spec[framework]
-    worker = {"image": spec["image"], "resources": spec["resources"], "priorityClassName": spec["priorityClassName"]}
-    out: list[tuple[str, int, dict[str, Any]]] = []
-    if framework == "pytorch":
-        out.append(("Master", 1, settings["master"]))
-        if spec["workers"] > 0:
-            out.append(("Worker", spec["workers"], worker))
-        return out
-    if "chief" in settings:
-        out.append(("Chief", 1, settings["chief"]))
-    if "ps" in settings:
-        out.append(("PS", settings["ps"]["replicas"], settings["ps"]))
-    if spec["workers"] > 0:
-        out.append(("Worker", spec["workers"], worker))
-    if "evaluator" in settings:
-        out.append(("Evaluator", 1, settings["evaluator"]))
-    return out
+    counts = {"worker": spec["workers"]}
+    counts.update({role: settings["replicas"] for role, settings in spec[framework].items()
+                   if isinstance(settings, dict)})
+    order = ("master", "worker") if framework == "pytorch" else ("chief", "ps", "worker", "evaluator")
+    return [(REPLICA_TYPES[role], role, counts[role]) for role in order
+            if role in spec["roles"] and counts.get(role, 0) > 0]
 
 
 def gpu_pods(spec: dict[str, Any]) -> int:
-    return sum(n for _, n, role in replica_types(spec) if gpus(role["resources"]))
+    return sum(n for _, role, n in replica_types(spec) if gpus(spec["roles"][role]["resources"]))
 
 
-def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
-    """The PyTorchJob or TFJob for an expanded spec, before gang scheduling is applied."""
+def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
+    """The PyTorchJob or TFJob for an expanded spec, before gang scheduling is applied, and what
+    applying the spec's pod template patches found."""
     framework = spec["framework"]
     labels = dict(sorted((metadata.get("labels") or {}).items()))
     meta = job_metadata(metadata)
     run_policy = job_run_policy(spec)
+    findings: list[Finding] = []
 
-    port = [{"containerPort": spec[framework]["port"], "name": PORT_NAME[framework]}]
+    port = {"containerPort": spec[framework]["port"], "name": PORT_NAME[framework]}
     total_gpu_pods = gpu_pods(spec)
     replica_specs: dict[str, Any] = {}
-    for rtype, replicas, role in replica_types(spec):
-        main = container(spec, CONTAINER[framework], role["image"], list(spec["command"]), role["resources"],
-                         env=True, ports=[dict(p) for p in port])
-        template = pod_template(spec, labels, main, role.get("priorityClassName"), job_name=metadata["name"],
-                                gpu_pods=total_gpu_pods)
+    for rtype, role, replicas in replica_types(spec):
+        view = role_view(spec, role)
+        main = container(view, CONTAINER[framework], list(view["command"]), ports=[dict(port)])
+        template, found = patched_template(
+            pod_template(view, labels, main, job_name=metadata["name"], gpu_pods=total_gpu_pods), view)
+        findings += found
         replica_specs[rtype] = {"replicas": replicas, "restartPolicy": spec["restartPolicy"], "template": template}
 
     job_spec: dict[str, Any] = {"runPolicy": run_policy}
@@ -75,4 +69,4 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[
     else:
         job_spec["successPolicy"] = ""
     job_spec[REPLICA_SPECS[framework]] = replica_specs
-    return {"apiVersion": TRAINING_API, "kind": KIND[framework], "metadata": meta, "spec": job_spec}
+    return {"apiVersion": TRAINING_API, "kind": KIND[framework], "metadata": meta, "spec": job_spec}, findings

@@ -59,7 +59,7 @@ from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
 from ..trainer.torch import TORCHTUNE_MODELS, model_of
 from .gang import Finding
-from .pods import (GIT_SYNC_GROUP, ISTIO_INJECT, container_mounts, env_var, init_containers, job_metadata, pod_volumes,
+from .pods import (GIT_SYNC_GROUP, ISTIO_INJECT, code_sync, container_mounts, env_var, job_metadata, pod_volumes,
                    resources)
 
 MANAGER = "mpigen.dev/spec"
@@ -371,7 +371,7 @@ def runtime_copy(name: str, metadata: dict[str, Any], spec: dict[str, Any], runt
             if code:
                 container["volumeMounts"] = list(container.get("volumeMounts") or []) + container_mounts(code_spec)
         if code:
-            pod["initContainers"] = list(pod.get("initContainers") or []) + init_containers(spec)
+            pod["initContainers"] = list(pod.get("initContainers") or []) + code_sync(spec)
             pod["volumes"] = list(pod.get("volumes") or []) + pod_volumes(code_spec)
             if (code.get("git") or {}).get("secret"):
                 # git-sync (user 65533) reads the Secret's files through the pod's fsGroup, which

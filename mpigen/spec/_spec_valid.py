@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (241106, 3376063377)
+FINGERPRINT = (252566, 3263286253)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -22,40 +22,166 @@ _C23 = frozenset(['mpi', 'pytorch', 'tensorflow'])
 _C26 = frozenset(['ClusterTrainingRuntime', 'TrainingRuntime'])
 _C28 = frozenset(['kind', 'name'])
 _C32 = frozenset(['Always', 'IfNotPresent', 'Never'])
-_P39 = _Pattern('^[0-9]+$')
-_C44 = frozenset(['cpu', 'gpu', 'memory'])
-_P45 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
-_C49 = frozenset(['Equal', 'Exists'])
-_C51 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
-_C54 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
-_C57 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
-_P61 = _Pattern('^/')
-_C63 = frozenset(['AtStartup', 'WaitForWorkersReady'])
-_C65 = frozenset(['image', 'priorityClassName', 'resources'])
-_C67 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
-_C69 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
-_C71 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
-_C73 = frozenset(['All', 'None', 'Running'])
-_C76 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
-_C78 = frozenset(['secretKeyRef'])
-_C79 = frozenset(['key', 'name'])
-_P83 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
-_C86 = frozenset(['mountPath'])
-_P87 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
-_C89 = frozenset(['claimName', 'hostPath', 'mountPath', 'name', 'readOnly', 'subPath'])
-_C92 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
-_C95 = frozenset(['master', 'port'])
-_C97 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
-_C99 = frozenset(['chief', 'evaluator', 'port', 'ps'])
-_C101 = frozenset(['ClusterIP', 'NodePort'])
-_C103 = frozenset(['image', 'logDir', 'port', 'serviceType'])
-_C105 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
-_C107 = frozenset(['image', 'source'])
-_C109 = frozenset(['git', 'mountPath', 'rsync'])
-_C111 = frozenset(['command', 'framework', 'image', 'workers'])
-_C113 = frozenset(['annotations', 'code', 'command', 'env', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'runtime', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
-_P114 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C117 = frozenset(['annotations', 'code', 'command', 'env', 'environments', 'framework', 'image', 'imagePullPolicy', 'imagePullSecrets', 'labels', 'mpi', 'nodeSelector', 'priorityClassName', 'pytorch', 'resources', 'restartPolicy', 'runPolicy', 'runtime', 'scheduling', 'serviceAccountName', 'shmSize', 'slotsPerWorker', 'tensorboard', 'tensorflow', 'tolerations', 'volumes', 'workers', 'workingDir'])
+_C40 = frozenset(['name', 'optional'])
+_C42 = frozenset(['configMapRef', 'prefix', 'secretRef'])
+_P47 = _Pattern('^[0-9]+$')
+_C52 = frozenset(['cpu', 'gpu', 'memory'])
+_P53 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
+_C57 = frozenset(['Equal', 'Exists'])
+_C59 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
+_C62 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
+_C68 = frozenset(['preference', 'weight'])
+_C71 = frozenset(['key', 'operator'])
+_C72 = frozenset(['key', 'operator', 'values'])
+_C74 = frozenset(['matchExpressions', 'matchFields'])
+_C77 = frozenset(['nodeSelectorTerms'])
+_C79 = frozenset(['preferredDuringSchedulingIgnoredDuringExecution', 'requiredDuringSchedulingIgnoredDuringExecution'])
+_C82 = frozenset(['podAffinityTerm', 'weight'])
+_C84 = frozenset(['topologyKey'])
+_C88 = frozenset(['matchExpressions', 'matchLabels'])
+_C89 = frozenset(['labelSelector', 'matchLabelKeys', 'mismatchLabelKeys', 'namespaceSelector', 'namespaces', 'topologyKey'])
+_C93 = frozenset(['nodeAffinity', 'podAffinity', 'podAntiAffinity'])
+_C95 = frozenset(['maxSkew', 'topologyKey', 'whenUnsatisfiable'])
+_C96 = frozenset(['labelSelector', 'matchLabelKeys', 'maxSkew', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'topologyKey', 'whenUnsatisfiable'])
+_C100 = frozenset(['type'])
+_C101 = frozenset(['localhostProfile', 'type'])
+_C103 = frozenset(['add', 'drop'])
+_C105 = frozenset(['level', 'role', 'type', 'user'])
+_C108 = frozenset(['gmsaCredentialSpec', 'gmsaCredentialSpecName', 'hostProcess', 'runAsUserName'])
+_C109 = frozenset(['allowPrivilegeEscalation', 'appArmorProfile', 'capabilities', 'privileged', 'procMount', 'readOnlyRootFilesystem', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'windowsOptions'])
+_C113 = frozenset(['name', 'value'])
+_C115 = frozenset(['appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxChangePolicy', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'supplementalGroupsPolicy', 'sysctls', 'windowsOptions'])
+_C116 = frozenset(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])
+_C119 = frozenset(['containerPort'])
+_C120 = frozenset(['containerPort', 'hostIP', 'hostPort', 'name', 'protocol'])
+_C124 = frozenset(['command'])
+_C126 = frozenset(['port'])
+_C127 = frozenset(['port', 'service'])
+_C132 = frozenset(['host', 'httpHeaders', 'path', 'port', 'scheme'])
+_C134 = frozenset(['host', 'port'])
+_C135 = frozenset(['exec', 'failureThreshold', 'grpc', 'httpGet', 'initialDelaySeconds', 'periodSeconds', 'successThreshold', 'tcpSocket', 'terminationGracePeriodSeconds', 'timeoutSeconds'])
+_C137 = frozenset(['name', 'resourceClaimName', 'resourceClaimTemplateName'])
+_C143 = frozenset(['key'])
+_C144 = frozenset(['key', 'name', 'optional'])
+_C146 = frozenset(['fieldPath'])
+_C147 = frozenset(['apiVersion', 'fieldPath'])
+_C149 = frozenset(['key', 'path', 'volumeName'])
+_C150 = frozenset(['key', 'optional', 'path', 'volumeName'])
+_C152 = frozenset(['resource'])
+_C154 = frozenset(['containerName', 'divisor', 'resource'])
+_C156 = frozenset(['configMapKeyRef', 'fieldRef', 'fileKeyRef', 'resourceFieldRef', 'secretKeyRef'])
+_C157 = frozenset(['name', 'value', 'valueFrom'])
+_C162 = frozenset(['seconds'])
+_C163 = frozenset(['exec', 'httpGet', 'sleep', 'tcpSocket'])
+_C164 = frozenset(['postStart', 'preStop', 'stopSignal'])
+_C166 = frozenset(['resourceName', 'restartPolicy'])
+_C170 = frozenset(['name', 'request'])
+_C173 = frozenset(['claims', 'limits', 'requests'])
+_C175 = frozenset(['action'])
+_C177 = frozenset(['operator'])
+_C178 = frozenset(['operator', 'values'])
+_C179 = frozenset(['action', 'exitCodes'])
+_C182 = frozenset(['devicePath', 'name'])
+_C185 = frozenset(['mountPath', 'name'])
+_C186 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
+_C188 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
+_C198 = frozenset(['secretKeyRef'])
+_C199 = frozenset(['key', 'name'])
+_P203 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
+_P212 = _Pattern('^/')
+_C232 = frozenset(['path'])
+_C233 = frozenset(['path', 'type'])
+_P235 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
+_C237 = frozenset(['Bidirectional', 'HostToContainer', 'None'])
+_C239 = frozenset(['Disabled', 'Enabled', 'IfPossible'])
+_C241 = frozenset(['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'claimName', 'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'mountPath', 'mountPropagation', 'name', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'readOnly', 'recursiveReadOnly', 'scaleIO', 'secret', 'storageos', 'subPath', 'subPathExpr', 'vsphereVolume'])
+_C244 = frozenset(['volumeID'])
+_C245 = frozenset(['fsType', 'partition', 'readOnly', 'volumeID'])
+_C247 = frozenset(['diskName', 'diskURI'])
+_C248 = frozenset(['cachingMode', 'diskName', 'diskURI', 'fsType', 'kind', 'readOnly'])
+_C250 = frozenset(['secretName', 'shareName'])
+_C251 = frozenset(['readOnly', 'secretName', 'shareName'])
+_C253 = frozenset(['monitors'])
+_C255 = frozenset(['monitors', 'path', 'readOnly', 'secretFile', 'secretRef', 'user'])
+_C257 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeID'])
+_C260 = frozenset(['key', 'path'])
+_C261 = frozenset(['key', 'mode', 'path'])
+_C263 = frozenset(['defaultMode', 'items', 'name', 'optional'])
+_C265 = frozenset(['driver'])
+_C266 = frozenset(['driver', 'fsType', 'nodePublishSecretRef', 'readOnly', 'volumeAttributes'])
+_C269 = frozenset(['fieldRef', 'mode', 'path', 'resourceFieldRef'])
+_C271 = frozenset(['defaultMode', 'items'])
+_C273 = frozenset(['medium', 'sizeLimit'])
+_C276 = frozenset(['spec'])
+_C281 = frozenset(['apiVersion', 'fieldsType', 'fieldsV1', 'manager', 'operation', 'subresource', 'time'])
+_C284 = frozenset(['apiVersion', 'kind', 'name', 'uid'])
+_C285 = frozenset(['apiVersion', 'blockOwnerDeletion', 'controller', 'kind', 'name', 'uid'])
+_C287 = frozenset(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid'])
+_C290 = frozenset(['apiGroup', 'kind', 'name'])
+_C292 = frozenset(['apiGroup', 'kind', 'name', 'namespace'])
+_C294 = frozenset(['limits', 'requests'])
+_C295 = frozenset(['accessModes', 'dataSource', 'dataSourceRef', 'resources', 'selector', 'storageClassName', 'volumeAttributesClassName', 'volumeMode', 'volumeName'])
+_C296 = frozenset(['metadata', 'spec'])
+_C297 = frozenset(['volumeClaimTemplate'])
+_C299 = frozenset(['fsType', 'lun', 'readOnly', 'targetWWNs', 'wwids'])
+_C301 = frozenset(['driver', 'fsType', 'options', 'readOnly', 'secretRef'])
+_C303 = frozenset(['datasetName', 'datasetUUID'])
+_C305 = frozenset(['pdName'])
+_C306 = frozenset(['fsType', 'partition', 'pdName', 'readOnly'])
+_C308 = frozenset(['repository'])
+_C309 = frozenset(['directory', 'repository', 'revision'])
+_C311 = frozenset(['endpoints', 'path'])
+_C312 = frozenset(['endpoints', 'path', 'readOnly'])
+_C314 = frozenset(['pullPolicy', 'reference'])
+_C316 = frozenset(['iqn', 'lun', 'targetPortal'])
+_C317 = frozenset(['chapAuthDiscovery', 'chapAuthSession', 'fsType', 'initiatorName', 'iqn', 'iscsiInterface', 'lun', 'portals', 'readOnly', 'secretRef', 'targetPortal'])
+_C319 = frozenset(['path', 'server'])
+_C320 = frozenset(['path', 'readOnly', 'server'])
+_C322 = frozenset(['claimName'])
+_C323 = frozenset(['claimName', 'readOnly'])
+_C325 = frozenset(['pdID'])
+_C326 = frozenset(['fsType', 'pdID'])
+_C328 = frozenset(['fsType', 'readOnly', 'volumeID'])
+_C332 = frozenset(['labelSelector', 'name', 'optional', 'path', 'signerName'])
+_C334 = frozenset(['items', 'name', 'optional'])
+_C336 = frozenset(['items'])
+_C338 = frozenset(['keyType', 'signerName'])
+_C339 = frozenset(['certificateChainPath', 'credentialBundlePath', 'keyPath', 'keyType', 'maxExpirationSeconds', 'signerName', 'userAnnotations'])
+_C342 = frozenset(['audience', 'expirationSeconds', 'path'])
+_C343 = frozenset(['clusterTrustBundle', 'configMap', 'downwardAPI', 'podCertificate', 'secret', 'serviceAccountToken'])
+_C345 = frozenset(['defaultMode', 'sources'])
+_C347 = frozenset(['registry', 'volume'])
+_C348 = frozenset(['group', 'readOnly', 'registry', 'tenant', 'user', 'volume'])
+_C350 = frozenset(['image', 'monitors'])
+_C351 = frozenset(['fsType', 'image', 'keyring', 'monitors', 'pool', 'readOnly', 'secretRef', 'user'])
+_C353 = frozenset(['gateway', 'secretRef', 'system'])
+_C354 = frozenset(['fsType', 'gateway', 'protectionDomain', 'readOnly', 'secretRef', 'sslEnabled', 'storageMode', 'storagePool', 'system', 'volumeName'])
+_C356 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
+_C358 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
+_C360 = frozenset(['volumePath'])
+_C361 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
+_C366 = frozenset(['affinity', 'annotations', 'args', 'command', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
+_C369 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
+_C371 = frozenset(['AtStartup', 'WaitForWorkersReady'])
+_C373 = frozenset(['image', 'priorityClassName', 'resources'])
+_C375 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
+_C377 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
+_C379 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
+_C381 = frozenset(['All', 'None', 'Running'])
+_C384 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
+_C388 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
+_C391 = frozenset(['master', 'port'])
+_C393 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
+_C395 = frozenset(['chief', 'evaluator', 'port', 'ps'])
+_C397 = frozenset(['ClusterIP', 'NodePort'])
+_C399 = frozenset(['image', 'logDir', 'port', 'serviceType'])
+_C401 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
+_C403 = frozenset(['image', 'source'])
+_C405 = frozenset(['git', 'mountPath', 'rsync'])
+_C407 = frozenset(['command', 'framework', 'image', 'workers'])
+_C409 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_P410 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
+_C413 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -222,6 +348,69 @@ def _prop35(v):
 
 
 def _prop36(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_extra17, v)):
+        return False
+    return True
+
+
+def _prop39(v):
+    if not (type(v) is bool):
+        return False
+    return True
+
+
+def _ref38(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C40.issuperset(v):
+            return False
+    return True
+
+
+def _ref41(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C40.issuperset(v):
+            return False
+    return True
+
+
+def _ref37(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'configMapRef' in v and not _ref38(v['configMapRef']):
+            return False
+        if 'prefix' in v and not _extra17(v['prefix']):
+            return False
+        if 'secretRef' in v and not _ref41(v['secretRef']):
+            return False
+        if not _C42.issuperset(v):
+            return False
+    return True
+
+
+def _prop43(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref37, v)):
+        return False
+    return True
+
+
+def _prop44(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -232,7 +421,7 @@ def _prop36(v):
     return True
 
 
-def _any38(v):
+def _any46(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -241,57 +430,57 @@ def _any38(v):
     return True
 
 
-def _any40(v):
+def _any48(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P39.search(v) is None):
+    if type(v) is str and (_P47.search(v) is None):
         return False
     return True
 
 
-def _prop41(v):
-    if not (_any38(v) or _any40(v)):
+def _prop49(v):
+    if not (_any46(v) or _any48(v)):
         return False
     return True
 
 
-def _any42(v):
+def _any50(v):
     if not ((type(v) is int or type(v) is float)):
         return False
     return True
 
 
-def _prop43(v):
-    if not (_prop31(v) or _any42(v)):
+def _prop51(v):
+    if not (_prop31(v) or _any50(v)):
         return False
     return True
 
 
-def _names46(v):
-    if type(v) is str and (_P45.search(v) is None):
+def _names54(v):
+    if type(v) is str and (_P53.search(v) is None):
         return False
     return True
 
 
-def _ref37(v):
+def _ref45(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gpu' in v and not _prop41(v['gpu']):
+        if 'gpu' in v and not _prop49(v['gpu']):
             return False
-        if 'cpu' in v and not _prop43(v['cpu']):
+        if 'cpu' in v and not _prop51(v['cpu']):
             return False
-        if 'memory' in v and not _prop43(v['memory']):
+        if 'memory' in v and not _prop51(v['memory']):
             return False
         for k, x in v.items():
-            if k not in _C44 and not _prop43(x):
+            if k not in _C52 and not _prop51(x):
                 return False
-        if not all(map(_names46, v)):
+        if not all(map(_names54, v)):
             return False
     return True
 
 
-def _prop47(v):
+def _prop55(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -302,7 +491,7 @@ def _prop47(v):
     return True
 
 
-def _prop48(v):
+def _prop56(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -312,58 +501,1131 @@ def _prop48(v):
     return True
 
 
-def _prop50(v):
-    if not (type(v) is str and v in _C49):
-        return False
-    return True
-
-
-def _prop52(v):
-    if not (type(v) is str and v in _C51):
-        return False
-    return True
-
-
-def _prop53(v):
-    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
-        return False
-    return True
-
-
-def _item55(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _prop50(v['operator']):
-            return False
-        if 'value' in v and not _extra17(v['value']):
-            return False
-        if 'effect' in v and not _prop52(v['effect']):
-            return False
-        if 'tolerationSeconds' in v and not _prop53(v['tolerationSeconds']):
-            return False
-        if not _C54.issuperset(v):
-            return False
-    return True
-
-
-def _prop56(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_item55, v)):
-        return False
-    return True
-
-
 def _prop58(v):
     if not (type(v) is str and v in _C57):
         return False
     return True
 
 
-def _prop59(v):
+def _prop60(v):
+    if not (type(v) is str and v in _C59):
+        return False
+    return True
+
+
+def _prop61(v):
+    if not ((type(v) is int or (type(v) is float and v.is_integer()))):
+        return False
+    return True
+
+
+def _item63(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'operator' in v and not _prop58(v['operator']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if 'effect' in v and not _prop60(v['effect']):
+            return False
+        if 'tolerationSeconds' in v and not _prop61(v['tolerationSeconds']):
+            return False
+        if not _C62.issuperset(v):
+            return False
+    return True
+
+
+def _prop64(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item63, v)):
+        return False
+    return True
+
+
+def _ref70(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C71.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'operator' in v and not _extra17(v['operator']):
+            return False
+        if 'values' in v and not _prop36(v['values']):
+            return False
+        if not _C72.issuperset(v):
+            return False
+    return True
+
+
+def _prop73(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref70, v)):
+        return False
+    return True
+
+
+def _ref69(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'matchExpressions' in v and not _prop73(v['matchExpressions']):
+            return False
+        if 'matchFields' in v and not _prop73(v['matchFields']):
+            return False
+        if not _C74.issuperset(v):
+            return False
+    return True
+
+
+def _ref67(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C68.issubset(v):
+            return False
+        if 'preference' in v and not _ref69(v['preference']):
+            return False
+        if 'weight' in v and not _prop61(v['weight']):
+            return False
+        if not _C68.issuperset(v):
+            return False
+    return True
+
+
+def _prop75(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref67, v)):
+        return False
+    return True
+
+
+def _prop78(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref69, v)):
+        return False
+    return True
+
+
+def _ref76(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C77.issubset(v):
+            return False
+        if 'nodeSelectorTerms' in v and not _prop78(v['nodeSelectorTerms']):
+            return False
+        if not _C77.issuperset(v):
+            return False
+    return True
+
+
+def _ref66(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop75(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _ref76(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C79.issuperset(v):
+            return False
+    return True
+
+
+def _ref86(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C71.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'operator' in v and not _extra17(v['operator']):
+            return False
+        if 'values' in v and not _prop36(v['values']):
+            return False
+        if not _C72.issuperset(v):
+            return False
+    return True
+
+
+def _prop87(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref86, v)):
+        return False
+    return True
+
+
+def _ref85(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'matchExpressions' in v and not _prop87(v['matchExpressions']):
+            return False
+        if 'matchLabels' in v and not _prop56(v['matchLabels']):
+            return False
+        if not _C88.issuperset(v):
+            return False
+    return True
+
+
+def _ref83(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C84.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
+            return False
+        if 'mismatchLabelKeys' in v and not _prop36(v['mismatchLabelKeys']):
+            return False
+        if 'namespaceSelector' in v and not _ref85(v['namespaceSelector']):
+            return False
+        if 'namespaces' in v and not _prop36(v['namespaces']):
+            return False
+        if 'topologyKey' in v and not _extra17(v['topologyKey']):
+            return False
+        if not _C89.issuperset(v):
+            return False
+    return True
+
+
+def _ref81(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C82.issubset(v):
+            return False
+        if 'podAffinityTerm' in v and not _ref83(v['podAffinityTerm']):
+            return False
+        if 'weight' in v and not _prop61(v['weight']):
+            return False
+        if not _C82.issuperset(v):
+            return False
+    return True
+
+
+def _prop90(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref81, v)):
+        return False
+    return True
+
+
+def _prop91(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref83, v)):
+        return False
+    return True
+
+
+def _ref80(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C79.issuperset(v):
+            return False
+    return True
+
+
+def _ref92(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C79.issuperset(v):
+            return False
+    return True
+
+
+def _ref65(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'nodeAffinity' in v and not _ref66(v['nodeAffinity']):
+            return False
+        if 'podAffinity' in v and not _ref80(v['podAffinity']):
+            return False
+        if 'podAntiAffinity' in v and not _ref92(v['podAntiAffinity']):
+            return False
+        if not _C93.issuperset(v):
+            return False
+    return True
+
+
+def _ref94(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C95.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
+            return False
+        if 'maxSkew' in v and not _prop61(v['maxSkew']):
+            return False
+        if 'minDomains' in v and not _prop61(v['minDomains']):
+            return False
+        if 'nodeAffinityPolicy' in v and not _extra17(v['nodeAffinityPolicy']):
+            return False
+        if 'nodeTaintsPolicy' in v and not _extra17(v['nodeTaintsPolicy']):
+            return False
+        if 'topologyKey' in v and not _extra17(v['topologyKey']):
+            return False
+        if 'whenUnsatisfiable' in v and not _extra17(v['whenUnsatisfiable']):
+            return False
+        if not _C96.issuperset(v):
+            return False
+    return True
+
+
+def _prop97(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref94, v)):
+        return False
+    return True
+
+
+def _ref99(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C100.issubset(v):
+            return False
+        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if not _C101.issuperset(v):
+            return False
+    return True
+
+
+def _ref102(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'add' in v and not _prop36(v['add']):
+            return False
+        if 'drop' in v and not _prop36(v['drop']):
+            return False
+        if not _C103.issuperset(v):
+            return False
+    return True
+
+
+def _ref104(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'level' in v and not _extra17(v['level']):
+            return False
+        if 'role' in v and not _extra17(v['role']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if 'user' in v and not _extra17(v['user']):
+            return False
+        if not _C105.issuperset(v):
+            return False
+    return True
+
+
+def _ref106(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C100.issubset(v):
+            return False
+        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if not _C101.issuperset(v):
+            return False
+    return True
+
+
+def _ref107(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'gmsaCredentialSpec' in v and not _extra17(v['gmsaCredentialSpec']):
+            return False
+        if 'gmsaCredentialSpecName' in v and not _extra17(v['gmsaCredentialSpecName']):
+            return False
+        if 'hostProcess' in v and not _prop39(v['hostProcess']):
+            return False
+        if 'runAsUserName' in v and not _extra17(v['runAsUserName']):
+            return False
+        if not _C108.issuperset(v):
+            return False
+    return True
+
+
+def _ref98(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'allowPrivilegeEscalation' in v and not _prop39(v['allowPrivilegeEscalation']):
+            return False
+        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
+            return False
+        if 'capabilities' in v and not _ref102(v['capabilities']):
+            return False
+        if 'privileged' in v and not _prop39(v['privileged']):
+            return False
+        if 'procMount' in v and not _extra17(v['procMount']):
+            return False
+        if 'readOnlyRootFilesystem' in v and not _prop39(v['readOnlyRootFilesystem']):
+            return False
+        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
+            return False
+        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
+            return False
+        if 'runAsUser' in v and not _prop61(v['runAsUser']):
+            return False
+        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
+            return False
+        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
+            return False
+        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
+            return False
+        if not _C109.issuperset(v):
+            return False
+    return True
+
+
+def _prop111(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_prop61, v)):
+        return False
+    return True
+
+
+def _ref112(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C113.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if not _C113.issuperset(v):
+            return False
+    return True
+
+
+def _prop114(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref112, v)):
+        return False
+    return True
+
+
+def _ref110(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
+            return False
+        if 'fsGroup' in v and not _prop61(v['fsGroup']):
+            return False
+        if 'fsGroupChangePolicy' in v and not _extra17(v['fsGroupChangePolicy']):
+            return False
+        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
+            return False
+        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
+            return False
+        if 'runAsUser' in v and not _prop61(v['runAsUser']):
+            return False
+        if 'seLinuxChangePolicy' in v and not _extra17(v['seLinuxChangePolicy']):
+            return False
+        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
+            return False
+        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
+            return False
+        if 'supplementalGroups' in v and not _prop111(v['supplementalGroups']):
+            return False
+        if 'supplementalGroupsPolicy' in v and not _extra17(v['supplementalGroupsPolicy']):
+            return False
+        if 'sysctls' in v and not _prop114(v['sysctls']):
+            return False
+        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
+            return False
+        if not _C115.issuperset(v):
+            return False
+    return True
+
+
+def _prop117(v):
+    if not (type(v) is str and v in _C116):
+        return False
+    return True
+
+
+def _ref118(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C119.issubset(v):
+            return False
+        if 'containerPort' in v and not _prop61(v['containerPort']):
+            return False
+        if 'hostIP' in v and not _extra17(v['hostIP']):
+            return False
+        if 'hostPort' in v and not _prop61(v['hostPort']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'protocol' in v and not _extra17(v['protocol']):
+            return False
+        if not _C120.issuperset(v):
+            return False
+    return True
+
+
+def _prop121(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref118, v)):
+        return False
+    return True
+
+
+def _ref123(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'command' in v and not _prop36(v['command']):
+            return False
+        if not _C124.issuperset(v):
+            return False
+    return True
+
+
+def _ref125(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C126.issubset(v):
+            return False
+        if 'port' in v and not _prop61(v['port']):
+            return False
+        if 'service' in v and not _extra17(v['service']):
+            return False
+        if not _C127.issuperset(v):
+            return False
+    return True
+
+
+def _ref129(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C113.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if not _C113.issuperset(v):
+            return False
+    return True
+
+
+def _prop130(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref129, v)):
+        return False
+    return True
+
+
+def _ref131(v):
+    if [_prop61(v), _extra17(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref128(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C126.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'httpHeaders' in v and not _prop130(v['httpHeaders']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'port' in v and not _ref131(v['port']):
+            return False
+        if 'scheme' in v and not _extra17(v['scheme']):
+            return False
+        if not _C132.issuperset(v):
+            return False
+    return True
+
+
+def _ref133(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C126.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'port' in v and not _ref131(v['port']):
+            return False
+        if not _C134.issuperset(v):
+            return False
+    return True
+
+
+def _ref122(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref123(v['exec']):
+            return False
+        if 'failureThreshold' in v and not _prop61(v['failureThreshold']):
+            return False
+        if 'grpc' in v and not _ref125(v['grpc']):
+            return False
+        if 'httpGet' in v and not _ref128(v['httpGet']):
+            return False
+        if 'initialDelaySeconds' in v and not _prop61(v['initialDelaySeconds']):
+            return False
+        if 'periodSeconds' in v and not _prop61(v['periodSeconds']):
+            return False
+        if 'successThreshold' in v and not _prop61(v['successThreshold']):
+            return False
+        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
+            return False
+        if 'terminationGracePeriodSeconds' in v and not _prop61(v['terminationGracePeriodSeconds']):
+            return False
+        if 'timeoutSeconds' in v and not _prop61(v['timeoutSeconds']):
+            return False
+        if not _C135.issuperset(v):
+            return False
+    return True
+
+
+def _ref136(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'resourceClaimName' in v and not _extra17(v['resourceClaimName']):
+            return False
+        if 'resourceClaimTemplateName' in v and not _extra17(v['resourceClaimTemplateName']):
+            return False
+        if not _C137.issuperset(v):
+            return False
+    return True
+
+
+def _prop138(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref136, v)):
+        return False
+    return True
+
+
+def _ref142(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C143.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C144.issuperset(v):
+            return False
+    return True
+
+
+def _ref145(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C146.issubset(v):
+            return False
+        if 'apiVersion' in v and not _extra17(v['apiVersion']):
+            return False
+        if 'fieldPath' in v and not _extra17(v['fieldPath']):
+            return False
+        if not _C147.issuperset(v):
+            return False
+    return True
+
+
+def _ref148(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C149.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if not _C150.issuperset(v):
+            return False
+    return True
+
+
+def _ref153(v):
+    if [_extra17(v), _any50(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref151(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C152.issubset(v):
+            return False
+        if 'containerName' in v and not _extra17(v['containerName']):
+            return False
+        if 'divisor' in v and not _ref153(v['divisor']):
+            return False
+        if 'resource' in v and not _extra17(v['resource']):
+            return False
+        if not _C154.issuperset(v):
+            return False
+    return True
+
+
+def _ref155(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C143.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C144.issuperset(v):
+            return False
+    return True
+
+
+def _ref141(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'configMapKeyRef' in v and not _ref142(v['configMapKeyRef']):
+            return False
+        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+            return False
+        if 'fileKeyRef' in v and not _ref148(v['fileKeyRef']):
+            return False
+        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
+            return False
+        if 'secretKeyRef' in v and not _ref155(v['secretKeyRef']):
+            return False
+        if not _C156.issuperset(v):
+            return False
+    return True
+
+
+def _ref140(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if 'valueFrom' in v and not _ref141(v['valueFrom']):
+            return False
+        if not _C157.issuperset(v):
+            return False
+    return True
+
+
+def _prop158(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref140, v)):
+        return False
+    return True
+
+
+def _ref161(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C162.issubset(v):
+            return False
+        if 'seconds' in v and not _prop61(v['seconds']):
+            return False
+        if not _C162.issuperset(v):
+            return False
+    return True
+
+
+def _ref160(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref123(v['exec']):
+            return False
+        if 'httpGet' in v and not _ref128(v['httpGet']):
+            return False
+        if 'sleep' in v and not _ref161(v['sleep']):
+            return False
+        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
+            return False
+        if not _C163.issuperset(v):
+            return False
+    return True
+
+
+def _ref159(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'postStart' in v and not _ref160(v['postStart']):
+            return False
+        if 'preStop' in v and not _ref160(v['preStop']):
+            return False
+        if 'stopSignal' in v and not _extra17(v['stopSignal']):
+            return False
+        if not _C164.issuperset(v):
+            return False
+    return True
+
+
+def _ref165(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C166.issubset(v):
+            return False
+        if 'resourceName' in v and not _extra17(v['resourceName']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if not _C166.issuperset(v):
+            return False
+    return True
+
+
+def _prop167(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref165, v)):
+        return False
+    return True
+
+
+def _ref169(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'request' in v and not _extra17(v['request']):
+            return False
+        if not _C170.issuperset(v):
+            return False
+    return True
+
+
+def _prop171(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref169, v)):
+        return False
+    return True
+
+
+def _prop172(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _ref153(x):
+                return False
+    return True
+
+
+def _ref168(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'claims' in v and not _prop171(v['claims']):
+            return False
+        if 'limits' in v and not _prop172(v['limits']):
+            return False
+        if 'requests' in v and not _prop172(v['requests']):
+            return False
+        if not _C173.issuperset(v):
+            return False
+    return True
+
+
+def _ref176(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C177.issubset(v):
+            return False
+        if 'operator' in v and not _extra17(v['operator']):
+            return False
+        if 'values' in v and not _prop111(v['values']):
+            return False
+        if not _C178.issuperset(v):
+            return False
+    return True
+
+
+def _ref174(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C175.issubset(v):
+            return False
+        if 'action' in v and not _extra17(v['action']):
+            return False
+        if 'exitCodes' in v and not _ref176(v['exitCodes']):
+            return False
+        if not _C179.issuperset(v):
+            return False
+    return True
+
+
+def _prop180(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref174, v)):
+        return False
+    return True
+
+
+def _ref181(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C182.issubset(v):
+            return False
+        if 'devicePath' in v and not _extra17(v['devicePath']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C182.issuperset(v):
+            return False
+    return True
+
+
+def _prop183(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref181, v)):
+        return False
+    return True
+
+
+def _ref184(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C185.issubset(v):
+            return False
+        if 'mountPath' in v and not _extra17(v['mountPath']):
+            return False
+        if 'mountPropagation' in v and not _extra17(v['mountPropagation']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'recursiveReadOnly' in v and not _extra17(v['recursiveReadOnly']):
+            return False
+        if 'subPath' in v and not _extra17(v['subPath']):
+            return False
+        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
+            return False
+        if not _C186.issuperset(v):
+            return False
+    return True
+
+
+def _prop187(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref184, v)):
+        return False
+    return True
+
+
+def _ref139(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'args' in v and not _prop36(v['args']):
+            return False
+        if 'command' in v and not _prop36(v['command']):
+            return False
+        if 'env' in v and not _prop158(v['env']):
+            return False
+        if 'envFrom' in v and not _prop43(v['envFrom']):
+            return False
+        if 'image' in v and not _extra17(v['image']):
+            return False
+        if 'imagePullPolicy' in v and not _extra17(v['imagePullPolicy']):
+            return False
+        if 'lifecycle' in v and not _ref159(v['lifecycle']):
+            return False
+        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'ports' in v and not _prop121(v['ports']):
+            return False
+        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+            return False
+        if 'resizePolicy' in v and not _prop167(v['resizePolicy']):
+            return False
+        if 'resources' in v and not _ref168(v['resources']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if 'restartPolicyRules' in v and not _prop180(v['restartPolicyRules']):
+            return False
+        if 'securityContext' in v and not _ref98(v['securityContext']):
+            return False
+        if 'startupProbe' in v and not _ref122(v['startupProbe']):
+            return False
+        if 'stdin' in v and not _prop39(v['stdin']):
+            return False
+        if 'stdinOnce' in v and not _prop39(v['stdinOnce']):
+            return False
+        if 'terminationMessagePath' in v and not _extra17(v['terminationMessagePath']):
+            return False
+        if 'terminationMessagePolicy' in v and not _extra17(v['terminationMessagePolicy']):
+            return False
+        if 'tty' in v and not _prop39(v['tty']):
+            return False
+        if 'volumeDevices' in v and not _prop183(v['volumeDevices']):
+            return False
+        if 'volumeMounts' in v and not _prop187(v['volumeMounts']):
+            return False
+        if 'workingDir' in v and not _extra17(v['workingDir']):
+            return False
+        if not _C188.issuperset(v):
+            return False
+    return True
+
+
+def _prop189(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref139, v)):
+        return False
+    return True
+
+
+def _prop191(v):
+    if not (type(v) is dict):
+        return False
+    return True
+
+
+def _prop192(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'labels' in v and not _prop191(v['labels']):
+            return False
+        if 'annotations' in v and not _prop191(v['annotations']):
+            return False
+    return True
+
+
+def _ref190(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'metadata' in v and not _prop192(v['metadata']):
+            return False
+        if 'spec' in v and not _prop191(v['spec']):
+            return False
+    return True
+
+
+def _ref194(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) < 1):
+        return False
+    return True
+
+
+def _ref195(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and (len(v) < 1):
+        return False
+    if type(v) is list and not all(map(_extra17, v)):
+        return False
+    return True
+
+
+def _ref196(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_extra17, v)):
@@ -371,75 +1633,1492 @@ def _prop59(v):
     return True
 
 
-def _prop60(v):
+def _prop200(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C199.issubset(v):
+            return False
+        if 'name' in v and not _prop31(v['name']):
+            return False
+        if 'key' in v and not _prop31(v['key']):
+            return False
+        if not _C199.issuperset(v):
+            return False
+    return True
+
+
+def _any201(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C198.issubset(v):
+            return False
+        if 'secretKeyRef' in v and not _prop200(v['secretKeyRef']):
+            return False
+        if not _C198.issuperset(v):
+            return False
+    return True
+
+
+def _extra202(v):
+    if not (_extra17(v) or _prop61(v) or _any201(v)):
+        return False
+    return True
+
+
+def _names204(v):
+    if type(v) is str and (_P203.search(v) is None):
+        return False
+    return True
+
+
+def _ref197(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra202(x):
+                return False
+        if not all(map(_names204, v)):
+            return False
+    return True
+
+
+def _ref205(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref37, v)):
+        return False
+    return True
+
+
+def _ref206(v):
+    if not _ref45(v):
+        return False
+    return True
+
+
+def _ref207(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _ref208(v):
+    if not (type(v) is str and v in _C32):
+        return False
+    return True
+
+
+def _ref209(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_prop31, v)):
+        return False
+    return True
+
+
+def _ref210(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _ref211(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P212.search(v) is None):
+        return False
+    return True
+
+
+def _ref213(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra13(x):
+                return False
+        if not all(map(_names15, v)):
+            return False
+    return True
+
+
+def _ref214(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra17(x):
+                return False
+        if not all(map(_names15, v)):
+            return False
+    return True
+
+
+def _ref215(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra17(x):
+                return False
+    return True
+
+
+def _ref216(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item63, v)):
+        return False
+    return True
+
+
+def _ref217(v):
+    if not _ref65(v):
+        return False
+    return True
+
+
+def _ref218(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref94, v)):
+        return False
+    return True
+
+
+def _ref219(v):
+    if not _ref98(v):
+        return False
+    return True
+
+
+def _ref220(v):
+    if not _ref110(v):
+        return False
+    return True
+
+
+def _ref221(v):
     if not (type(v) is bool):
         return False
     return True
 
 
-def _prop62(v):
+def _ref222(v):
+    if not (type(v) is str and v in _C116):
+        return False
+    return True
+
+
+def _ref223(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P61.search(v) is None):
+    if type(v) is str and (len(v) < 1):
         return False
     return True
 
 
-def _prop64(v):
-    if not (type(v) is str and v in _C63):
+def _ref224(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref118, v)):
         return False
     return True
 
 
-def _prop66(v):
+def _ref225(v):
+    if not _ref122(v):
+        return False
+    return True
+
+
+def _ref226(v):
+    if not _ref122(v):
+        return False
+    return True
+
+
+def _ref227(v):
+    if not _ref122(v):
+        return False
+    return True
+
+
+def _ref228(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref136, v)):
+        return False
+    return True
+
+
+def _any230(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P212.search(v) is None):
+        return False
+    return True
+
+
+def _ref231(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C232.issubset(v):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if not _C233.issuperset(v):
+            return False
+    return True
+
+
+def _prop234(v):
+    if not (_any230(v) or _ref231(v)):
+        return False
+    return True
+
+
+def _prop236(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) > 63 or _P235.search(v) is None):
+        return False
+    return True
+
+
+def _prop238(v):
+    if not (type(v) is str and v in _C237):
+        return False
+    return True
+
+
+def _prop240(v):
+    if not (type(v) is str and v in _C239):
+        return False
+    return True
+
+
+def _ref243(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C244.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'partition' in v and not _prop61(v['partition']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'volumeID' in v and not _extra17(v['volumeID']):
+            return False
+        if not _C245.issuperset(v):
+            return False
+    return True
+
+
+def _ref246(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C247.issubset(v):
+            return False
+        if 'cachingMode' in v and not _extra17(v['cachingMode']):
+            return False
+        if 'diskName' in v and not _extra17(v['diskName']):
+            return False
+        if 'diskURI' in v and not _extra17(v['diskURI']):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if not _C248.issuperset(v):
+            return False
+    return True
+
+
+def _ref249(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C250.issubset(v):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretName' in v and not _extra17(v['secretName']):
+            return False
+        if 'shareName' in v and not _extra17(v['shareName']):
+            return False
+        if not _C251.issuperset(v):
+            return False
+    return True
+
+
+def _ref254(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C6.issuperset(v):
+            return False
+    return True
+
+
+def _ref252(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C253.issubset(v):
+            return False
+        if 'monitors' in v and not _prop36(v['monitors']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretFile' in v and not _extra17(v['secretFile']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'user' in v and not _extra17(v['user']):
+            return False
+        if not _C255.issuperset(v):
+            return False
+    return True
+
+
+def _ref256(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C244.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'volumeID' in v and not _extra17(v['volumeID']):
+            return False
+        if not _C257.issuperset(v):
+            return False
+    return True
+
+
+def _ref259(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C260.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'mode' in v and not _prop61(v['mode']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if not _C261.issuperset(v):
+            return False
+    return True
+
+
+def _prop262(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref259, v)):
+        return False
+    return True
+
+
+def _ref258(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+            return False
+        if 'items' in v and not _prop262(v['items']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C263.issuperset(v):
+            return False
+    return True
+
+
+def _ref264(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C265.issubset(v):
+            return False
+        if 'driver' in v and not _extra17(v['driver']):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'nodePublishSecretRef' in v and not _ref254(v['nodePublishSecretRef']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'volumeAttributes' in v and not _prop56(v['volumeAttributes']):
+            return False
+        if not _C266.issuperset(v):
+            return False
+    return True
+
+
+def _ref268(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C232.issubset(v):
+            return False
+        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+            return False
+        if 'mode' in v and not _prop61(v['mode']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
+            return False
+        if not _C269.issuperset(v):
+            return False
+    return True
+
+
+def _prop270(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref268, v)):
+        return False
+    return True
+
+
+def _ref267(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+            return False
+        if 'items' in v and not _prop270(v['items']):
+            return False
+        if not _C271.issuperset(v):
+            return False
+    return True
+
+
+def _ref272(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'medium' in v and not _extra17(v['medium']):
+            return False
+        if 'sizeLimit' in v and not _ref153(v['sizeLimit']):
+            return False
+        if not _C273.issuperset(v):
+            return False
+    return True
+
+
+def _ref278(v):
+    if not (type(v) is str):
+        return False
+    return True
+
+
+def _ref280(v):
+    if not (type(v) is dict):
+        return False
+    return True
+
+
+def _ref279(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'apiVersion' in v and not _extra17(v['apiVersion']):
+            return False
+        if 'fieldsType' in v and not _extra17(v['fieldsType']):
+            return False
+        if 'fieldsV1' in v and not _ref280(v['fieldsV1']):
+            return False
+        if 'manager' in v and not _extra17(v['manager']):
+            return False
+        if 'operation' in v and not _extra17(v['operation']):
+            return False
+        if 'subresource' in v and not _extra17(v['subresource']):
+            return False
+        if 'time' in v and not _ref278(v['time']):
+            return False
+        if not _C281.issuperset(v):
+            return False
+    return True
+
+
+def _prop282(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref279, v)):
+        return False
+    return True
+
+
+def _ref283(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C284.issubset(v):
+            return False
+        if 'apiVersion' in v and not _extra17(v['apiVersion']):
+            return False
+        if 'blockOwnerDeletion' in v and not _prop39(v['blockOwnerDeletion']):
+            return False
+        if 'controller' in v and not _prop39(v['controller']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'uid' in v and not _extra17(v['uid']):
+            return False
+        if not _C285.issuperset(v):
+            return False
+    return True
+
+
+def _prop286(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref283, v)):
+        return False
+    return True
+
+
+def _ref277(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'annotations' in v and not _prop56(v['annotations']):
+            return False
+        if 'creationTimestamp' in v and not _ref278(v['creationTimestamp']):
+            return False
+        if 'deletionGracePeriodSeconds' in v and not _prop61(v['deletionGracePeriodSeconds']):
+            return False
+        if 'deletionTimestamp' in v and not _ref278(v['deletionTimestamp']):
+            return False
+        if 'finalizers' in v and not _prop36(v['finalizers']):
+            return False
+        if 'generateName' in v and not _extra17(v['generateName']):
+            return False
+        if 'generation' in v and not _prop61(v['generation']):
+            return False
+        if 'labels' in v and not _prop56(v['labels']):
+            return False
+        if 'managedFields' in v and not _prop282(v['managedFields']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'namespace' in v and not _extra17(v['namespace']):
+            return False
+        if 'ownerReferences' in v and not _prop286(v['ownerReferences']):
+            return False
+        if 'resourceVersion' in v and not _extra17(v['resourceVersion']):
+            return False
+        if 'selfLink' in v and not _extra17(v['selfLink']):
+            return False
+        if 'uid' in v and not _extra17(v['uid']):
+            return False
+        if not _C287.issuperset(v):
+            return False
+    return True
+
+
+def _ref289(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C28.issubset(v):
+            return False
+        if 'apiGroup' in v and not _extra17(v['apiGroup']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C290.issuperset(v):
+            return False
+    return True
+
+
+def _ref291(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C28.issubset(v):
+            return False
+        if 'apiGroup' in v and not _extra17(v['apiGroup']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'namespace' in v and not _extra17(v['namespace']):
+            return False
+        if not _C292.issuperset(v):
+            return False
+    return True
+
+
+def _ref293(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'limits' in v and not _prop172(v['limits']):
+            return False
+        if 'requests' in v and not _prop172(v['requests']):
+            return False
+        if not _C294.issuperset(v):
+            return False
+    return True
+
+
+def _ref288(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'accessModes' in v and not _prop36(v['accessModes']):
+            return False
+        if 'dataSource' in v and not _ref289(v['dataSource']):
+            return False
+        if 'dataSourceRef' in v and not _ref291(v['dataSourceRef']):
+            return False
+        if 'resources' in v and not _ref293(v['resources']):
+            return False
+        if 'selector' in v and not _ref85(v['selector']):
+            return False
+        if 'storageClassName' in v and not _extra17(v['storageClassName']):
+            return False
+        if 'volumeAttributesClassName' in v and not _extra17(v['volumeAttributesClassName']):
+            return False
+        if 'volumeMode' in v and not _extra17(v['volumeMode']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if not _C295.issuperset(v):
+            return False
+    return True
+
+
+def _ref275(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C276.issubset(v):
+            return False
+        if 'metadata' in v and not _ref277(v['metadata']):
+            return False
+        if 'spec' in v and not _ref288(v['spec']):
+            return False
+        if not _C296.issuperset(v):
+            return False
+    return True
+
+
+def _ref274(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'volumeClaimTemplate' in v and not _ref275(v['volumeClaimTemplate']):
+            return False
+        if not _C297.issuperset(v):
+            return False
+    return True
+
+
+def _ref298(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'lun' in v and not _prop61(v['lun']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'targetWWNs' in v and not _prop36(v['targetWWNs']):
+            return False
+        if 'wwids' in v and not _prop36(v['wwids']):
+            return False
+        if not _C299.issuperset(v):
+            return False
+    return True
+
+
+def _ref300(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C265.issubset(v):
+            return False
+        if 'driver' in v and not _extra17(v['driver']):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'options' in v and not _prop56(v['options']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if not _C301.issuperset(v):
+            return False
+    return True
+
+
+def _ref302(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'datasetName' in v and not _extra17(v['datasetName']):
+            return False
+        if 'datasetUUID' in v and not _extra17(v['datasetUUID']):
+            return False
+        if not _C303.issuperset(v):
+            return False
+    return True
+
+
+def _ref304(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C305.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'partition' in v and not _prop61(v['partition']):
+            return False
+        if 'pdName' in v and not _extra17(v['pdName']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if not _C306.issuperset(v):
+            return False
+    return True
+
+
+def _ref307(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C308.issubset(v):
+            return False
+        if 'directory' in v and not _extra17(v['directory']):
+            return False
+        if 'repository' in v and not _extra17(v['repository']):
+            return False
+        if 'revision' in v and not _extra17(v['revision']):
+            return False
+        if not _C309.issuperset(v):
+            return False
+    return True
+
+
+def _ref310(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C311.issubset(v):
+            return False
+        if 'endpoints' in v and not _extra17(v['endpoints']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if not _C312.issuperset(v):
+            return False
+    return True
+
+
+def _ref313(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'pullPolicy' in v and not _extra17(v['pullPolicy']):
+            return False
+        if 'reference' in v and not _extra17(v['reference']):
+            return False
+        if not _C314.issuperset(v):
+            return False
+    return True
+
+
+def _ref315(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C316.issubset(v):
+            return False
+        if 'chapAuthDiscovery' in v and not _prop39(v['chapAuthDiscovery']):
+            return False
+        if 'chapAuthSession' in v and not _prop39(v['chapAuthSession']):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'initiatorName' in v and not _extra17(v['initiatorName']):
+            return False
+        if 'iqn' in v and not _extra17(v['iqn']):
+            return False
+        if 'iscsiInterface' in v and not _extra17(v['iscsiInterface']):
+            return False
+        if 'lun' in v and not _prop61(v['lun']):
+            return False
+        if 'portals' in v and not _prop36(v['portals']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'targetPortal' in v and not _extra17(v['targetPortal']):
+            return False
+        if not _C317.issuperset(v):
+            return False
+    return True
+
+
+def _ref318(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C319.issubset(v):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'server' in v and not _extra17(v['server']):
+            return False
+        if not _C320.issuperset(v):
+            return False
+    return True
+
+
+def _ref321(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C322.issubset(v):
+            return False
+        if 'claimName' in v and not _extra17(v['claimName']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if not _C323.issuperset(v):
+            return False
+    return True
+
+
+def _ref324(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C325.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'pdID' in v and not _extra17(v['pdID']):
+            return False
+        if not _C326.issuperset(v):
+            return False
+    return True
+
+
+def _ref327(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C244.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'volumeID' in v and not _extra17(v['volumeID']):
+            return False
+        if not _C328.issuperset(v):
+            return False
+    return True
+
+
+def _ref331(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C232.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'signerName' in v and not _extra17(v['signerName']):
+            return False
+        if not _C332.issuperset(v):
+            return False
+    return True
+
+
+def _ref333(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'items' in v and not _prop262(v['items']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C334.issuperset(v):
+            return False
+    return True
+
+
+def _ref335(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'items' in v and not _prop270(v['items']):
+            return False
+        if not _C336.issuperset(v):
+            return False
+    return True
+
+
+def _ref337(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C338.issubset(v):
+            return False
+        if 'certificateChainPath' in v and not _extra17(v['certificateChainPath']):
+            return False
+        if 'credentialBundlePath' in v and not _extra17(v['credentialBundlePath']):
+            return False
+        if 'keyPath' in v and not _extra17(v['keyPath']):
+            return False
+        if 'keyType' in v and not _extra17(v['keyType']):
+            return False
+        if 'maxExpirationSeconds' in v and not _prop61(v['maxExpirationSeconds']):
+            return False
+        if 'signerName' in v and not _extra17(v['signerName']):
+            return False
+        if 'userAnnotations' in v and not _prop56(v['userAnnotations']):
+            return False
+        if not _C339.issuperset(v):
+            return False
+    return True
+
+
+def _ref340(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'items' in v and not _prop262(v['items']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if not _C334.issuperset(v):
+            return False
+    return True
+
+
+def _ref341(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C232.issubset(v):
+            return False
+        if 'audience' in v and not _extra17(v['audience']):
+            return False
+        if 'expirationSeconds' in v and not _prop61(v['expirationSeconds']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if not _C342.issuperset(v):
+            return False
+    return True
+
+
+def _ref330(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'clusterTrustBundle' in v and not _ref331(v['clusterTrustBundle']):
+            return False
+        if 'configMap' in v and not _ref333(v['configMap']):
+            return False
+        if 'downwardAPI' in v and not _ref335(v['downwardAPI']):
+            return False
+        if 'podCertificate' in v and not _ref337(v['podCertificate']):
+            return False
+        if 'secret' in v and not _ref340(v['secret']):
+            return False
+        if 'serviceAccountToken' in v and not _ref341(v['serviceAccountToken']):
+            return False
+        if not _C343.issuperset(v):
+            return False
+    return True
+
+
+def _prop344(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref330, v)):
+        return False
+    return True
+
+
+def _ref329(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+            return False
+        if 'sources' in v and not _prop344(v['sources']):
+            return False
+        if not _C345.issuperset(v):
+            return False
+    return True
+
+
+def _ref346(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C347.issubset(v):
+            return False
+        if 'group' in v and not _extra17(v['group']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'registry' in v and not _extra17(v['registry']):
+            return False
+        if 'tenant' in v and not _extra17(v['tenant']):
+            return False
+        if 'user' in v and not _extra17(v['user']):
+            return False
+        if 'volume' in v and not _extra17(v['volume']):
+            return False
+        if not _C348.issuperset(v):
+            return False
+    return True
+
+
+def _ref349(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C350.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'image' in v and not _extra17(v['image']):
+            return False
+        if 'keyring' in v and not _extra17(v['keyring']):
+            return False
+        if 'monitors' in v and not _prop36(v['monitors']):
+            return False
+        if 'pool' in v and not _extra17(v['pool']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'user' in v and not _extra17(v['user']):
+            return False
+        if not _C351.issuperset(v):
+            return False
+    return True
+
+
+def _ref352(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C353.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'gateway' in v and not _extra17(v['gateway']):
+            return False
+        if 'protectionDomain' in v and not _extra17(v['protectionDomain']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'sslEnabled' in v and not _prop39(v['sslEnabled']):
+            return False
+        if 'storageMode' in v and not _extra17(v['storageMode']):
+            return False
+        if 'storagePool' in v and not _extra17(v['storagePool']):
+            return False
+        if 'system' in v and not _extra17(v['system']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if not _C354.issuperset(v):
+            return False
+    return True
+
+
+def _ref355(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+            return False
+        if 'items' in v and not _prop262(v['items']):
+            return False
+        if 'optional' in v and not _prop39(v['optional']):
+            return False
+        if 'secretName' in v and not _extra17(v['secretName']):
+            return False
+        if not _C356.issuperset(v):
+            return False
+    return True
+
+
+def _ref357(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'secretRef' in v and not _ref254(v['secretRef']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if 'volumeNamespace' in v and not _extra17(v['volumeNamespace']):
+            return False
+        if not _C358.issuperset(v):
+            return False
+    return True
+
+
+def _ref359(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C360.issubset(v):
+            return False
+        if 'fsType' in v and not _extra17(v['fsType']):
+            return False
+        if 'storagePolicyID' in v and not _extra17(v['storagePolicyID']):
+            return False
+        if 'storagePolicyName' in v and not _extra17(v['storagePolicyName']):
+            return False
+        if 'volumePath' in v and not _extra17(v['volumePath']):
+            return False
+        if not _C361.issuperset(v):
+            return False
+    return True
+
+
+def _ref242(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'awsElasticBlockStore' in v and not _ref243(v['awsElasticBlockStore']):
+            return False
+        if 'azureDisk' in v and not _ref246(v['azureDisk']):
+            return False
+        if 'azureFile' in v and not _ref249(v['azureFile']):
+            return False
+        if 'cephfs' in v and not _ref252(v['cephfs']):
+            return False
+        if 'cinder' in v and not _ref256(v['cinder']):
+            return False
+        if 'configMap' in v and not _ref258(v['configMap']):
+            return False
+        if 'csi' in v and not _ref264(v['csi']):
+            return False
+        if 'downwardAPI' in v and not _ref267(v['downwardAPI']):
+            return False
+        if 'emptyDir' in v and not _ref272(v['emptyDir']):
+            return False
+        if 'ephemeral' in v and not _ref274(v['ephemeral']):
+            return False
+        if 'fc' in v and not _ref298(v['fc']):
+            return False
+        if 'flexVolume' in v and not _ref300(v['flexVolume']):
+            return False
+        if 'flocker' in v and not _ref302(v['flocker']):
+            return False
+        if 'gcePersistentDisk' in v and not _ref304(v['gcePersistentDisk']):
+            return False
+        if 'gitRepo' in v and not _ref307(v['gitRepo']):
+            return False
+        if 'glusterfs' in v and not _ref310(v['glusterfs']):
+            return False
+        if 'image' in v and not _ref313(v['image']):
+            return False
+        if 'iscsi' in v and not _ref315(v['iscsi']):
+            return False
+        if 'nfs' in v and not _ref318(v['nfs']):
+            return False
+        if 'persistentVolumeClaim' in v and not _ref321(v['persistentVolumeClaim']):
+            return False
+        if 'photonPersistentDisk' in v and not _ref324(v['photonPersistentDisk']):
+            return False
+        if 'portworxVolume' in v and not _ref327(v['portworxVolume']):
+            return False
+        if 'projected' in v and not _ref329(v['projected']):
+            return False
+        if 'quobyte' in v and not _ref346(v['quobyte']):
+            return False
+        if 'rbd' in v and not _ref349(v['rbd']):
+            return False
+        if 'scaleIO' in v and not _ref352(v['scaleIO']):
+            return False
+        if 'secret' in v and not _ref355(v['secret']):
+            return False
+        if 'storageos' in v and not _ref357(v['storageos']):
+            return False
+        if 'vsphereVolume' in v and not _ref359(v['vsphereVolume']):
+            return False
+    return True
+
+
+def _item362(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'claimName' in v and not _prop31(v['claimName']):
+            return False
+        if 'hostPath' in v and not _prop234(v['hostPath']):
+            return False
+        if 'mountPath' in v and not _any230(v['mountPath']):
+            return False
+        if 'readOnly' in v and not _prop39(v['readOnly']):
+            return False
+        if 'subPath' in v and not _extra17(v['subPath']):
+            return False
+        if 'name' in v and not _prop236(v['name']):
+            return False
+        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
+            return False
+        if 'mountPropagation' in v and not _prop238(v['mountPropagation']):
+            return False
+        if 'recursiveReadOnly' in v and not _prop240(v['recursiveReadOnly']):
+            return False
+        if not _C241.issuperset(v):
+            return False
+    if not _ref242(v):
+        return False
+    return True
+
+
+def _ref229(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item362, v)):
+        return False
+    return True
+
+
+def _ref363(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref139, v)):
+        return False
+    return True
+
+
+def _ref364(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref139, v)):
+        return False
+    return True
+
+
+def _ref365(v):
+    if not _ref190(v):
+        return False
+    return True
+
+
+def _ref193(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'image' in v and not _ref194(v['image']):
+            return False
+        if 'command' in v and not _ref195(v['command']):
+            return False
+        if 'args' in v and not _ref196(v['args']):
+            return False
+        if 'env' in v and not _ref197(v['env']):
+            return False
+        if 'envFrom' in v and not _ref205(v['envFrom']):
+            return False
+        if 'resources' in v and not _ref206(v['resources']):
+            return False
+        if 'priorityClassName' in v and not _ref207(v['priorityClassName']):
+            return False
+        if 'imagePullPolicy' in v and not _ref208(v['imagePullPolicy']):
+            return False
+        if 'imagePullSecrets' in v and not _ref209(v['imagePullSecrets']):
+            return False
+        if 'serviceAccountName' in v and not _ref210(v['serviceAccountName']):
+            return False
+        if 'workingDir' in v and not _ref211(v['workingDir']):
+            return False
+        if 'labels' in v and not _ref213(v['labels']):
+            return False
+        if 'annotations' in v and not _ref214(v['annotations']):
+            return False
+        if 'nodeSelector' in v and not _ref215(v['nodeSelector']):
+            return False
+        if 'tolerations' in v and not _ref216(v['tolerations']):
+            return False
+        if 'affinity' in v and not _ref217(v['affinity']):
+            return False
+        if 'topologySpreadConstraints' in v and not _ref218(v['topologySpreadConstraints']):
+            return False
+        if 'securityContext' in v and not _ref219(v['securityContext']):
+            return False
+        if 'podSecurityContext' in v and not _ref220(v['podSecurityContext']):
+            return False
+        if 'hostNetwork' in v and not _ref221(v['hostNetwork']):
+            return False
+        if 'dnsPolicy' in v and not _ref222(v['dnsPolicy']):
+            return False
+        if 'runtimeClassName' in v and not _ref223(v['runtimeClassName']):
+            return False
+        if 'ports' in v and not _ref224(v['ports']):
+            return False
+        if 'livenessProbe' in v and not _ref225(v['livenessProbe']):
+            return False
+        if 'readinessProbe' in v and not _ref226(v['readinessProbe']):
+            return False
+        if 'startupProbe' in v and not _ref227(v['startupProbe']):
+            return False
+        if 'resourceClaims' in v and not _ref228(v['resourceClaims']):
+            return False
+        if 'volumes' in v and not _ref229(v['volumes']):
+            return False
+        if 'initContainers' in v and not _ref363(v['initContainers']):
+            return False
+        if 'sidecars' in v and not _ref364(v['sidecars']):
+            return False
+        if 'podTemplatePatch' in v and not _ref365(v['podTemplatePatch']):
+            return False
+        if not _C366.issuperset(v):
+            return False
+    return True
+
+
+def _names367(v):
+    if type(v) is str and (len(v) > 63 or _P9.search(v) is None):
+        return False
+    return True
+
+
+def _prop368(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _ref193(x):
+                return False
+        if not all(map(_names367, v)):
+            return False
+    return True
+
+
+def _prop370(v):
+    if not (type(v) is str and v in _C369):
+        return False
+    return True
+
+
+def _prop372(v):
+    if not (type(v) is str and v in _C371):
+        return False
+    return True
+
+
+def _prop374(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref37(v['resources']):
+        if 'resources' in v and not _ref45(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if not _C65.issuperset(v):
+        if not _C373.issuperset(v):
             return False
     return True
 
 
-def _prop68(v):
+def _prop376(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'implementation' in v and not _prop58(v['implementation']):
+        if 'implementation' in v and not _prop370(v['implementation']):
             return False
-        if 'extraArgs' in v and not _prop59(v['extraArgs']):
+        if 'extraArgs' in v and not _prop36(v['extraArgs']):
             return False
-        if 'mpirun' in v and not _prop60(v['mpirun']):
+        if 'mpirun' in v and not _prop39(v['mpirun']):
             return False
-        if 'sshAuthMountPath' in v and not _prop62(v['sshAuthMountPath']):
+        if 'sshAuthMountPath' in v and not _any230(v['sshAuthMountPath']):
             return False
-        if 'launcherCreationPolicy' in v and not _prop64(v['launcherCreationPolicy']):
+        if 'launcherCreationPolicy' in v and not _prop372(v['launcherCreationPolicy']):
             return False
-        if 'runLauncherAsWorker' in v and not _prop60(v['runLauncherAsWorker']):
+        if 'runLauncherAsWorker' in v and not _prop39(v['runLauncherAsWorker']):
             return False
-        if 'launcher' in v and not _prop66(v['launcher']):
+        if 'launcher' in v and not _prop374(v['launcher']):
             return False
-        if not _C67.issuperset(v):
+        if not _C375.issuperset(v):
             return False
     return True
 
 
-def _prop70(v):
-    if not (type(v) is str and v in _C69):
+def _prop378(v):
+    if not (type(v) is str and v in _C377):
         return False
     return True
 
 
-def _prop72(v):
+def _prop380(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gang' in v and not _prop70(v['gang']):
+        if 'gang' in v and not _prop378(v['gang']):
             return False
         if 'schedulerName' in v and not _prop31(v['schedulerName']):
             return False
@@ -447,26 +3126,26 @@ def _prop72(v):
             return False
         if 'priorityClass' in v and not _extra17(v['priorityClass']):
             return False
-        if 'minAvailable' in v and not _prop36(v['minAvailable']):
+        if 'minAvailable' in v and not _prop44(v['minAvailable']):
             return False
-        if 'minResources' in v and not _ref37(v['minResources']):
+        if 'minResources' in v and not _ref45(v['minResources']):
             return False
-        if 'scheduleTimeoutSeconds' in v and not _prop36(v['scheduleTimeoutSeconds']):
+        if 'scheduleTimeoutSeconds' in v and not _prop44(v['scheduleTimeoutSeconds']):
             return False
-        if 'gpuTopology' in v and not _prop60(v['gpuTopology']):
+        if 'gpuTopology' in v and not _prop39(v['gpuTopology']):
             return False
-        if not _C71.issuperset(v):
+        if not _C379.issuperset(v):
             return False
     return True
 
 
-def _prop74(v):
-    if not (type(v) is str and v in _C73):
+def _prop382(v):
+    if not (type(v) is str and v in _C381):
         return False
     return True
 
 
-def _prop75(v):
+def _prop383(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -477,123 +3156,52 @@ def _prop75(v):
     return True
 
 
-def _prop77(v):
+def _prop385(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'cleanPodPolicy' in v and not _prop74(v['cleanPodPolicy']):
+        if 'cleanPodPolicy' in v and not _prop382(v['cleanPodPolicy']):
             return False
-        if 'ttlSecondsAfterFinished' in v and not _prop36(v['ttlSecondsAfterFinished']):
+        if 'ttlSecondsAfterFinished' in v and not _prop44(v['ttlSecondsAfterFinished']):
             return False
-        if 'activeDeadlineSeconds' in v and not _prop75(v['activeDeadlineSeconds']):
+        if 'activeDeadlineSeconds' in v and not _prop383(v['activeDeadlineSeconds']):
             return False
-        if 'backoffLimit' in v and not _prop36(v['backoffLimit']):
+        if 'backoffLimit' in v and not _prop44(v['backoffLimit']):
             return False
-        if 'suspend' in v and not _prop60(v['suspend']):
+        if 'suspend' in v and not _prop39(v['suspend']):
             return False
-        if not _C76.issuperset(v):
-            return False
-    return True
-
-
-def _prop80(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C79.issubset(v):
-            return False
-        if 'name' in v and not _prop31(v['name']):
-            return False
-        if 'key' in v and not _prop31(v['key']):
-            return False
-        if not _C79.issuperset(v):
+        if not _C384.issuperset(v):
             return False
     return True
 
 
-def _any81(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C78.issubset(v):
-            return False
-        if 'secretKeyRef' in v and not _prop80(v['secretKeyRef']):
-            return False
-        if not _C78.issuperset(v):
-            return False
-    return True
-
-
-def _extra82(v):
-    if not (_extra17(v) or _prop53(v) or _any81(v)):
-        return False
-    return True
-
-
-def _names84(v):
-    if type(v) is str and (_P83.search(v) is None):
-        return False
-    return True
-
-
-def _prop85(v):
+def _prop386(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _extra82(x):
+            if k not in _C11 and not _extra202(x):
                 return False
-        if not all(map(_names84, v)):
+        if not all(map(_names204, v)):
             return False
     return True
 
 
-def _prop88(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (len(v) > 63 or _P87.search(v) is None):
-        return False
-    return True
-
-
-def _item90(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C86.issubset(v):
-            return False
-        if 'claimName' in v and not _prop31(v['claimName']):
-            return False
-        if 'hostPath' in v and not _prop62(v['hostPath']):
-            return False
-        if 'mountPath' in v and not _prop62(v['mountPath']):
-            return False
-        if 'readOnly' in v and not _prop60(v['readOnly']):
-            return False
-        if 'subPath' in v and not _extra17(v['subPath']):
-            return False
-        if 'name' in v and not _prop88(v['name']):
-            return False
-        if not _C89.issuperset(v):
-            return False
-    return True
-
-
-def _prop91(v):
+def _prop387(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item90, v)):
+    if type(v) is list and not all(map(_item362, v)):
         return False
     return True
 
 
-def _prop93(v):
-    if not (type(v) is str and v in _C92):
+def _prop389(v):
+    if not (type(v) is str and v in _C388):
         return False
     return True
 
 
-def _prop94(v):
+def _prop390(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -604,77 +3212,77 @@ def _prop94(v):
     return True
 
 
-def _prop96(v):
+def _prop392(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop94(v['port']):
+        if 'port' in v and not _prop390(v['port']):
             return False
-        if 'master' in v and not _prop66(v['master']):
+        if 'master' in v and not _prop374(v['master']):
             return False
-        if not _C95.issuperset(v):
+        if not _C391.issuperset(v):
             return False
     return True
 
 
-def _prop98(v):
+def _prop394(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref37(v['resources']):
+        if 'resources' in v and not _ref45(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if 'replicas' in v and not _prop47(v['replicas']):
+        if 'replicas' in v and not _prop55(v['replicas']):
             return False
-        if not _C97.issuperset(v):
+        if not _C393.issuperset(v):
             return False
     return True
 
 
-def _prop100(v):
+def _prop396(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop94(v['port']):
+        if 'port' in v and not _prop390(v['port']):
             return False
-        if 'ps' in v and not _prop98(v['ps']):
+        if 'ps' in v and not _prop394(v['ps']):
             return False
-        if 'chief' in v and not _prop66(v['chief']):
+        if 'chief' in v and not _prop374(v['chief']):
             return False
-        if 'evaluator' in v and not _prop66(v['evaluator']):
+        if 'evaluator' in v and not _prop374(v['evaluator']):
             return False
-        if not _C99.issuperset(v):
+        if not _C395.issuperset(v):
             return False
     return True
 
 
-def _prop102(v):
-    if not (type(v) is str and v in _C101):
+def _prop398(v):
+    if not (type(v) is str and v in _C397):
         return False
     return True
 
 
-def _prop104(v):
+def _prop400(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'logDir' in v and not _prop62(v['logDir']):
+        if 'logDir' in v and not _any230(v['logDir']):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'port' in v and not _prop94(v['port']):
+        if 'port' in v and not _prop390(v['port']):
             return False
-        if 'serviceType' in v and not _prop102(v['serviceType']):
+        if 'serviceType' in v and not _prop398(v['serviceType']):
             return False
-        if not _C103.issuperset(v):
+        if not _C399.issuperset(v):
             return False
     return True
 
 
-def _prop106(v):
+def _prop402(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -682,7 +3290,7 @@ def _prop106(v):
             return False
         if 'revision' in v and not _prop31(v['revision']):
             return False
-        if 'depth' in v and not _prop36(v['depth']):
+        if 'depth' in v and not _prop44(v['depth']):
             return False
         if 'secret' in v and not _prop31(v['secret']):
             return False
@@ -690,12 +3298,12 @@ def _prop106(v):
             return False
         if 'password' in v and not _extra17(v['password']):
             return False
-        if not _C105.issuperset(v):
+        if not _C401.issuperset(v):
             return False
     return True
 
 
-def _prop108(v):
+def _prop404(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -703,22 +3311,22 @@ def _prop108(v):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if not _C107.issuperset(v):
+        if not _C403.issuperset(v):
             return False
     return True
 
 
-def _prop110(v):
+def _prop406(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'mountPath' in v and not _prop62(v['mountPath']):
+        if 'mountPath' in v and not _any230(v['mountPath']):
             return False
-        if 'git' in v and not _prop106(v['git']):
+        if 'git' in v and not _prop402(v['git']):
             return False
-        if 'rsync' in v and not _prop108(v['rsync']):
+        if 'rsync' in v and not _prop404(v['rsync']):
             return False
-        if not _C109.issuperset(v):
+        if not _C405.issuperset(v):
             return False
     return True
 
@@ -739,74 +3347,110 @@ def _ref22(v):
             return False
         if 'command' in v and not _prop35(v['command']):
             return False
-        if 'workers' in v and not _prop36(v['workers']):
+        if 'args' in v and not _prop36(v['args']):
             return False
-        if 'resources' in v and not _ref37(v['resources']):
+        if 'envFrom' in v and not _prop43(v['envFrom']):
             return False
-        if 'slotsPerWorker' in v and not _prop47(v['slotsPerWorker']):
+        if 'workers' in v and not _prop44(v['workers']):
+            return False
+        if 'resources' in v and not _ref45(v['resources']):
+            return False
+        if 'slotsPerWorker' in v and not _prop55(v['slotsPerWorker']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
         if 'serviceAccountName' in v and not _extra17(v['serviceAccountName']):
             return False
-        if 'nodeSelector' in v and not _prop48(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop56(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _prop56(v['tolerations']):
+        if 'tolerations' in v and not _prop64(v['tolerations']):
             return False
-        if 'mpi' in v and not _prop68(v['mpi']):
+        if 'affinity' in v and not _ref65(v['affinity']):
             return False
-        if 'scheduling' in v and not _prop72(v['scheduling']):
+        if 'topologySpreadConstraints' in v and not _prop97(v['topologySpreadConstraints']):
             return False
-        if 'runPolicy' in v and not _prop77(v['runPolicy']):
+        if 'securityContext' in v and not _ref98(v['securityContext']):
             return False
-        if 'env' in v and not _prop85(v['env']):
+        if 'podSecurityContext' in v and not _ref110(v['podSecurityContext']):
             return False
-        if 'volumes' in v and not _prop91(v['volumes']):
+        if 'hostNetwork' in v and not _prop39(v['hostNetwork']):
             return False
-        if 'workingDir' in v and not _prop62(v['workingDir']):
+        if 'dnsPolicy' in v and not _prop117(v['dnsPolicy']):
+            return False
+        if 'runtimeClassName' in v and not _prop31(v['runtimeClassName']):
+            return False
+        if 'ports' in v and not _prop121(v['ports']):
+            return False
+        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
+            return False
+        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+            return False
+        if 'startupProbe' in v and not _ref122(v['startupProbe']):
+            return False
+        if 'resourceClaims' in v and not _prop138(v['resourceClaims']):
+            return False
+        if 'initContainers' in v and not _prop189(v['initContainers']):
+            return False
+        if 'sidecars' in v and not _prop189(v['sidecars']):
+            return False
+        if 'podTemplatePatch' in v and not _ref190(v['podTemplatePatch']):
+            return False
+        if 'roles' in v and not _prop368(v['roles']):
+            return False
+        if 'mpi' in v and not _prop376(v['mpi']):
+            return False
+        if 'scheduling' in v and not _prop380(v['scheduling']):
+            return False
+        if 'runPolicy' in v and not _prop385(v['runPolicy']):
+            return False
+        if 'env' in v and not _prop386(v['env']):
+            return False
+        if 'volumes' in v and not _prop387(v['volumes']):
+            return False
+        if 'workingDir' in v and not _any230(v['workingDir']):
             return False
         if 'labels' in v and not _prop16(v['labels']):
             return False
         if 'annotations' in v and not _prop18(v['annotations']):
             return False
-        if 'restartPolicy' in v and not _prop93(v['restartPolicy']):
+        if 'restartPolicy' in v and not _prop389(v['restartPolicy']):
             return False
-        if 'pytorch' in v and not _prop96(v['pytorch']):
+        if 'pytorch' in v and not _prop392(v['pytorch']):
             return False
-        if 'tensorflow' in v and not _prop100(v['tensorflow']):
+        if 'tensorflow' in v and not _prop396(v['tensorflow']):
             return False
-        if 'tensorboard' in v and not _prop104(v['tensorboard']):
+        if 'tensorboard' in v and not _prop400(v['tensorboard']):
             return False
-        if 'code' in v and not _prop110(v['code']):
+        if 'code' in v and not _prop406(v['code']):
             return False
-        if 'shmSize' in v and not _prop43(v['shmSize']):
+        if 'shmSize' in v and not _prop51(v['shmSize']):
             return False
     return True
 
 
-def _ref112(v):
+def _ref408(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C113.issuperset(v):
+        if not _C409.issuperset(v):
             return False
     return True
 
 
-def _names115(v):
-    if type(v) is str and (_P114.search(v) is None):
+def _names411(v):
+    if type(v) is str and (_P410.search(v) is None):
         return False
     return True
 
 
-def _prop116(v):
+def _prop412(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref112(x):
+            if k not in _C11 and not _ref408(x):
                 return False
-        if not all(map(_names115, v)):
+        if not all(map(_names411, v)):
             return False
     return True
 
@@ -815,11 +3459,11 @@ def _ref21(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C111.issubset(v):
+        if not _C407.issubset(v):
             return False
-        if 'environments' in v and not _prop116(v['environments']):
+        if 'environments' in v and not _prop412(v['environments']):
             return False
-        if not _C117.issuperset(v):
+        if not _C413.issuperset(v):
             return False
     return True
 

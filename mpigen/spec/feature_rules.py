@@ -12,7 +12,7 @@ import re
 from typing import Iterator
 
 from ..diagnostics import Severity
-from ..names import is_ssh_url, log_volume, volume_name
+from ..names import VOLUME_MOUNT_FIELDS, is_ssh_url, log_volume, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
@@ -112,24 +112,36 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
 
 def _volume_sources(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     code_path = (spec.get("code") or {}).get("mountPath", "/code") if spec.get("code") else None
-    for i, volume in enumerate(spec.get("volumes") or []):
-        if not isinstance(volume, dict):
-            continue
-        sources = [k for k in ("claimName", "hostPath") if k in volume]
-        if len(sources) != 1:
-            yield (("spec", "volumes", i), "volume-source", Severity.ERROR,
-                   "a volume is a PersistentVolumeClaim (claimName) or a node's folder (hostPath): give exactly one")
-            continue
-        if "hostPath" in volume:
-            yield (("spec", "volumes", i, "hostPath"), "host-path", Severity.WARNING,
-                   "a hostPath volume is the folder of whichever node a pod lands on: each pod sees a "
-                   "different copy, and the pods can read the node's files; prefer a PersistentVolumeClaim")
-        if volume_name(volume) in RESERVED_VOLUMES:
-            yield (("spec", "volumes", i), "volume-name", Severity.ERROR,
-                   f"volume name {volume_name(volume)!r} is mpigen's own (code sync, shared memory): choose another")
-        if code_path is not None and volume.get("mountPath") == code_path:
-            yield (("spec", "volumes", i, "mountPath"), "volume-mount-path", Severity.ERROR,
-                   f"mount path {code_path!r} is where spec.code puts the code")
+    from .role_rules import role_places
+
+    for base, settings in role_places(spec):
+        volumes = settings.get("volumes")
+        for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+            if isinstance(volume, dict):
+                yield from _volume(base + ("volumes", i), volume, code_path)
+
+
+def _volume(path: tuple, volume: dict, code_path: str | None) -> Iterator[Finding]:
+    given = [k for k in volume if k not in ("name", *VOLUME_MOUNT_FIELDS)]  # the schema knows each source
+    if len(given) != 1:
+        yield (path, "volume-source", Severity.ERROR,
+               "a volume has one source: a PersistentVolumeClaim (claimName), a node's folder (hostPath) or one "
+               f"Kubernetes volume source (configMap, secret, emptyDir, csi, nfs, ...); "
+               + (f"this one has {len(given)}: {', '.join(given)}" if given else "this one has none"))
+        return
+    if "hostPath" in volume:
+        yield (path + ("hostPath",), "host-path", Severity.WARNING,
+               "a hostPath volume is the folder of whichever node a pod lands on: each pod sees a "
+               "different copy, and the pods can read the node's files; prefer a PersistentVolumeClaim")
+    if given[0] not in ("claimName", "hostPath") and not volume.get("name"):
+        yield (path, "volume-name", Severity.ERROR,
+               f"this volume ({given[0]}) needs a name: the pods' containers mount it by name")
+    elif volume_name(volume) in RESERVED_VOLUMES:
+        yield (path, "volume-name", Severity.ERROR,
+               f"volume name {volume_name(volume)!r} is mpigen's own (code sync, shared memory): choose another")
+    if code_path is not None and volume.get("mountPath") == code_path:
+        yield (path + ("mountPath",), "volume-mount-path", Severity.ERROR,
+               f"mount path {code_path!r} is where spec.code puts the code")
 
 
 def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

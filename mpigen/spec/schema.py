@@ -226,12 +226,24 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
 
 def _structural_diagnostics(instance: Any, document: Document, filename: str, schema_name: str,
                             skip: Any, prefix: tuple) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-
-    def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
-        path = prefix + tuple(path)
+    out = []
+    for path, code, message, key in schema_problems(instance, schema_name, skip,
+                                                    lambda path: document.plain.get(prefix + path)):
+        path = prefix + path
         line, col = document.locate(path, key=key)
         out.append(Diagnostic(filename, line, col, format_path(path), code, Severity.ERROR, message))
+    return out
+
+
+def schema_problems(instance: Any, schema_name: str, skip: Any = None,
+                    text_of: Any = lambda path: None) -> list[tuple[tuple, str, str, bool]]:
+    """Every structural schema violation of ``instance``: (path, code, message, whether the
+    problem is the key at the path rather than its value). ``text_of(path)``: the scalar as
+    written at ``path``, when known (its YAML 1.1 reading is then explained)."""
+    out: list[tuple[tuple, str, str, bool]] = []
+
+    def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
+        out.append((tuple(path), code, message, key))
 
     tree = _format_tree(schema_name)
     if tree is not None:
@@ -275,7 +287,7 @@ def _structural_diagnostics(instance: Any, document: Document, filename: str, sc
         elif kind == "type":
             types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-            emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, document.plain.get(prefix + path))}")
+            emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, text_of(path))}")
         elif kind == "enum":
             choices = [str(c) for c in error.validator_value]
             meaning = _CHOICE_HINTS.get((path[-1] if path else None, value.casefold())) \
@@ -317,7 +329,7 @@ def _structural_diagnostics(instance: Any, document: Document, filename: str, sc
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
             desc = error.schema.get("description", "")
             emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")
-                 + _hint(value, types, document.plain.get(prefix + path)))
+                 + _hint(value, types, text_of(path)))
         else:
             emit(path, error.message)
 

@@ -15,6 +15,7 @@ from ..expand.environments import origin
 from ..names import DNS1035_MAX, job_name_problem, volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..versions import FEATURES, OperatorVersion
+from .role_rules import role_places
 from .schema import quantity_message
 
 if TYPE_CHECKING:
@@ -53,8 +54,10 @@ def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: OperatorVersi
 
         rules.append((check_runtime, (doc, spec, runtimes)))
     from .feature_rules import FEATURE_RULES
+    from .patch_rules import PATCH_RULES
+    from .role_rules import ROLE_RULES
 
-    rules += [(rule, (doc, spec, version)) for rule in FEATURE_RULES]
+    rules += [(rule, (doc, spec, version)) for rule in (*FEATURE_RULES, *ROLE_RULES, *PATCH_RULES)]
     rules.append((_priority_classes, (spec, priority_classes)))
     for rule, args in rules:
         try:
@@ -70,6 +73,7 @@ def _quantities(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
               (("mpi", "launcher", "resources"), ((spec.get("mpi") or {}).get("launcher") or {}).get("resources")),
               (("scheduling", "minResources"), (spec.get("scheduling") or {}).get("minResources"))]
     places += [((framework, role, "resources"), settings.get("resources")) for framework, role, settings in _roles(spec)]
+    places += [(path[1:] + ("resources",), settings.get("resources")) for path, settings in role_places(spec)[1:]]
     if spec.get("shmSize") is not None:
         places.append(((), {"shmSize": spec["shmSize"]}))
     for path, resources in places:
@@ -247,44 +251,50 @@ def _versions(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
 
 def _launcher(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     mpi = spec.get("mpi") or {}
-    launcher = mpi.get("launcher") or {}
-    gpu = (launcher.get("resources") or {}).get("gpu")
-    if gpu and not mpi.get("runLauncherAsWorker"):
-        yield (("spec", "mpi", "launcher", "resources", "gpu"), "launcher-gpu", Severity.WARNING,
-               "the launcher only runs mpirun: its GPUs stay idle unless mpi.runLauncherAsWorker is true")
+    for path in (("mpi", "launcher"), ("roles", "launcher")):
+        launcher = (spec.get(path[0]) or {}).get(path[1]) or {}
+        gpu = (launcher.get("resources") or {}).get("gpu") if isinstance(launcher, dict) else None
+        if gpu and not mpi.get("runLauncherAsWorker"):
+            yield (("spec",) + path + ("resources", "gpu"), "launcher-gpu", Severity.WARNING,
+                   "the launcher only runs mpirun: its GPUs stay idle unless mpi.runLauncherAsWorker is true")
 
 
 def _volumes(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
-    seen_names: dict[str, int] = {}
-    seen_paths: dict[str, int] = {}
-    for i, volume in enumerate(spec.get("volumes") or []):
-        if not isinstance(volume, dict) or not isinstance(volume.get("claimName") or volume.get("hostPath"), str):
-            continue
-        name = volume_name(volume)
-        if name in seen_names:
-            yield (("spec", "volumes", i), "volume-name", Severity.ERROR,
-                   f"volume name {name!r} is also the name of volumes[{seen_names[name]}]; give one a distinct name")
-        seen_names.setdefault(name, i)
-        path = volume.get("mountPath")
-        if path in seen_paths:
-            yield (("spec", "volumes", i, "mountPath"), "volume-mount-path", Severity.ERROR,
-                   f"mount path {path!r} is also used by volumes[{seen_paths[path]}]")
-        seen_paths.setdefault(path, i)
+    for base, settings in role_places(spec):
+        volumes = settings.get("volumes")
+        seen_names: dict[str, int] = {}
+        seen_paths: dict[str, int] = {}
+        for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+            if not isinstance(volume, dict):
+                continue
+            name = volume_name(volume)
+            if name and name in seen_names:
+                yield (base + ("volumes", i), "volume-name", Severity.ERROR,
+                       f"volume name {name!r} is also the name of volumes[{seen_names[name]}]; give one a distinct "
+                       "name")
+            seen_names.setdefault(name, i)
+            path = volume.get("mountPath")
+            if path and path in seen_paths:
+                yield (base + ("volumes", i, "mountPath"), "volume-mount-path", Severity.ERROR,
+                       f"mount path {path!r} is also used by volumes[{seen_paths[path]}]")
+            seen_paths.setdefault(path, i)
 
 
 def _env(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     from ..credentials import looks_like_credential
 
-    for name, value in (spec.get("env") or {}).items():
-        if looks_like_credential(name, value):
-            secret = name.lower().replace("_", "-")
-            yield (("spec", "env", name), "plaintext-credential", Severity.ERROR,
-                   f"{name} would be written in plain text into the manifests, the job and every pod: keep it in "
-                   f"a Secret (kubectl create secret generic {secret} --from-literal=value=...) and write "
-                   f"`{name}: {{secretKeyRef: {{name: {secret}, key: value}}}}`")
-        if name in OPERATOR_ENV:
-            yield (("spec", "env", name), "env-reserved", Severity.WARNING,
-                   f"the operator sets {name} itself; this value is overridden at run time")
+    for base, settings in role_places(spec):
+        env = settings.get("env")
+        for name, value in (env if isinstance(env, dict) else {}).items():
+            if looks_like_credential(name, value):
+                secret = name.lower().replace("_", "-")
+                yield (base + ("env", name), "plaintext-credential", Severity.ERROR,
+                       f"{name} would be written in plain text into the manifests, the job and every pod: keep it "
+                       f"in a Secret (kubectl create secret generic {secret} --from-literal=value=...) and write "
+                       f"`{name}: {{secretKeyRef: {{name: {secret}, key: value}}}}`")
+            if name in OPERATOR_ENV:
+                yield (base + ("env", name), "env-reserved", Severity.WARNING,
+                       f"the operator sets {name} itself; this value is overridden at run time")
 
 
 def _priority_classes(spec: dict, priority_classes: dict[str, int] | None) -> Iterator[Finding]:
@@ -298,6 +308,8 @@ def _priority_classes(spec: dict, priority_classes: dict[str, int] | None) -> It
         places.pop()  # with Kueue it names a WorkloadPriorityClass, not a PriorityClass
     places += [(("spec", framework, role, "priorityClassName"), settings.get("priorityClassName"))
                for framework, role, settings in _roles(spec)]
+    places += [(path + ("priorityClassName",), settings.get("priorityClassName"))
+               for path, settings in role_places(spec)[1:]]
     for path, name in places:
         if isinstance(name, str) and name and name not in priority_classes:
             yield (path, "priority-class", Severity.WARNING,

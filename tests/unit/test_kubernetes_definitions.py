@@ -44,8 +44,9 @@ def test_definitions_refer_to_each_other_and_keep_descriptions() -> None:
     assert container["additionalProperties"] is False and container["description"]
     assert container["properties"]["securityContext"]["$ref"] == "#/$defs/io.k8s.api.core.v1.SecurityContext"
     assert container["properties"]["env"]["items"]["$ref"] == "#/$defs/io.k8s.api.core.v1.EnvVar"
-    refs = [node["$ref"] for node in _nodes(SCHEMA["$defs"]) if "$ref" in node]
-    assert refs and all(ref.removeprefix("#/$defs/") in SCHEMA["$defs"] for ref in refs)
+    kubernetes = {name: d for name, d in SCHEMA["$defs"].items() if name.startswith("io.k8s.")}
+    refs = [node["$ref"] for node in _nodes(kubernetes) if "$ref" in node]
+    assert refs and all(ref.removeprefix("#/$defs/") in kubernetes for ref in refs)
 
 
 def _nodes(value):

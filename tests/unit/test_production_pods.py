@@ -1,0 +1,233 @@
+"""The pod fields production jobs need, job-wide and per role, compiled from small specs: placement,
+security contexts, the host network, args and envFrom, init containers and sidecars, ports and
+probes, DRA claims, every volume source, extra device resources in the gang; and the spec
+rules that guard them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mpigen.diagnostics import Severity
+from mpigen.load.yaml_loader import load_text
+from mpigen.pipeline import Options, compile_specs
+
+HEAD = """apiVersion: mpigen.dev/v1alpha1
+kind: TrainingJob
+metadata:
+  name: demo
+spec:
+"""
+MPI = "  framework: mpi\n  image: horovod/horovod:0.28.1\n  command: [python, train.py]\n  workers: 2\n"
+PYTORCH = "  framework: pytorch\n  image: pytorch/pytorch:2.3.0\n  command: [python, train.py]\n  workers: 2\n"
+TENSORFLOW = "  framework: tensorflow\n  image: tensorflow/tensorflow:2.15.0\n  command: [python, train.py]\n  workers: 2\n"
+
+
+def compile_body(body: str):
+    return compile_specs(load_text(HEAD + body, "demo.yaml"), "demo.yaml", Options())
+
+
+def build(body: str) -> dict[str, Any]:
+    result = compile_body(body)
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert not errors, errors
+    return result.jobs[0].base[0]
+
+
+def findings(body: str) -> list[tuple[str, str, Severity]]:
+    return [(d.code, d.path, d.severity) for d in compile_body(body).diagnostics]
+
+
+def pods(job: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    key = next(k for k in job["spec"] if k.endswith("ReplicaSpecs"))
+    return {rtype: replica["template"]["spec"] for rtype, replica in job["spec"][key].items()}
+
+
+def test_per_role_placement_launcher_on_cpu_workers_on_gpu() -> None:
+    body = MPI + """  resources: {gpu: 8}
+  nodeSelector: {pool: training}
+  roles:
+    launcher: {nodeSelector: {node-role: cpu}}
+    worker:
+      nodeSelector: {node-role: gpu}
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {training.kubeflow.org/job-role: worker}}
+            topologyKey: kubernetes.io/hostname
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}
+"""
+    launcher, worker = pods(build(body)).values()
+    assert launcher["nodeSelector"] == {"node-role": "cpu", "pool": "training"}
+    assert "tolerations" not in launcher and "affinity" not in launcher
+    assert worker["nodeSelector"] == {"node-role": "gpu", "pool": "training"}
+    assert worker["tolerations"][0]["key"] == "nvidia.com/gpu"
+    assert worker["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"] \
+        == "kubernetes.io/hostname"
+    assert worker["topologySpreadConstraints"][0]["maxSkew"] == 1
+
+
+def test_security_contexts_host_network_runtime_class() -> None:
+    body = PYTORCH + """  securityContext: {capabilities: {add: [IPC_LOCK]}}
+  podSecurityContext: {runAsUser: 1000, fsGroup: 1000}
+  hostNetwork: true
+  runtimeClassName: nvidia
+"""
+    for pod in pods(build(body)).values():
+        assert pod["containers"][0]["securityContext"] == {"capabilities": {"add": ["IPC_LOCK"]}}
+        assert pod["securityContext"] == {"runAsUser": 1000, "fsGroup": 1000}
+        assert (pod["hostNetwork"], pod["dnsPolicy"], pod["runtimeClassName"]) == \
+            (True, "ClusterFirstWithHostNet", "nvidia")
+
+
+def test_dns_policy_given_stays() -> None:
+    body = PYTORCH + "  hostNetwork: true\n  dnsPolicy: Default\n"
+    assert {p["dnsPolicy"] for p in pods(build(body)).values()} == {"Default"}
+
+
+def test_git_secret_keeps_a_given_fs_group() -> None:
+    body = PYTORCH + """  podSecurityContext: {fsGroup: 1000}
+  code: {git: {repository: https://github.com/org/repo.git, secret: git-creds}}
+"""
+    for pod in pods(build(body)).values():
+        assert pod["securityContext"] == {"fsGroup": 1000, "fsGroupChangePolicy": "OnRootMismatch"}
+
+
+def test_args_env_from_ports_probes_go_on_the_training_container() -> None:
+    body = PYTORCH + """  args: [--epochs, "3"]
+  envFrom: [{configMapRef: {name: settings}}]
+  ports: [{containerPort: 9090, name: metrics}]
+  readinessProbe: {tcpSocket: {port: 23456}}
+  roles:
+    master: {livenessProbe: {exec: {command: [cat, /tmp/alive]}}}
+"""
+    master, worker = (p["containers"][0] for p in pods(build(body)).values())
+    for main in (master, worker):
+        assert main["args"] == ["--epochs", "3"]
+        assert main["envFrom"] == [{"configMapRef": {"name": "settings"}}]
+        assert main["ports"] == [{"containerPort": 23456, "name": "pytorchjob-port"},
+                                 {"containerPort": 9090, "name": "metrics"}]
+        assert main["readinessProbe"] == {"tcpSocket": {"port": 23456}}
+    assert "livenessProbe" in master and "livenessProbe" not in worker
+
+
+def test_mpi_program_settings_are_the_launchers_and_role_env_is_forwarded() -> None:
+    body = MPI + """  args: [--epochs=3]
+  env: {A: "1"}
+  envFrom: [{secretRef: {name: creds}}]
+  roles:
+    launcher: {env: {B: "2"}}
+    worker: {env: {C: "3"}}
+"""
+    launcher, worker = (p["containers"][0] for p in pods(build(body)).values())
+    assert launcher["args"] == ["--epochs=3"] and "args" not in worker
+    assert launcher["envFrom"] == [{"secretRef": {"name": "creds"}}] and "envFrom" not in worker
+    assert [e["name"] for e in launcher["env"]] == ["A", "B"]
+    assert worker["env"] == [{"name": "C", "value": "3"}]
+    command = launcher["command"]
+    assert [command[i + 1] for i, w in enumerate(command) if w == "-x"] == ["PATH", "LD_LIBRARY_PATH", "A", "B"]
+    assert worker["command"] == ["/usr/sbin/sshd", "-De"]
+
+
+def test_sidecars_start_first_then_code_sync_then_init_containers() -> None:
+    body = PYTORCH + """  code: {git: {repository: https://github.com/org/repo.git}}
+  volumes: [{name: logs, emptyDir: {}, mountPath: /logs}]
+  sidecars: [{name: shipper, image: fluent/fluent-bit:3.1, volumeMounts: [{name: logs, mountPath: /logs}]}]
+  initContainers: [{name: fetch, image: busybox:1.36, command: ["true"]}]
+"""
+    for pod in pods(build(body)).values():
+        assert [(c["name"], c.get("restartPolicy")) for c in pod["initContainers"]] == \
+            [("shipper", "Always"), ("code-sync", None), ("fetch", None)]
+
+
+def test_every_volume_source_mounted_or_only_defined() -> None:
+    body = PYTORCH + """  volumes:
+    - {name: config, configMap: {name: settings}, mountPath: /etc/train, readOnly: true}
+    - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Ti}}}}}, mountPath: /scratch}
+    - {name: shared, nfs: {server: nfs.example.com, path: /export}, mountPath: /shared, subPathExpr: $(POD_NAME)}
+    - {name: dataset, csi: {driver: s3.csi.example.com, volumeAttributes: {bucket: data}}}
+    - {hostPath: {path: /dev/infiniband, type: Directory}, mountPath: /dev/infiniband, name: ib}
+"""
+    (pod, _) = pods(build(body)).values()
+    assert pod["volumes"] == [
+        {"name": "config", "configMap": {"name": "settings"}},
+        {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {
+            "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Ti"}}}}}},
+        {"name": "shared", "nfs": {"server": "nfs.example.com", "path": "/export"}},
+        {"name": "dataset", "csi": {"driver": "s3.csi.example.com", "volumeAttributes": {"bucket": "data"}}},
+        {"name": "ib", "hostPath": {"path": "/dev/infiniband", "type": "Directory"}},
+    ]
+    assert pod["containers"][0]["volumeMounts"] == [
+        {"name": "config", "mountPath": "/etc/train", "readOnly": True},
+        {"name": "scratch", "mountPath": "/scratch"},
+        {"name": "shared", "mountPath": "/shared", "subPathExpr": "$(POD_NAME)"},
+        {"name": "ib", "mountPath": "/dev/infiniband"},
+    ]
+
+
+def test_dra_claims_are_the_pods_and_the_training_containers() -> None:
+    body = PYTORCH + "  resourceClaims: [{name: gpus, resourceClaimTemplateName: eight-gpus}]\n"
+    for pod in pods(build(body)).values():
+        assert pod["resourceClaims"] == [{"name": "gpus", "resourceClaimTemplateName": "eight-gpus"}]
+        assert pod["containers"][0]["resources"] == {"claims": [{"name": "gpus"}]}
+
+
+def test_device_resources_count_in_the_gang_like_gpus() -> None:
+    body = MPI + "  resources: {gpu: 8, rdma/hca: 1}\n  scheduling: {gang: volcano}\n"
+    job = build(body)
+    assert job["spec"]["runPolicy"]["schedulingPolicy"]["minResources"] == {"nvidia.com/gpu": "16", "rdma/hca": "2"}
+    assert job["spec"]["slotsPerWorker"] == 8
+
+
+def test_role_images_and_a_tf_role_of_its_own() -> None:
+    body = TENSORFLOW + """  tensorflow: {ps: {replicas: 2}}
+  roles:
+    ps: {image: tensorflow/tensorflow:2.15.0-cpu, resources: {cpu: "4"}, nodeSelector: {pool: cpu}}
+"""
+    ps, worker = pods(build(body)).values()
+    assert ps["containers"][0]["image"] == "tensorflow/tensorflow:2.15.0-cpu"
+    assert ps["nodeSelector"] == {"pool": "cpu"} and "nodeSelector" not in worker
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, expected", [
+    (MPI + "  roles: {workers: {nodeSelector: {a: b}}}\n", ("role-unknown", "spec.roles.workers", Severity.ERROR)),
+    (TENSORFLOW + "  roles: {chief: {image: x}}\n", ("role-unknown", "spec.roles.chief", Severity.ERROR)),
+    (MPI + "  mpi: {launcher: {image: a}}\n  roles: {launcher: {image: b}}\n",
+     ("role-conflict", "spec.roles.launcher.image", Severity.ERROR)),
+    (MPI + "  sidecars: [{name: s, image: x, restartPolicy: Never}]\n",
+     ("sidecar", "spec.sidecars[0].restartPolicy", Severity.ERROR)),
+    (MPI + "  sidecars: [{name: s, image: x}]\n  initContainers: [{name: s, image: y}]\n",
+     ("init-container-name", "spec.initContainers[0].name", Severity.ERROR)),
+    (MPI + "  initContainers: [{name: fetch, image: x, volumeMounts: [{name: data, mountPath: /data}]}]\n",
+     ("volume-undefined", "spec.initContainers[0].volumeMounts[0].name", Severity.ERROR)),
+    (MPI + "  volumes: [{name: v, emptyDir: {}, configMap: {name: c}}]\n",
+     ("volume-source", "spec.volumes[0]", Severity.ERROR)),
+    (MPI + "  volumes: [{emptyDir: {}, mountPath: /x}]\n", ("volume-name", "spec.volumes[0]", Severity.ERROR)),
+    (MPI + "  roles: {launcher: {resources: {gpu: 1}}}\n",
+     ("launcher-gpu", "spec.roles.launcher.resources.gpu", Severity.WARNING)),
+    (MPI + "  roles: {worker: {env: {OMPI_MCA_plm_rsh_args: x}}}\n",
+     ("env-reserved", "spec.roles.worker.env.OMPI_MCA_plm_rsh_args", Severity.WARNING)),
+    (MPI + "  hostNetwork: true\n", ("host-network-ssh", "spec.hostNetwork", Severity.WARNING)),
+])
+def test_rules(body: str, expected: tuple) -> None:
+    assert expected in findings(body)
+
+
+def test_a_volume_only_defined_may_be_mounted_by_a_sidecar_of_a_role() -> None:
+    body = MPI + """  roles:
+    launcher:
+      volumes: [{name: fluent, configMap: {name: fluent-bit}}]
+      sidecars: [{name: shipper, image: fluent/fluent-bit:3.1, volumeMounts: [{name: fluent, mountPath: /etc/fb}]}]
+"""
+    assert not [f for f in findings(body) if f[2] is Severity.ERROR]
+
+
+def test_a_lint_finding_on_a_role_setting_is_reported_there() -> None:
+    body = MPI + "  roles:\n    worker:\n      nodeSelector: {\"bad key!\": x}\n"
+    found = [f for f in findings(body) if f[2] is Severity.ERROR]
+    assert found and all(path.startswith("spec.roles.worker.nodeSelector") for _, path, _ in found), found
