@@ -231,3 +231,108 @@ def test_a_lint_finding_on_a_role_setting_is_reported_there() -> None:
     body = MPI + "  roles:\n    worker:\n      nodeSelector: {\"bad key!\": x}\n"
     found = [f for f in findings(body) if f[2] is Severity.ERROR]
     assert found and all(path.startswith("spec.roles.worker.nodeSelector") for _, path, _ in found), found
+
+
+# --- the pod template patch -------------------------------------------------------------------
+
+GPU_PATCH = """  resources: {cpu: "4"}
+  scheduling: {gang: volcano}
+  roles:
+    worker:
+      podTemplatePatch:
+        spec:
+          containers:
+          - name: worker
+            resources: {limits: {nvidia.com/gpu: "2"}, requests: {nvidia.com/gpu: "2"}}
+"""
+
+
+def test_a_patch_that_adds_a_gpu_to_the_worker_raises_min_resources_and_np() -> None:
+    plain = build(MPI + "  resources: {cpu: \"4\"}\n  scheduling: {gang: volcano}\n")
+    patched = build(MPI + GPU_PATCH)
+    assert plain["spec"]["slotsPerWorker"] == 1 and patched["spec"]["slotsPerWorker"] == 2
+    np = [c["command"][c["command"].index("-np") + 1] for c in
+          (pods(job)["Launcher"]["containers"][0] for job in (plain, patched))]
+    assert np == ["2", "4"]
+    assert "nvidia.com/gpu" not in plain["spec"]["runPolicy"]["schedulingPolicy"]["minResources"]
+    assert patched["spec"]["runPolicy"]["schedulingPolicy"]["minResources"] == {"cpu": "8", "nvidia.com/gpu": "4"}
+    assert pods(patched)["Worker"]["containers"][0]["resources"]["limits"] == {"cpu": "4", "nvidia.com/gpu": "2"}
+
+
+def test_a_patch_that_adds_env_to_the_launcher_is_forwarded_by_openmpi() -> None:
+    body = MPI + """  env: {A: "1"}
+  roles:
+    launcher:
+      podTemplatePatch: {spec: {containers: [{name: launcher, env: [{name: Z, value: "2"}]}]}}
+"""
+    command = pods(build(body))["Launcher"]["containers"][0]["command"]
+    # a strategic merge patch puts the items it adds before the template's, as kubectl does
+    assert [command[i + 1] for i, w in enumerate(command) if w == "-x"] == ["PATH", "LD_LIBRARY_PATH", "Z", "A"]
+
+
+def test_a_patch_that_gives_the_launcher_a_command_keeps_it() -> None:
+    body = MPI + "  roles:\n    launcher:\n      podTemplatePatch: {spec: {containers: [{name: launcher, command: [sh, run.sh]}]}}\n"
+    assert pods(build(body))["Launcher"]["containers"][0]["command"] == ["sh", "run.sh"]
+
+
+def test_a_job_wide_patch_applies_to_every_role_then_the_roles() -> None:
+    body = PYTORCH + """  podTemplatePatch: {spec: {hostIPC: true, terminationGracePeriodSeconds: 60}}
+  roles:
+    master: {podTemplatePatch: {spec: {terminationGracePeriodSeconds: 5}}}
+"""
+    master, worker = pods(build(body)).values()
+    assert (master["hostIPC"], master["terminationGracePeriodSeconds"]) == (True, 5)
+    assert (worker["hostIPC"], worker["terminationGracePeriodSeconds"]) == (True, 60)
+
+
+@pytest.mark.parametrize("patch, expected", [
+    ("{containers: []}", ("patch-not-pod-template", "spec.podTemplatePatch.containers")),
+    ("{replicas: 3}", ("patch-owned", "spec.podTemplatePatch.replicas")),
+    ("{metadata: {name: x}}", ("patch-not-pod-template", "spec.podTemplatePatch.metadata.name")),
+    ("{metadata: {annotations: {scheduling.k8s.io/group-name: x}}}",
+     ("patch-owned", 'spec.podTemplatePatch.metadata.annotations["scheduling.k8s.io/group-name"]')),
+    ("{spec: {schedulerName: default-scheduler}}", ("patch-owned", "spec.podTemplatePatch.spec.schedulerName")),
+    ("{spec: {hostname: h}}", ("patch-owned", "spec.podTemplatePatch.spec.hostname")),
+    ("{spec: {restartPolicy: Always}}", ("patch-owned", "spec.podTemplatePatch.spec.restartPolicy")),
+    ("{spec: {volumes: [{name: ssh-auth, emptyDir: {}}]}}", ("patch-owned", "spec.podTemplatePatch.spec.volumes[0].name")),
+    ("{spec: {containers: [{name: worker, volumeMounts: [{name: x, mountPath: /etc/mpi}]}]}}",
+     ("patch-owned", "spec.podTemplatePatch.spec.containers[0].volumeMounts[0]")),
+    ("{spec: {containers: [{image: x}]}}", ("patch-merge-key", "spec.podTemplatePatch.spec.containers[0]")),
+    ("{spec: {hostIPC: \"yes\"}}", ("schema", "spec.podTemplatePatch.spec.hostIPC")),
+    ("{spec: {bogus: 1}}", ("unknown-field", "spec.podTemplatePatch.spec.bogus")),
+])
+def test_what_a_patch_may_not_do_is_an_error_at_its_line(patch: str, expected: tuple) -> None:
+    body = MPI + "  scheduling: {gang: volcano}\n  podTemplatePatch: " + patch + "\n"
+    assert expected + (Severity.ERROR,) in findings(body)
+    assert not compile_body(body).jobs  # nothing is written on an error
+
+
+@pytest.mark.parametrize("body, expected", [
+    (MPI + "  nodeSelector: {pool: a}\n  roles: {worker: {podTemplatePatch: {spec: {nodeSelector: {pool: b}}}}}\n",
+     ("patch-overrides", "spec.roles.worker.podTemplatePatch.spec.nodeSelector")),
+    (MPI + "  securityContext: {runAsUser: 0}\n  roles: {worker: {podTemplatePatch: {spec: {containers: "
+           "[{name: worker, securityContext: {privileged: true}}]}}}}\n",
+     ("patch-overrides", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext")),
+    (MPI + "  podTemplatePatch: {spec: {containers: [{name: worker, env: [{name: A, value: b}]}]}}\n",
+     ("patch-adds-container", "spec.podTemplatePatch.spec.containers[0]")),
+])
+def test_warnings_of_a_patch(body: str, expected: tuple) -> None:
+    assert expected + (Severity.WARNING,) in findings(body)
+
+
+def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_order_fixes_it() -> None:
+    exporter = "{name: exporter, image: prom/node-exporter:v1.8.2}"
+    body = MPI + f"  roles: {{worker: {{podTemplatePatch: {{spec: {{containers: [{exporter}]}}}}}}}}\n"
+    assert ("patch-container-order", "spec.roles.worker.podTemplatePatch.spec.containers", Severity.ERROR) \
+        in findings(body)
+    ordered = MPI + ("  roles:\n    worker:\n      podTemplatePatch:\n        spec:\n"
+                     "          $setElementOrder/containers: [{name: worker}, {name: exporter}]\n"
+                     f"          containers: [{exporter}]\n")
+    assert [c["name"] for c in pods(build(ordered))["Worker"]["containers"]] == ["worker", "exporter"]
+
+
+def test_a_lint_finding_on_what_a_patch_set_is_reported_at_the_patch() -> None:
+    body = MPI + "  roles:\n    worker:\n      podTemplatePatch:\n        spec:\n          containers:\n" \
+                 "          - name: worker\n            securityContext: {runAsUser: 1000}\n"
+    assert ("ssh-path-non-root", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext.runAsUser",
+            Severity.ERROR) in findings(body)
