@@ -103,11 +103,21 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
         yield (("spec", "scheduling", "gpuTopology"), "gpu-topology", Severity.ERROR,
                "gpuTopology places GPU pods by the GPUs' links: give the pods GPUs (resources.gpu)")
         return
-    if spec.get("framework", "mpi") == "mpi":
+    if spec.get("framework", "mpi") == "mpi" and not ssh_port_chosen(spec):
         yield (("spec", "scheduling", "gpuTopology"), "host-network-ssh", Severity.WARNING,
                "gpuTopology runs the pods on the host network: the MPI workers' sshd then needs the node's port "
                "22, which the node's own sshd usually holds; use an image whose sshd listens on another port "
                "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
+
+
+_SSH_PORT = re.compile(r"(^|\s)-p\s*[0-9]+|Port=[0-9]+")
+
+
+def ssh_port_chosen(spec: dict) -> bool:
+    """Whether mpirun is told to reach the workers' sshd on a port of its own (``mpi.extraArgs``:
+    ``-mca plm_rsh_args "-p 2222"``, Intel MPI's and MPICH's bootstrap arguments alike)."""
+    args = (spec.get("mpi") or {}).get("extraArgs")
+    return isinstance(args, list) and any(isinstance(a, str) and _SSH_PORT.search(a) for a in args)
 
 
 def _volume_sources(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

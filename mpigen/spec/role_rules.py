@@ -135,7 +135,9 @@ def _where(spec: dict, role: str, field: str) -> tuple:
 
 def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     """An MPI job's workers on the host network: their sshd needs the node's SSH port."""
-    if spec.get("framework", "mpi") != "mpi" or spec.get("runtime") is not None:
+    from .feature_rules import ssh_port_chosen
+
+    if spec.get("framework", "mpi") != "mpi" or spec.get("runtime") is not None or ssh_port_chosen(spec):
         return
     for base, settings in role_places(spec):
         if settings.get("hostNetwork") and (base == ("spec",) or base[-1] == "worker"):

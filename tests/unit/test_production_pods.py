@@ -336,3 +336,8 @@ def test_a_lint_finding_on_what_a_patch_set_is_reported_at_the_patch() -> None:
                  "          - name: worker\n            securityContext: {runAsUser: 1000}\n"
     assert ("ssh-path-non-root", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext.runAsUser",
             Severity.ERROR) in findings(body)
+
+
+def test_no_host_network_warning_once_mpirun_is_told_the_ssh_port() -> None:
+    body = MPI + "  hostNetwork: true\n  mpi: {extraArgs: [-mca, plm_rsh_args, \"-p 2222\"]}\n"
+    assert "host-network-ssh" not in [code for code, _, _ in findings(body)]
