@@ -20,6 +20,7 @@ The corpus is what ``scripts/fetch_examples.py`` copies out of the pinned upstre
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -180,16 +181,21 @@ def differences(expected: dict[str, list[Expected]], found: dict[str, list[Findi
 def carried(old: dict[str, list[Expected]], found: dict[str, list[Finding]]) -> dict[str, list[Expected]]:
     """The expectations of ``found``, each finding with the note it had: the same finding of the
     same manifest, else the same code, severity and path there (its line moved), else the same of
-    the manifest of the same source and upstream path at another version (a bumped pin)."""
+    the manifest of the same source and upstream path at another version (a bumped pin), else the
+    very same finding (line included) of another YAML block of the same page (blocks renumbered)."""
     by_upstream: dict[str, list[Expected]] = {}
+    by_page: dict[str, list[Expected]] = {}
     for manifest, entries in old.items():
         by_upstream.setdefault(_unversioned(manifest), []).extend(entries)
+        by_page.setdefault(_page(manifest), []).extend(entries)
     out = {}
     for manifest, findings in sorted(found.items()):
         pools = [list(old.get(manifest, [])), list(by_upstream.get(_unversioned(manifest), []))]
+        page = list(by_page.get(_page(manifest), [])) if _page(manifest) != _unversioned(manifest) else []
         notes = []
         for finding in sorted(findings):
-            notes.append(Expected(finding, _take(pools, finding) or UNREVIEWED))
+            notes.append(Expected(finding, _take(pools, finding) or _take([page], finding, moved=False)
+                                  or UNREVIEWED))
         out[manifest] = notes
     return out
 
@@ -199,13 +205,20 @@ def _unversioned(manifest: str) -> str:
     return f"{head.partition('@')[0]}/{rest}"
 
 
-def _take(pools: list[list[Expected]], finding: Finding) -> str | None:
-    """A note for ``finding`` from the pools (the first that has one), used up once taken."""
-    exact = (lambda e: e.finding == finding)
-    moved = (lambda e: (e.finding.code, e.finding.severity, e.finding.path)
-             == (finding.code, finding.severity, finding.path))
+def _page(manifest: str) -> str:
+    """The unversioned page of a YAML block (``trainer/docs/x.md``); the manifest itself otherwise."""
+    return re.sub(r"\.md\.block\d+\.yaml$", ".md", _unversioned(manifest))
+
+
+def _take(pools: list[list[Expected]], finding: Finding, moved: bool = True) -> str | None:
+    """A note for ``finding`` from the pools (the first that has one), used up once taken: the same
+    finding, or (``moved``) one of the same code, severity and path at another line."""
+    def same_place(e: Expected) -> bool:
+        return (e.finding.code, e.finding.severity, e.finding.path) == (finding.code, finding.severity, finding.path)
+
+    tests = (lambda e: e.finding == finding, same_place) if moved else (lambda e: e.finding == finding,)
     for pool in pools:
-        for same in (exact, moved):
+        for same in tests:
             for entry in pool:
                 if same(entry) and entry.review and entry.review != UNREVIEWED:
                     pool.remove(entry)

@@ -155,6 +155,19 @@ def test_a_bumped_pin_keeps_the_notes_of_the_same_upstream_file() -> None:
         "trainer@v0.8.2/examples/pi.yaml": [Expected(_finding(3), UNREVIEWED)]}
 
 
+
+def test_a_renumbered_block_keeps_the_note_of_the_same_finding_on_its_page() -> None:
+    old = {"volcano@v1.14.1/docs/q.md.block1.yaml": [Expected(_finding(5), "right: indented")],
+           "volcano@v1.14.1/docs/r.md.block1.yaml": [Expected(_finding(7), "right: other page")]}
+    found = {"volcano@v1.15.1/docs/q.md.block3.yaml": [_finding(5), _finding(6)],
+             "volcano@v1.15.1/docs/q.md.block4.yaml": [_finding(5)],
+             "volcano@v1.15.1/docs/r.md.block2.yaml": [_finding(5)]}
+    assert carried(old, found) == {  # the very same finding only (line included), on the same page only
+        "volcano@v1.15.1/docs/q.md.block3.yaml": [Expected(_finding(5), "right: indented"),
+                                                  Expected(_finding(6), UNREVIEWED)],
+        "volcano@v1.15.1/docs/q.md.block4.yaml": [Expected(_finding(5), "right: indented")],
+        "volcano@v1.15.1/docs/r.md.block2.yaml": [Expected(_finding(5), UNREVIEWED)]}
+
 # ------------------------------------------------------------------- regeneration
 
 
