@@ -52,7 +52,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fetch_schemas import (DEFAULT_GOMODCACHE, DEFAULT_SOURCES, REPO_ROOT, GoModules,  # noqa: E402
-                           SchemaError, dump_json, sha256)
+                           SchemaError, dump_json, sha256, write_tree)
 
 DEFAULT_OUT = REPO_ROOT / "tests" / "cases" / "upstream"
 LOCK_NAME = "lock.json"
@@ -266,19 +266,13 @@ def owned(out: Path) -> set[str]:
 
 
 def write(files: dict[str, bytes], out: Path) -> None:
-    for rel in sorted(owned(out) - files.keys()):
-        (out / rel).unlink(missing_ok=True)
-        print(f"removed stale {out / rel}")
-        for parent in (out / rel).parents:  # folders left empty go too
-            if parent == out or any(parent.iterdir()):
+    before = owned(out)
+    write_tree(files, out, before)
+    for rel in sorted(before - files.keys()):  # folders a stale file leaves empty go too
+        for parent in (out / rel).parents:
+            if parent == out or not parent.is_dir() or any(parent.iterdir()):
                 break
             parent.rmdir()
-    for rel, data in sorted(files.items()):
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.is_file() or target.read_bytes() != data:
-            target.write_bytes(data)
-            print(f"wrote {target}")
 
 
 def differences(files: dict[str, bytes], out: Path) -> list[str]:

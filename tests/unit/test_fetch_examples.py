@@ -123,3 +123,15 @@ def test_pieces_of_a_module(tmp_path: Path) -> None:
     got = {piece.relpath: (piece.block, piece.line) for piece, _ in script().pieces(module, tmp_path, KINDS)}
     assert got == {"examples/a/job.yaml": (None, None), "examples/a/README.md.block1.yaml": (1, 8),
                    "examples/a/README.md.block2.yaml": (2, 15)}
+
+
+def test_a_rewrite_removes_what_the_old_lock_listed_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "old@v1" / "examples").mkdir(parents=True)
+    (tmp_path / "old@v1" / "examples" / "job.yaml").write_text("kind: PyTorchJob\n")
+    (tmp_path / "mine.txt").write_text("not the script's\n")
+    (tmp_path / "lock.json").write_text('{"files": {"old@v1/examples/job.yaml": {}, "../outside.yaml": {}}}')
+    (tmp_path.parent / "outside.yaml").write_text("kept\n")
+    script().write({"new@v2/job.yaml": b"kind: PyTorchJob\n", "lock.json": b"{}\n"}, tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        "lock.json", "mine.txt", "new@v2", "new@v2/job.yaml"]
+    assert (tmp_path.parent / "outside.yaml").read_text() == "kept\n"
