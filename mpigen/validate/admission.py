@@ -8,29 +8,11 @@ read (:func:`mpigen.validate.find_jobs`): one verdict on a job, whichever comman
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from ..spec.schema import schemas_folder
+from ..spec.schema import schema_name as schema_for
 
 Path = tuple[str | int, ...]
-
-
-@functools.lru_cache(maxsize=1)
-def _available_schemas() -> frozenset[str]:
-    root = schemas_folder()
-    names = set()
-    for folder in root.iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
-            names.update(f"{folder.name}/{f.name}" for f in folder.iterdir() if f.name.endswith(".json"))
-    return frozenset(names)
-
-
-def schema_for(api_version: str, kind: str) -> str | None:
-    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none."""
-    group, _, version = api_version.rpartition("/")
-    name = f"{group or version}/{kind.lower()}_{version}.json"
-    return name if name in _available_schemas() else None
 
 
 def prune_nulls(value: Any) -> Any:
