@@ -48,6 +48,7 @@ RULE_MODULES: tuple[str, ...] = (
     "trainjob_patch_target_missing",
     "trainer_limit_only_resource",
     "trainer_volcano_priority_class",
+    "trainer_volcano_scheduler_name",
     "trainer_depends_on_gang_deadlock",
     "host_network_dns",
     "istio_sidecar",
