@@ -127,3 +127,33 @@ def test_the_corpus_holds_findings_validate_makes_on_built_objects() -> None:
             found |= {d.code for d in validated}
     assert {"slots-gpu-mismatch", "priority-class-not-on-pods"} <= found, found
 
+
+
+HOSTFILE_SPEC = """\
+apiVersion: mpigen.dev/v1alpha1
+kind: TrainingJob
+metadata: {name: pi, namespace: research}
+spec:
+  framework: mpi
+  image: mpioperator/mpi-pi:openmpi
+  command: [/home/mpiuser/pi]
+  workers: WORKERS
+"""
+
+
+@pytest.mark.parametrize("workers, problem", [(13_906, None), (13_907, "grows to 1048629 bytes once every worker runs"),
+                                              (100_000, "holds 3988900 bytes")])
+def test_a_hostfile_configmap_over_1_mib_is_refused_at_workers(workers: int, problem: str | None) -> None:
+    """mpi-operator writes the hostfile (and discover_hosts.sh, which lists the running workers)
+    into one ConfigMap, which the API server refuses over 1 MiB of data: build says so at
+    `workers`, as validate says it of the built MPIJob at the Worker replicas."""
+    text = HOSTFILE_SPEC.replace("WORKERS", str(workers))
+    result = compile_specs(load_text(text, "pi.yaml"), "pi.yaml", Options())
+    found = [d for d in result.diagnostics if d.code == "hostfile-too-large"]
+    if problem is None:
+        assert result.ok and not found
+        assert disagreements(text, "pi.yaml") == []
+        return
+    assert not result.ok and [(d.line, d.path) for d in found] == [(8, "spec.workers")]
+    assert problem in found[0].message and found[0].message.endswith("at most 13906 workers fit")
+

@@ -28,6 +28,7 @@ RULE_MODULES: tuple[str, ...] = (
     "service_spec",
     "config_data",
     "priority_class_spec",
+    "hostfile_too_large",
     "slots_np_mismatch",
     "slots_gpu_mismatch",
     "worker_no_sshd",
