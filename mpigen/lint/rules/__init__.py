@@ -13,6 +13,7 @@ RULE_MODULES: tuple[str, ...] = (
     "legacy_api_version",
     "object_meta",
     "zero_replicas",
+    "count_overflow",
     "container_name",
     "hostname",
     "pod_containers",
