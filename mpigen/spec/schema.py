@@ -127,14 +127,23 @@ def describe(value: Any) -> str:
     return f"{kind} {json.dumps(value, ensure_ascii=False)}"
 
 
+def local_ref(schema: Any, root: dict[str, Any]) -> Any:
+    """What a schema's local ``$ref`` (``#/definitions/...``) points to in ``root``; None when it
+    has none."""
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    if not (isinstance(ref, str) and ref.startswith("#/")):
+        return None
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target[part]
+    return target
+
+
 def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     """Property names a (sub)schema declares, following local $refs and allOf."""
     names = set(schema.get("properties", {}))
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target[part]
+    target = local_ref(schema, root)
+    if target is not None:
         names |= _properties(target, root)
     for sub in schema.get("allOf", []):
         names |= _properties(sub, root)
@@ -366,13 +375,11 @@ def _format_node(schema: Any, root: dict[str, Any], refs: dict[str, Any]) -> For
     as Kubernetes 1.37's CompositePodGroupTemplate, is one node that refers to itself)."""
     if not isinstance(schema, dict):
         return None
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
+    target = local_ref(schema, root)
+    if target is not None:
+        ref = schema["$ref"]
         if ref not in refs:
             refs[ref] = node = [None, {}, None, None]  # filled in below: a reference inside it is to itself
-            target: Any = root
-            for part in ref[2:].split("/"):
-                target = target[part]
             node[:] = _format_node(target, root, refs) or node
         return refs[ref]
     fmt = schema.get("format")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec.schema import load_schema
+from ..spec.schema import load_schema, local_ref
 from ..spec.schema import schema_name as schema_for
 
 Path = tuple[str | int, ...]
@@ -61,11 +61,8 @@ def _branches(schema: Any, root: dict[str, Any]) -> list[dict[str, Any]]:
     """The schema and its allOf/anyOf/oneOf alternatives, local ``$ref``s followed."""
     if not isinstance(schema, dict):
         return []
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target[part]
+    target = local_ref(schema, root)
+    if target is not None:
         return _branches(target, root)
     out = [schema]
     for keyword in ("allOf", "anyOf", "oneOf"):

@@ -128,17 +128,18 @@ def test_the_corpus_holds_findings_validate_makes_on_built_objects() -> None:
     assert {"slots-gpu-mismatch", "priority-class-not-on-pods"} <= found, found
 
 
-
-HOSTFILE_SPEC = """\
+SIZED_SPEC = """\
 apiVersion: mpigen.dev/v1alpha1
 kind: TrainingJob
 metadata: {name: pi, namespace: research}
 spec:
-  framework: mpi
-  image: mpioperator/mpi-pi:openmpi
-  command: [/home/mpiuser/pi]
+  framework: FRAMEWORK
+  image: img
+  command: [python, train.py]
   workers: WORKERS
+  EXTRA
 """
+"""A spec whose size the tests below set: its hostfile's bytes depend on the name and namespace."""
 
 
 @pytest.mark.parametrize("workers, problem", [(13_906, None), (13_907, "grows to 1048629 bytes once every worker runs"),
@@ -147,7 +148,7 @@ def test_a_hostfile_configmap_over_1_mib_is_refused_at_workers(workers: int, pro
     """mpi-operator writes the hostfile (and discover_hosts.sh, which lists the running workers)
     into one ConfigMap, which the API server refuses over 1 MiB of data: build says so at
     `workers`, as validate says it of the built MPIJob at the Worker replicas."""
-    text = HOSTFILE_SPEC.replace("WORKERS", str(workers))
+    text = SIZED_SPEC.replace("FRAMEWORK", "mpi").replace("WORKERS", str(workers)).replace("EXTRA", "")
     result = compile_specs(load_text(text, "pi.yaml"), "pi.yaml", Options())
     found = [d for d in result.diagnostics if d.code == "hostfile-too-large"]
     if problem is None:
@@ -157,18 +158,6 @@ def test_a_hostfile_configmap_over_1_mib_is_refused_at_workers(workers: int, pro
     assert not result.ok and [(d.line, d.path) for d in found] == [(8, "spec.workers")]
     assert problem in found[0].message and found[0].message.endswith("at most 13906 workers fit")
 
-
-OVERFLOW_SPEC = """\
-apiVersion: mpigen.dev/v1alpha1
-kind: TrainingJob
-metadata: {name: big, namespace: research}
-spec:
-  framework: FRAMEWORK
-  image: img
-  command: [python, train.py]
-  workers: WORKERS
-  EXTRA
-"""
 
 
 @pytest.mark.parametrize("framework, extra, fits, what", [
@@ -188,14 +177,14 @@ def test_a_count_beyond_int32_is_refused_by_build_at_workers(framework: str, ext
     validate), or the wrapped -2147483648 of the operator's own sum, or numNodes 2147483648.
     build refuses every sum that does not fit in 32 bits at `workers` (count-overflow); one worker
     less builds, and validate of what it prints reports nothing build did not."""
-    text = OVERFLOW_SPEC.replace("FRAMEWORK", framework).replace("EXTRA", extra)
+    text = SIZED_SPEC.replace("FRAMEWORK", framework).replace("EXTRA", extra)
     over = text.replace("WORKERS", str(fits + 1))
-    result = compile_specs(load_text(over, "big.yaml"), "big.yaml", Options())
+    result = compile_specs(load_text(over, "pi.yaml"), "pi.yaml", Options())
     found = [d for d in result.diagnostics if d.code == "count-overflow"]
     assert not result.ok and [(d.line, d.path) for d in found] == [(8, "spec.workers")], result.diagnostics
     assert what in found[0].message
     if framework != "mpi" or "runtime" in extra or fits == 1:  # 2^31 MPI workers: a hostfile far over 1 MiB
-        assert disagreements(text.replace("WORKERS", str(fits)), "big.yaml") == []
+        assert disagreements(text.replace("WORKERS", str(fits)), "pi.yaml") == []
 
 
 def test_validate_refuses_a_trainjob_whose_podgroup_counts_more_than_int32() -> None:

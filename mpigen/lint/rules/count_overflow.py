@@ -34,7 +34,8 @@ INT32_MAX = 2**31 - 1
 
 
 def int32(n: int) -> int:
-    """Go's conversion to int32 (two's complement wrap)."""
+    """Go's conversion to int32, two's complement (as ``mpigen.trainer.info.int32``, which this
+    rule does not import for the objects that are not Trainer's)."""
     return (n + 2**31) % 2**32 - 2**31
 
 
