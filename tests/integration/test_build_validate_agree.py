@@ -230,3 +230,16 @@ spec:
         found, _ = validate_bytes(text.replace("NODES", str(nodes)).encode(), "tj.yaml", ValidateOptions())
         overflow = [(d.line, d.path) for d in found if d.code == "count-overflow"]
         assert overflow == ([(34, "spec.trainer.numNodes")] if refused else []), found
+
+
+def test_build_refuses_a_trainjob_whose_mpi_ranks_are_more_than_int32() -> None:
+    """An MPI runtime's hostfile gives every node numProcPerNode slots (deepspeed-distributed: the
+    launcher is a node too): 2 nodes x 1073741824 do not fit in 32 bits, 2 x 1073741823 do."""
+    spec = SIZED_SPEC.replace("FRAMEWORK", "mpi").replace("WORKERS", "1").replace(
+        "EXTRA", "runtime: deepspeed-distributed\n  slotsPerWorker: SLOTS")
+    result = compile_specs(load_text(spec.replace("SLOTS", "1073741824"), "pi.yaml"), "pi.yaml", Options())
+    found = [(d.line, d.path, d.message) for d in result.diagnostics if d.code == "count-overflow"]
+    assert not result.ok and found == [(8, "spec.workers", "the built TrainJob pi at spec.trainer.numNodes: the hostfile "
+                                       "Trainer writes gives mpirun 2147483648 slots (2 nodes x 1073741824), beyond "
+                                       "the 32-bit count of ranks it keeps (2147483647): mpirun cannot start them")]
+    assert disagreements(spec.replace("SLOTS", "1073741823"), "pi.yaml") == []

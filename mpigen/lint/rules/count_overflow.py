@@ -9,7 +9,8 @@ the pods of every replicated job (``Build`` of the coscheduling and volcano plug
 sum beyond 2,147,483,647 to a negative number: the API server refuses the PodGroup (minMember is
 at least 0, or 1 for scheduler-plugins) and no pod starts, and torchrun gets a negative world size.
 The ranks of an MPIJob, Worker replicas x slotsPerWorker (and the launcher's slots when it runs as a
-worker), are what mpirun counts in its own 32-bit integers. An explicit
+worker), and of a TrainJob on an MPI runtime, its hostfile's nodes x numProcPerNode, are what
+mpirun counts in its own 32-bit integers. An explicit
 ``schedulingPolicy.minAvailable`` is the gang's minMember as it is (its own type is checked by the
 schema). ``mpigen build`` refuses a spec whose ``workers`` give such a count, as it refuses to write
 a minAvailable or numNodes that does not fit.
@@ -76,10 +77,12 @@ def _job(ctx: Context) -> Iterator[tuple[Path, str]]:
 
 
 def _trainjob(ctx: Context) -> Iterator[tuple[Path, str]]:
-    """The pods of the PodGroup Trainer builds: every PodSet's count once the ML plugins have set
-    the nodes' (``trainer.numNodes``, less a launcher that runs as a node)."""
-    if ctx.trainer_info is None or gang_scheduler(ctx.trainer_runtime) is None:
-        return  # no runtime, a field of the wrong type (reported elsewhere), or no PodGroup
+    """The ranks of an MPI runtime's hostfile, and the pods of the PodGroup Trainer builds: every
+    PodSet's count once the ML plugins have set the nodes' (``trainer.numNodes``, less a launcher
+    that runs as a node)."""
+    info = ctx.trainer_info
+    if info is None or (info.policy("mpi") is None and gang_scheduler(ctx.trainer_runtime) is None):
+        return  # no runtime, a field of the wrong type (reported elsewhere), or nothing counted
     from ...trainer.framework import build
     from ...trainer.info import TrainerError
 
@@ -87,8 +90,14 @@ def _trainjob(ctx: Context) -> Iterator[tuple[Path, str]]:
         built = build(ctx.obj, ctx.trainer_runtime)
     except TrainerError:  # a webhook refuses it, or the framework returns an error: reported elsewhere
         return
+    hostfile = next((o["data"]["hostfile"] for o in built.objects if o["kind"] == "ConfigMap"), None)
+    slots = built.info.num_proc_per_node
+    if hostfile is not None and is_int(slots) and len(hostfile) * slots > INT32_MAX:
+        yield (("spec", "trainer", "numNodes"),
+               f"the hostfile Trainer writes gives mpirun {len(hostfile) * slots} slots ({len(hostfile)} nodes x "
+               f"{slots}), beyond the 32-bit count of ranks it keeps ({INT32_MAX}): mpirun cannot start them")
     total = sum(ps.count for ps in built.info.pod_sets)
-    if total > INT32_MAX:
+    if total > INT32_MAX and gang_scheduler(ctx.trainer_runtime) is not None:
         yield (("spec", "trainer", "numNodes"),
                f"the PodGroup Trainer creates counts {total} pods (every pod of every replicated job), beyond a "
                f"32-bit count ({INT32_MAX}): its minMember wraps to {int32(total)} and the API server refuses the "
