@@ -56,15 +56,17 @@ def _job(ctx: Context) -> Iterator[tuple[Path, str]]:
     _, policy = scheduling_policy(ctx)
     gang_total = None if "minAvailable" in policy or ctx.gang is None else \
         counts.get("Worker", 0) + 1 if ctx.kind == "MPIJob" else sum(counts.values())
-    if gang_total is not None and gang_total > INT32_MAX:
+    wraps = gang_total is not None and gang_total > INT32_MAX
+    total = sum(counts.values())
+    if ctx.kind == "PyTorchJob" and total > INT32_MAX:
+        yield (where, f"the job has {total} pods: training-operator adds the replicas up in 32 bits, so WORLD_SIZE "
+                      f"and PET_NNODES become {int32(total)} and torchrun cannot start"
+                      + ("; the gang's minMember wraps alike, and the API server refuses the PodGroup" if wraps else ""))
+    elif wraps:
         sum_of = "Worker replicas + 1" if ctx.kind == "MPIJob" else "the sum of every replica type's replicas"
         yield (where, f"the gang's minMember, {sum_of}, is {gang_total}, beyond a 32-bit count ({INT32_MAX}): the "
                       f"operator's sum wraps to {int32(gang_total)} and the API server refuses the PodGroup; no pod "
                       "starts")
-    total = sum(counts.values())
-    if ctx.kind == "PyTorchJob" and total > INT32_MAX:
-        yield (where, f"the job has {total} pods: training-operator adds the replicas up in 32 bits, so WORLD_SIZE "
-                      f"and PET_NNODES become {int32(total)} and torchrun cannot start")
     if ctx.kind == "MPIJob":
         slots = ctx.get("spec", "slotsPerWorker", default=1)
         as_worker = ctx.get("spec", "runLauncherAsWorker", default=False) is True
