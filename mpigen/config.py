@@ -10,7 +10,12 @@ gang: volcano                      # the operator's --gang-scheduling (else infe
 schedulerName: scheduler-plugins-scheduler
 operatorVersion: v0.8.0
 cluster: cluster/priorityclasses.yaml
+apply: server-side                 # how the manifests reach the cluster: server-side or client-side
 ```
+
+``apply: server-side`` says the repository is applied server-side (``kubectl apply --server-side``,
+a GitOps tool's server-side apply): what only client-side ``kubectl apply`` forgives (an unknown
+field whose value is null) is then an error, not a warning.
 
 One object can switch rules off for itself with the annotation
 ``mpigen.dev/disable: "code-a,code-b"`` (or ``all``) on its metadata.
@@ -26,7 +31,8 @@ if TYPE_CHECKING:  # pathlib only where a file is looked for
 
 CONFIG_FILE = ".mpigen.yaml"
 DISABLE_ANNOTATION = "mpigen.dev/disable"
-_KEYS = {"disable", "specs", "output", "gang", "schedulerName", "operatorVersion", "cluster"}
+_KEYS = {"disable", "specs", "output", "gang", "schedulerName", "operatorVersion", "cluster", "apply"}
+APPLY_MODES = ("server-side", "client-side")
 
 
 class ConfigError(Exception):
@@ -43,6 +49,12 @@ class Config:
     scheduler_name: str | None = None
     operator_version: str | None = None
     cluster: str | None = None
+    apply: str | None = None  # server-side, client-side; None: not said
+
+    @property
+    def server_side(self) -> bool:
+        """The repository is applied server-side (``apply: server-side``)."""
+        return self.apply == "server-side"
 
     @property
     def root(self) -> Path:
@@ -78,8 +90,11 @@ def _from_mapping(data: Any, path: Path) -> Config:
     gang = string("gang")
     if gang not in (None, "volcano", "scheduler-plugins", "none"):
         raise ConfigError(f"{path}: gang must be volcano, scheduler-plugins or none")
+    apply = string("apply")
+    if apply not in (None, *APPLY_MODES):
+        raise ConfigError(f"{path}: apply must be server-side or client-side (how the manifests reach the cluster)")
     return Config(path, frozenset(strings("disable")), strings("specs"), string("output"), gang,
-                  string("schedulerName"), string("operatorVersion"), string("cluster"))
+                  string("schedulerName"), string("operatorVersion"), string("cluster"), apply)
 
 
 def find_config(start: Path | None = None) -> Path | None:

@@ -132,10 +132,12 @@ class Jobs:
 
 
 def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
-              version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset()) -> Jobs:
+              version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset(),
+              server_side: bool = False) -> Jobs:
     """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
-    validate's verdict on them (:func:`mpigen.validate.find_jobs`), the TrainJobs explained. Raises
-    :class:`UsageError` for an ``--env`` the spec lacks."""
+    validate's verdict on them (:func:`mpigen.validate.find_jobs`; ``server_side``: the
+    configuration's ``apply: server-side``), the TrainJobs explained. Raises :class:`UsageError`
+    for an ``--env`` the spec lacks."""
     from .lint.base import LintOptions, trainer_runtimes
     from .names import TRAINJOB_KIND
     from .pipeline import Options
@@ -148,7 +150,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
                        trainer_runtimes=cluster_runtimes(cluster))
     options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
-                              disabled=disabled)
+                              disabled=disabled, server_side=server_side)
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:

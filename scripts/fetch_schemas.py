@@ -15,7 +15,10 @@ The named file is read out of the module directory and converted:
 * ``openapi-v3`` sources (Kubernetes' own ``api/openapi-spec/v3/*.json``): the
   component carrying the kind's ``x-kubernetes-group-version-kind`` becomes a
   standalone schema with every ``$ref`` inlined (kubeconform's
-  "standalone-strict" style).
+  "standalone-strict" style), but for a component that holds itself
+  (Kubernetes 1.37's ``CompositePodGroupTemplate``): inlined once, and
+  within itself a ``$ref`` to its definition under the root's
+  ``definitions`` (draft-07).
 
 Conversion rules (both formats):
 
@@ -375,8 +378,9 @@ def generate(sources_file: Path, gomodcache: Path, out: Path = DEFAULT_OUT) -> t
                 raw, metadata = crd_version_schema(data, api_version, kind, origin), object_meta
             else:  # Kubernetes OpenAPI: metadata already refers to ObjectMeta
                 raw, metadata = components[openapi_component(doc, api_version, kind, origin)], None
-            schema = Converter(components, origin).convert(raw)
-            schema = finish_root(schema, api_version, kind, origin, metadata)
+            converter = Converter(components, origin)
+            schema = converter.convert(raw)
+            schema = finish_root(schema, api_version, kind, origin, metadata, converter.definitions)
             rel = schema_relpath(api_version, kind)
             if rel in files:
                 raise SchemaError(f"two sources produce {rel}")

@@ -5,9 +5,9 @@ draws ``count`` of them with distinct job names, ``spec_yaml(doc)`` writes one a
 ``random.Random`` is used: a seed gives the same specs from a test or from a script.
 
 Realistic jobs dominate: mpi 50 % (OpenMPI, often implicit, 60 %, Intel and MPICH 20 % each),
-pytorch 30 %, tensorflow 20 %; workers mostly 1, 2, 4 or 8, a fifth in 1..64, 2 % 1000 or 10000, 0
-at times where allowed; gang none and volcano 27 % each, scheduler-plugins and kueue 18 %,
-kube-batch 9 %, with only the fields the gang takes (minAvailable in 1..pods; an explicit
+pytorch 30 %, tensorflow 20 %; workers mostly 1, 2, 4 or 8, a fifth in 1..64, 2 % 1000 or 10000 (an
+MPI job at most 2000: its hostfile ConfigMap stays within 1 MiB), 0 at times where allowed; gang
+none and volcano 27 % each, scheduler-plugins and kueue 18 %, kube-batch 9 %, with only the fields the gang takes (minAvailable in 1..pods; an explicit
 minResources is the exact sum the operator computes). Optional fields are each in 3-60 % of the
 specs; quantities come in many spellings (``500m``, ``2``, ``1.5``, ``1e3``, ``16Gi``, ``100M``).
 Half the specs have 1-2 environments (dev, staging, prod) changing workers, resources, image,
@@ -270,12 +270,19 @@ def _min_resources(spec: dict[str, Any]) -> dict[str, Any] | None:
     return {resource: _quantity(resource, value) for resource, value in total.items() if value} or None
 
 
+MPI_WORKERS_MAX = 2000
+"""The most MPI workers drawn: the longest names and namespace (63 characters each, less a worker's
+hostname suffix) give its hostfile and discover_hosts.sh under 400 bytes a worker, 800 kB in all."""
+
+
 def _repair(spec: dict[str, Any]) -> None:
     """Restore the rules that tie fields together, after a draw or an environment's changes."""
     framework, mpi, tf = spec["framework"], spec.get("mpi", {}), spec.get("tensorflow", {})
     if spec["workers"] == 0 and (framework == "mpi" and not mpi.get("runLauncherAsWorker")
                                  or framework == "tensorflow" and "chief" not in tf):
         spec["workers"] = 1
+    if framework == "mpi":  # the operator's hostfile ConfigMap within 1 MiB (hostfile-too-large) for any name
+        spec["workers"] = min(spec["workers"], MPI_WORKERS_MAX)
     gpus = int(spec.get("resources", {}).get("gpu", 0))
     if framework == "mpi" and gpus and spec.get("slotsPerWorker", gpus) != gpus:
         spec["slotsPerWorker"] = gpus  # one rank per GPU (slots-gpu-mismatch otherwise)

@@ -109,11 +109,11 @@ def read_configured_jobs(source: str, gang: str | None, scheduler_name: str | No
                          ) -> tuple[Any, str | None, str, Any]:
     """explain's and podgroup's input, read with the configuration as validate reads it: the
     options given, else the configuration's gang, schedulerName, operatorVersion and cluster, and
-    its disable (so that their verdict on a job is validate's). Returns (the jobs read
+    its disable and apply (so that their verdict on a job is validate's). Returns (the jobs read
     (:func:`mpigen.io.read_jobs`), the gang, the scheduler name, the operator version)."""
     config = io.load_config(config_file)
     version, cluster_file = io.configured(config, operator_version, cluster_file)
     gang = gang or config.gang
     scheduler_name = scheduler_name or config.scheduler_name or DEFAULT_SCHEDULER_NAME
-    return (io.read_jobs(source, gang, scheduler_name, cluster_file, version, env, config.disable), gang,
-            scheduler_name, version)
+    return (io.read_jobs(source, gang, scheduler_name, cluster_file, version, env, config.disable,
+                         config.server_side), gang, scheduler_name, version)

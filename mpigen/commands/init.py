@@ -28,6 +28,10 @@ CONFIG = f"""\
 # that `specs` matches and compares it with its kustomize tree under `output`.
 specs: ["{SPECS}/*.yaml"]
 output: {OUTPUT}
+# How the trees reach the cluster: server-side (kubectl apply --server-side, a GitOps tool's
+# server-side apply) or client-side (kubectl apply). Server-side refuses what client-side forgives
+# (an unknown field whose value is null), and mpigen then reports it as an error.
+# apply: server-side
 """
 
 # A spec is YAML with comments: text, written as it is. Template ($name), not str.format: the

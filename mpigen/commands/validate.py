@@ -76,6 +76,7 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
                          trainer_runtimes=io.cluster_runtimes(cluster)),
         build=Options(version, classes, io.cluster_runtimes(cluster), disabled),
         disabled=disabled,
+        server_side=config.server_side,
     )
     try:
         files = discover(list(paths))

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lint.base import GANG_VOLCANO
 from ..lint.rules._trainer import limit_only
 from ..scheduler.fit import Verdict
 from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
-from ..trainer.info import ANCESTOR_LABEL, Endpoints
+from ..trainer.info import ANCESTOR_LABEL, Endpoints, pod_spec_of
+from ..trainer.podgroup import VOLCANO_API_VERSION
 from .text import pod_group_lines, podgroup_lines, summarized
 
 
@@ -54,6 +56,8 @@ def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str
         uncounted = _limit_only_gpus(info)
         if uncounted:
             lines.append(f"  not counted: {', '.join(uncounted)} (set as a limit only; minResources sums requests)")
+        if group["apiVersion"] == VOLCANO_API_VERSION:
+            lines += _off_volcano(info)
         lines.append("")
     for config in [o for o in built.objects if o["kind"] == "ConfigMap"]:
         hosts = config["data"]["hostfile"]
@@ -112,6 +116,18 @@ def _runtime_env(runtime: dict[str, Any]) -> dict[tuple[str, str], list[dict[str
         for container in pod.get("containers") or []:
             out[(rjob.get("name"), container.get("name"))] = list(container.get("env") or [])
     return out
+
+
+def _off_volcano(info: Any) -> list[str]:
+    """The replicated jobs of a Volcano gang whose pods do not name the scheduler volcano (Trainer
+    annotates them with the PodGroup and sets no scheduler: see ``trainer-volcano-scheduler-name``)."""
+    off = [(rjob["name"], pod_spec_of(rjob).get("schedulerName")) for rjob in info.jobset_spec.get("replicatedJobs") or []
+           if pod_spec_of(rjob).get("schedulerName") != GANG_VOLCANO]
+    if not off:
+        return []
+    named = ", ".join(f"{name} (schedulerName {scheduler or 'unset'})" for name, scheduler in off)
+    return [f"  not gang-scheduled: the pods of {named} go to another scheduler than volcano, which binds them one "
+            "by one; Trainer sets no schedulerName: write schedulerName: volcano in the runtime's pod templates"]
 
 
 def _limit_only_gpus(info: Any) -> list[str]:

@@ -115,6 +115,50 @@ def hostfile(job: dict[str, Any], cluster_domain: str = "", legacy: bool = False
     return str(Hostfile(job, cluster_domain, legacy))
 
 
+CONFIG_MAP_MAX_BYTES = 1024 * 1024
+"""``core.MaxSecretSize``: ``ValidateConfigMap`` (k8s.io/kubernetes v1.35.1
+``pkg/apis/core/validation/validation.go``) refuses a ConfigMap whose values (``data`` and
+``binaryData``, keys not counted) add up to more bytes than this."""
+
+
+def index_digits(count: int) -> int:
+    """The decimal digits of 0, 1, ..., count-1 written one after another, in closed form: each
+    index has 1 digit, and one more for every power of ten (10, 100, ...) it reaches."""
+    total, power = count, 10
+    while power < count:
+        total += count - power
+        power *= 10
+    return total
+
+
+def config_map_bytes(job: dict[str, Any], cluster_domain: str = "", legacy: bool = False) -> tuple[int, int]:
+    """The bytes of data of the ``<job>-config`` ConfigMap the controller writes for a defaulted
+    MPIJob, as ``ValidateConfigMap`` counts them: (when it is created: the hostfile and
+    ``discover_hosts.sh`` with no worker running yet; once every worker runs, which
+    ``updateDiscoverHostsInConfigMap`` writes into ``discover_hosts.sh`` one ``echo <host>`` line
+    each). Computed from the lengths of the names and the digit counts of the indices, so its cost
+    does not depend on the number of workers (:func:`hostfile`'s text is what it measures)."""
+    name, workers = job["metadata"]["name"], _workers(job)
+    namespace = job["metadata"].get("namespace") or "default"
+    domain = len(cluster_domain) + 1 if cluster_domain and not legacy else 0
+    service = len(service_name(job, legacy))
+
+    def host(pod: int) -> int:  # <pod>.<service>.<namespace>.svc[.<domain>]
+        return pod + 1 + service + 1 + len(namespace) + len(".svc") + domain
+
+    slots = job["spec"].get("slotsPerWorker", 1)
+    suffix = len(f" slots={slots}" if job["spec"].get("mpiImplementation") == "OpenMPI" else f":{slots}")
+    worker_hosts = workers * host(len(f"{name}-worker-")) + index_digits(workers)
+    hostfile_bytes = worker_hosts + workers * (suffix + 1)
+    discover = len("#!/bin/sh\n")
+    if _as_worker(job):
+        launcher = host(len(f"{name}-launcher"))
+        hostfile_bytes += launcher + suffix + 1
+        discover += len("echo \n") + launcher
+    created = hostfile_bytes + discover
+    return created, created + worker_hosts + workers * len("echo \n")
+
+
 def _default_labels(name: str, role: str) -> dict[str, str]:
     return {OPERATOR_NAME_LABEL: "mpi-operator", JOB_NAME_LABEL: name, JOB_ROLE_LABEL: role}
 

@@ -84,7 +84,7 @@ from mpigen.operator.quantity import Quantity
 __all__ = [
     "GANG_VOLCANO", "GANG_SCHEDULER_PLUGINS", "REPLICA_SPECS_KEY", "OperatorPanicError",
     "calculate_min_member", "calculate_queue", "calculate_priority_class", "calculate_min_resources",
-    "min_resources_outcomes", "podgroup", "decorate_pod_template", "custom_scheduler_set",
+    "min_resources_outcomes", "counted_pods", "podgroup", "decorate_pod_template", "custom_scheduler_set",
     "skipped_reason",
 ]
 
@@ -255,6 +255,20 @@ def _sum_in_order(order: list[dict], min_member: int) -> dict[str, Quantity]:
             count += pods
             _add_pods(result, _container_addends(entry["containers"]), pods)
     return result
+
+
+def counted_pods(job: Mapping, min_member: int, priority_classes: Mapping[str, int]) -> dict[str, int]:
+    """Per replica type, how many of its pods ``CalcPGMinResources`` adds up for minResources (for
+    the document's order of equal-priority types, as :func:`calculate_min_resources`): none once
+    minMember pods are counted. An unset ``replicas`` counts 1, as the defaulted job has it."""
+    counted: dict[str, int] = {}
+    count = 0
+    for entry in _entries(job, priority_classes or {}):
+        replicas = 1 if entry["replicas"] is None else entry["replicas"]
+        pods = max(0, min(replicas, min_member - count))
+        count += pods
+        counted[entry["replicaType"]] = pods
+    return counted
 
 
 def _orders(order: list[dict]) -> list[list[dict]]:

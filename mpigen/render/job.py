@@ -70,6 +70,7 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
         job, extra = apply_kube_batch(job, scheduling)
     elif gang == "kueue":
         job = apply_kueue(job, scheduling)
+    findings += _count_overflow(job, spec)
     objects = [*beside, job, *extra]
     if spec.get("tensorboard"):
         from .addons import tensorboard_objects
@@ -81,3 +82,27 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
 def _errors(findings: list[Finding]) -> bool:
     """A patch the pods could not take: there is no job to decorate for a gang."""
     return any(severity is Severity.ERROR for _, _, severity, _ in findings)
+
+
+INT32_MAX = 2**31 - 1
+
+
+def _count_overflow(job: dict[str, Any], spec: dict[str, Any]) -> list[Finding]:
+    """A count mpigen writes into a 32-bit field, beyond what it holds: a TrainJob's numNodes, or
+    the gang's minAvailable (kube-batch's minMember), every pod of the job when the spec sets none.
+    ``count-overflow`` at ``workers``, as validate reports what the operators compute from the
+    replicas (the rule of that code)."""
+    scheduling = spec["scheduling"]
+    if job["kind"] == "TrainJob":
+        value, what = job["spec"]["trainer"].get("numNodes", 0), "trainer.numNodes"
+    elif scheduling["gang"] in ("volcano", "scheduler-plugins", "kube-batch") and "minAvailable" not in scheduling:
+        key = next(k for k in job["spec"] if k.endswith("ReplicaSpecs"))
+        value = sum(replica.get("replicas", 1) for replica in job["spec"][key].values())
+        what = "the gang's minMember (every pod of the job)"
+    else:
+        return []
+    if value <= INT32_MAX:
+        return []
+    return [(("spec", "workers"), "count-overflow", Severity.ERROR,
+             f"workers: {spec['workers']} makes {what} {value}, beyond a 32-bit count ({INT32_MAX}): it cannot be "
+             "written; use fewer workers")]

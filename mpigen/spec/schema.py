@@ -46,6 +46,25 @@ def _schemas_dir() -> str:
     return installed if os.path.isdir(installed) else os.path.join(os.path.dirname(package), "schemas")
 
 
+@functools.lru_cache(maxsize=1)
+def _available_schemas() -> frozenset[str]:
+    root = _schemas_dir()
+    names = set()
+    for folder in os.listdir(root):
+        if os.path.isdir(os.path.join(root, folder)) and not folder.startswith(("_", ".")):
+            names.update(f"{folder}/{f}" for f in os.listdir(os.path.join(root, folder)) if f.endswith(".json"))
+    return frozenset(names)
+
+
+def schema_name(api_version: str, kind: str) -> str | None:
+    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none:
+    a kind is known in its own group and version only (scheduling.k8s.io's PodGroup is not
+    Volcano's)."""
+    group, _, version = api_version.rpartition("/")
+    name = f"{group or version}/{kind.lower()}_{version}.json"
+    return name if name in _available_schemas() else None
+
+
 @functools.lru_cache(maxsize=None)
 def load_schema(name: str) -> dict[str, Any]:
     """A schema shipped with mpigen (the repository's ``schemas/`` folder).
@@ -121,14 +140,23 @@ def describe(value: Any) -> str:
     return f"{kind} {json.dumps(value, ensure_ascii=False)}"
 
 
+def local_ref(schema: Any, root: dict[str, Any]) -> Any:
+    """What a schema's local ``$ref`` (``#/definitions/...``) points to in ``root``; None when it
+    has none."""
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    if not (isinstance(ref, str) and ref.startswith("#/")):
+        return None
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target[part]
+    return target
+
+
 def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     """Property names a (sub)schema declares, following local $refs and allOf."""
     names = set(schema.get("properties", {}))
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target[part]
+    target = local_ref(schema, root)
+    if target is not None:
         names |= _properties(target, root)
     for sub in schema.get("allOf", []):
         names |= _properties(sub, root)
@@ -363,20 +391,22 @@ def _format_tree(name: str) -> FormatNode | None:
     """
     if name == SPEC_SCHEMA:
         return None
-    schema = load_schema(name)
-    return _format_node(schema, schema.get("$defs", {}))
+    root = load_schema(name)
+    return _format_node(root, root, {})
 
 
-def _format_node(schema: Any, defs: dict[str, Any], within: tuple[str, ...] = ()) -> FormatNode | None:
-    """``defs``: where a ``$ref`` to ``#/$defs/NAME`` leads (the generated schemas inline theirs;
-    a definition of the spec schema refers to its neighbours). The keywords beside such a
-    ``$ref`` are annotations (``description``, ``default``) in every schema mpigen ships."""
+def _format_node(schema: Any, root: dict[str, Any], refs: dict[str, Any]) -> FormatNode | None:
+    """``refs``: the node of each local ``$ref`` met on the way (a definition that holds itself,
+    as Kubernetes 1.37's CompositePodGroupTemplate, is one node that refers to itself)."""
     if not isinstance(schema, dict):
         return None
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#" + _DEFS):
-        name = ref[len(_DEFS) + 1:]
-        return None if name in within else _format_node(defs.get(name), defs, within + (name,))
+    target = local_ref(schema, root)
+    if target is not None:
+        ref = schema["$ref"]
+        if ref not in refs:
+            refs[ref] = node = [None, {}, None, None]  # filled in below: a reference inside it is to itself
+            node[:] = _format_node(target, root, refs) or node
+        return refs[ref]
     fmt = schema.get("format")
     if not (fmt in _INT_RANGES and schema.get("type") == "integer") and fmt != "byte":
         fmt = None
@@ -384,9 +414,9 @@ def _format_node(schema: Any, defs: dict[str, Any], within: tuple[str, ...] = ()
     if isinstance(alternatives, list) and "pattern" not in schema and \
             sorted(str(a.get("type")) for a in alternatives if isinstance(a, dict)) == ["number", "string"]:
         fmt = "quantity"
-    props = {key: _format_node(sub, defs, within) for key, sub in (schema.get("properties") or {}).items()}
-    extra = _format_node(schema.get("additionalProperties"), defs, within)
-    items = _format_node(schema.get("items"), defs, within)
+    props = {key: _format_node(sub, root, refs) for key, sub in (schema.get("properties") or {}).items()}
+    extra = _format_node(schema.get("additionalProperties"), root, refs)
+    items = _format_node(schema.get("items"), root, refs)
     if fmt is None and extra is None and items is None and not any(props.values()):
         return None
     return fmt, props, extra, items

@@ -8,29 +8,12 @@ read (:func:`mpigen.validate.find_jobs`): one verdict on a job, whichever comman
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from ..spec.schema import schemas_folder
+from ..spec.schema import load_schema, local_ref
+from ..spec.schema import schema_name as schema_for
 
 Path = tuple[str | int, ...]
-
-
-@functools.lru_cache(maxsize=1)
-def _available_schemas() -> frozenset[str]:
-    root = schemas_folder()
-    names = set()
-    for folder in root.iterdir():
-        if folder.is_dir() and not folder.name.startswith(("_", ".")):
-            names.update(f"{folder.name}/{f.name}" for f in folder.iterdir() if f.name.endswith(".json"))
-    return frozenset(names)
-
-
-def schema_for(api_version: str, kind: str) -> str | None:
-    """The shipped schema of an apiVersion and kind, in kubeconform's layout; None if there is none."""
-    group, _, version = api_version.rpartition("/")
-    name = f"{group or version}/{kind.lower()}_{version}.json"
-    return name if name in _available_schemas() else None
 
 
 def prune_nulls(value: Any) -> Any:
@@ -40,6 +23,70 @@ def prune_nulls(value: Any) -> Any:
     if isinstance(value, list):
         return [prune_nulls(v) for v in value]
     return value
+
+
+def unknown_nulls(obj: Any, schema: str) -> list[tuple[Path, list[str]]]:
+    """(path, the fields known there) of every mapping entry of ``obj`` whose value is null and whose
+    key the schema does not declare where it stands: what ``prune_nulls`` drops silently, as
+    client-side ``kubectl apply`` does, and what every other way of applying refuses (a strict
+    decoder's "unknown field", server-side apply's "field not declared in schema"). A null below a
+    non-null unknown field is not looked at (the schema reports that field)."""
+    root = load_schema(schema)
+    found: dict[Path, list[str]] = {}
+    _nulls(obj, [root], root, (), found)
+    return list(found.items())
+
+
+def _nulls(value: Any, schemas: list[Any], root: dict[str, Any], path: Path, found: dict[Path, list[str]]) -> None:
+    branches = [b for s in schemas for b in _branches(s, root)]
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            known = _declared(branches, key)
+            if known is None:  # an open object (preserve-unknown-fields): anything goes below
+                continue
+            if not known:
+                if sub is None:
+                    found.setdefault(path + (key,), sorted({n for b in branches for n in b.get("properties", {})}))
+                continue
+            if sub is not None:
+                _nulls(sub, known, root, path + (key,), found)
+    elif isinstance(value, list):
+        items = [b["items"] for b in branches if isinstance(b.get("items"), dict)]
+        if items:
+            for i, item in enumerate(value):
+                _nulls(item, items, root, path + (i,), found)
+
+
+def _branches(schema: Any, root: dict[str, Any]) -> list[dict[str, Any]]:
+    """The schema and its allOf/anyOf/oneOf alternatives, local ``$ref``s followed."""
+    if not isinstance(schema, dict):
+        return []
+    target = local_ref(schema, root)
+    if target is not None:
+        return _branches(target, root)
+    out = [schema]
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(keyword) or ():
+            out += _branches(sub, root)
+    return out
+
+
+def _declared(branches: list[dict[str, Any]], key: str) -> list[Any] | None:
+    """The schemas of ``key`` in the object schemas among ``branches``: [] when none declares it
+    and every one is closed (``additionalProperties: false``), None when one is open."""
+    objects = [b for b in branches if "properties" in b or "additionalProperties" in b]
+    if not objects:  # a free-form object, or not an object at all (the schema says so)
+        return None
+    known = []
+    for branch in objects:
+        extra = branch.get("additionalProperties")
+        if key in branch.get("properties", {}):
+            known.append(branch["properties"][key])
+        elif isinstance(extra, dict):
+            known.append(extra)
+        elif extra is not False:
+            return None
+    return known
 
 
 def name_problems(obj: dict[str, Any]) -> list[tuple[Path, str]]:

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..diagnostics import Diagnostic, Severity, format_path, has_errors
+from ..diagnostics import Diagnostic, Severity, did_you_mean, format_path, has_errors
 from ..lint.base import LintOptions
 from ..load.document import LoadResult, objects
 from ..load.trainer_runtimes import is_runtime
@@ -29,13 +29,16 @@ from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJO
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from ..lint.admission import admission_problems, trainer_admission_problems
-from .admission import Path, name_problems, prune_nulls, schema_for
+from .admission import Path, name_problems, prune_nulls, schema_for, unknown_nulls
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
     lint: LintOptions = field(default_factory=LintOptions)
     build: Options = field(default_factory=Options)
     disabled: frozenset[str] = frozenset()
+    server_side: bool = False
+    """The manifests are applied server-side (the configuration's ``apply: server-side``): an
+    unknown field whose value is null, which only client-side ``kubectl apply`` drops, is an error."""
 
 
 NO_KIND = "no kind"
@@ -145,9 +148,11 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     schema_paths: set[str] = set()  # where the schema or the operator's validation reported a problem
     missing: set[tuple[str, str]] = set()  # (mapping, key) the schema reported as a missing required field
     if schema is None:
-        from ..lint.runner import rules
+        from ..lint.runner import rules_for
 
-        if not any(kind in rule.kinds for rule in rules()):  # nothing below would check it
+        # Nothing below would check it (a kind is known in its own group and version only); a
+        # job kind of an unknown version is an error below.
+        if not rules_for(api_version, kind) and kind not in CURRENT_API:
             coverage.skipped[kind] += 1
             return [located((), "no-schema", Severity.INFO,
                             f"mpigen has no schema for {api_version} {kind}: not checked")]
@@ -158,6 +163,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             schema_paths.add(diagnostic.path)
             if diagnostic.code == "missing-field":
                 missing.add((diagnostic.path, _missing_key(diagnostic.message)))
+        if doc.has_nulls:
+            out += _unknown_nulls(obj, schema, prefix, doc, filename, options.server_side)
     job = CURRENT_API.get(kind) == api_version
     if kind in CURRENT_API and not job and api_version not in LEGACY_API[kind]:  # legacy-api-version: a lint rule
         out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
@@ -194,6 +201,28 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             if format_path(prefix + tuple(path)) not in linted:
                 out.append(located(path, code, severity, message))
     coverage.checked += 1
+    return out
+
+
+def _unknown_nulls(obj: dict[str, Any], schema: str, prefix: Path, doc: Document, filename: str,
+                   server_side: bool) -> list[Diagnostic]:
+    """``unknown-null-field``: a field the schema does not know, whose value is null. Client-side
+    ``kubectl apply`` drops it (as :func:`prune_nulls` does) and succeeds, so the schema layer does
+    not see it; ``kubectl create``, server-side apply and the GitOps tools that apply server-side
+    refuse the object ("strict decoding error: unknown field", "field not declared in schema")."""
+    out = []
+    for path, known in unknown_nulls(obj, schema):
+        full = prefix + path
+        line, col = doc.locate(full, key=True)
+        close = did_you_mean(str(path[-1]), known)
+        hint = f" (did you mean {close!r}?)" if close else ""
+        refused = ("this repository is applied server-side (apply: server-side), which refuses the object" if server_side
+                   else "`kubectl create` and server-side apply (`kubectl apply --server-side`, GitOps tools that "
+                        "apply server-side) refuse the object")
+        out.append(Diagnostic(filename, line, col, format_path(full), "unknown-null-field",
+                              Severity.ERROR if server_side else Severity.WARNING,
+                              f"unknown field {str(path[-1])!r}{hint} is null: client-side `kubectl apply` drops it, "
+                              f"but {refused} (\"unknown field\", \"field not declared in schema\"); remove it"))
     return out
 
 

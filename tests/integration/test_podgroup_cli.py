@@ -205,3 +205,21 @@ def test_map_order_dependent_min_resources_is_a_warning(tmp_path: Path) -> None:
     assert code == 0, err
     assert " warning nondeterministic " in err
     assert yaml.safe_load(out)["spec"]["minResources"] == {"cpu": "500m"}  # PS first, as in the document
+
+
+LIMIT_ONLY = "tests/cases/lint/trainer-limit-only-resource/bad-pytorchjob.yaml"
+
+
+def test_a_gpu_given_only_as_a_limit_of_a_volcano_pytorchjob() -> None:
+    """training-operator v1.9.0 takes a container's limits only when it has no requests: the
+    PodGroup holds the 4 pods' CPU and memory requests and no GPU (as the operator computes it,
+    which tests/oracle checks against the real controller), and the GPU limit of each replica type
+    is warned about at its line, as validate warns."""
+    code, out, err = run(["podgroup", LIMIT_ONLY])
+    assert code == 0, err
+    assert yaml.safe_load(out)["spec"] == {"minMember": 4, "queue": "default",
+                                           "minResources": {"cpu": "32", "memory": "128Gi"}}
+    assert [line.split(" ", 3)[:3] for line in err.splitlines()] == [
+        [f"{LIMIT_ONLY}:25:40:", "warning", "trainer-limit-only-resource"],
+        [f"{LIMIT_ONLY}:39:40:", "warning", "trainer-limit-only-resource"]]
+    assert run(["validate", LIMIT_ONLY])[1].count("warning trainer-limit-only-resource") == 2

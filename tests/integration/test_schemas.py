@@ -254,6 +254,26 @@ def test_converter_rewrites_boolean_exclusive_bounds_and_drops_descriptions():
     assert out == {"type": "integer", "exclusiveMinimum": 0}
 
 
+def test_converter_keeps_a_component_that_holds_itself_as_one_definition():
+    """Kubernetes 1.37's CompositePodGroupTemplate lists CompositePodGroupTemplates: inlined once,
+    then a reference to its definition beside the root (the script stopped at it before)."""
+    tree = {"type": "object", "properties": {
+        "name": {"type": "string"},
+        "children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}}}
+    gen = generator()
+    converter = gen.Converter({"Tree": tree}, "test")
+    out = converter.convert({"$ref": "#/components/schemas/Tree"})
+    assert out["properties"]["children"]["items"] == {"$ref": "#/definitions/Tree"}
+    assert converter.definitions["Tree"]["properties"]["children"]["items"] == {"$ref": "#/definitions/Tree"}
+    root = gen.finish_root({"type": "object", "properties": {"spec": out}}, "example.com/v1", "Forest", "test", None,
+                           converter.definitions)
+    v = jsonschema.Draft7Validator(root)
+    deep = {"name": "a", "children": [{"name": "b", "children": [{"name": "c", "children": []}]}]}
+    assert v.is_valid({"apiVersion": "example.com/v1", "kind": "Forest", "spec": deep})
+    deep["children"][0]["children"][0]["nmae"] = "typo"
+    assert not v.is_valid({"apiVersion": "example.com/v1", "kind": "Forest", "spec": deep})
+
+
 def test_converter_refuses_unknown_keywords():
     with pytest.raises(generator().SchemaError):
         convert({"type": "string", "discriminator": {"propertyName": "kind"}})

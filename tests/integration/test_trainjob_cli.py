@@ -169,3 +169,20 @@ def test_odd_runtimes_are_diagnosed_not_crashed_on(tmp_path: Path) -> None:
             code, _, err = run([*args, "--cluster", cluster])
             assert code in (0, 1), (name, args, err)
             assert "internal error" not in err, (name, err)
+
+
+def test_explain_says_when_the_pods_of_a_volcano_runtime_name_no_volcano_scheduler(tmp_path: Path) -> None:
+    """Trainer's volcano plugin annotates the pods with the PodGroup and sets no schedulerName: a
+    runtime whose pod templates name none sends them to the default scheduler, with no gang."""
+    job, cluster = _files(tmp_path, _trainjob("mpi-volcano", numNodes=2), MPI)
+    code, out, err = run(["explain", job, "--cluster", cluster])
+    assert code == 0, err
+    assert ("  not gang-scheduled: the pods of node (schedulerName unset), launcher (schedulerName unset) go to "
+            "another scheduler than volcano, which binds them one by one; Trainer sets no schedulerName: write "
+            "schedulerName: volcano in the runtime's pod templates") in out.splitlines()
+    on_volcano = yaml.safe_load(yaml.safe_dump(MPI))
+    for rjob in on_volcano["spec"]["template"]["spec"]["replicatedJobs"]:
+        rjob["template"]["spec"]["template"]["spec"]["schedulerName"] = "volcano"
+    job, cluster = _files(tmp_path, _trainjob("mpi-volcano", numNodes=2), on_volcano)
+    code, out, err = run(["explain", job, "--cluster", cluster])
+    assert code == 0 and "not gang-scheduled" not in out, err

@@ -106,6 +106,22 @@ def test_disable_switches_a_code_off(tmp_path: Path) -> None:
     assert code == 0 and out == ""
 
 
+def test_apply_server_side_in_the_configuration_makes_an_unknown_null_field_an_error(tmp_path: Path) -> None:
+    """validate, and explain with validate's verdict: a warning unless the repository says it is
+    applied server-side."""
+    path = tmp_path / "job.yaml"
+    path.write_text((ROOT / "golden" / "pytorch-ddp" / "base.yaml").read_text().replace(
+        "  runPolicy:\n", "  bogus: null\n  runPolicy:\n", 1))
+    code, out, _ = run(["validate", str(path)])
+    assert code == 0 and " warning unknown-null-field unknown field 'bogus' is null: " in out
+    config = tmp_path / ".mpigen.yaml"
+    config.write_text("apply: server-side\n")
+    for command in (["validate", str(path)], ["explain", str(path)]):
+        code, out, err = run([*command, "--config", str(config)])
+        assert code == 1, (command, out, err)
+        assert " error unknown-null-field unknown field 'bogus' is null: " in out + err
+
+
 def test_folders_are_walked_and_specs_recognised(tmp_path: Path) -> None:
     (tmp_path / "nested" / ".hidden").mkdir(parents=True)
     (tmp_path / "nested" / "job.yml").write_text((ROOT / "golden/intel-mpi/base.yaml").read_text())

@@ -111,3 +111,66 @@ def test_kubeconform_strict_accepts_the_valid_cases_and_the_default_runtimes() -
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Valid: 11, Invalid: 0, Errors: 0, Skipped: 0" in done.stdout, done.stdout
+
+
+QUEUE_IN_THE_WRONG_PLACE = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: torch-volcano, namespace: research}
+spec:
+  mlPolicy: {numNodes: 2, torch: {}}
+  podGroupPolicy: {volcano: {}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: node
+        template:
+          metadata:
+            labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
+          spec:
+            template:
+              spec:
+                schedulerName: volcano
+                containers: [{name: node, image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime}]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: ddp
+  namespace: research
+  annotations: {scheduling.volcano.sh/queue-name: research}
+spec:
+  runtimeRef: {name: torch-volcano, kind: TrainingRuntime}
+  runtimePatches:
+  - manager: example.com/team
+    trainingRuntimeSpec:
+      template:
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  metadata:
+                    annotations: {scheduling.volcano.sh/queue-name: research}
+"""
+
+
+def test_a_trainjob_queue_annotation_trainer_does_not_read(tmp_path: Path) -> None:
+    """Trainer v2.3.0's volcano plugin reads the queue on the JobSet template (the runtime's
+    spec.template.metadata, a runtime patch's template.metadata): not on the TrainJob's own
+    metadata, not on a replicated job's pod template. The PodGroup gets no queue, and validate says
+    where to write it."""
+    path = tmp_path / "job.yaml"
+    path.write_text(QUEUE_IN_THE_WRONG_PLACE)
+    code, out, _ = run(["validate", str(path), "--format", "json"])
+    found = json.loads(out)["diagnostics"]
+    assert code == 0 and [(d["line"], d["code"], d["path"]) for d in found] == [
+        (25, "queue-ignored", 'metadata.annotations["scheduling.volcano.sh/queue-name"]'),
+        (39, "queue-ignored", "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template"
+                              '.spec.template.metadata.annotations["scheduling.volcano.sh/queue-name"]')]
+    assert all("the runtime's spec.template.metadata.annotations, or the TrainJob's "
+               "spec.runtimePatches[].trainingRuntimeSpec.template.metadata.annotations; write it there"
+               in d["message"] for d in found)
+    code, out, err = run(["podgroup", str(path)])
+    assert code == 0 and "queue:" not in out, out + err

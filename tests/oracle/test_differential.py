@@ -206,6 +206,38 @@ def test_known_bug_is_fixed(harness, bug):
     assert not result.disagreements, [f"{d.key}: {d.detail}" for d in result.disagreements]
 
 
+def _config_map_cases() -> list[dict]:
+    """Jobs across the digit boundaries of the worker index, every MPI implementation, the launcher
+    as a worker, and v0.4.0's hostfile (its workers' Service)."""
+    out = []
+    for i, (version, workers, spec) in enumerate([
+            ("v0.8.0", 1234, {"slotsPerWorker": 3}),
+            ("v0.8.0", 101, {"mpiImplementation": "Intel", "runLauncherAsWorker": True, "slotsPerWorker": 12}),
+            ("v0.8.0", 10, {"mpiImplementation": "MPICH"}),
+            ("v0.4.0", 1001, {"mpiImplementation": "Intel"})]):
+        job = _job([{"name": "l"}], [{"name": "w"}], workers)
+        job["metadata"] = {"name": "hostfile-size", "namespace": "research"}
+        job["spec"].update(spec)
+        out.append(dict(_case(version, "", job), id=f"config-map-{i}"))
+    return out
+
+
+def test_config_map_bytes_are_those_of_the_operators_config_map(harness):
+    """The closed form behind hostfile-too-large (config_map_bytes: the bytes of data the API
+    server counts against its 1 MiB) against the ConfigMap the real controller creates."""
+    from mpigen.operator.mpi_controller import config_map_bytes
+    from mpigen.operator.mpi_defaults import set_defaults
+    from mpigen.versions import OperatorVersion
+
+    results = harness.run(_config_map_cases())
+    assert len(results) == 4
+    for result in results:
+        [config] = [o for o in result.response["objects"] if o["kind"] == "ConfigMap"]
+        version = OperatorVersion.parse(result.case["version"])
+        expected, _ = config_map_bytes(set_defaults(result.case["mpijob"], version), legacy=version.legacy)
+        assert sum(len(value.encode()) for value in config["data"].values()) == expected, result.case["id"]
+
+
 # ------------------------------------------------------------------ PyTorchJob / TFJob (training-operator v1.9.0)
 
 TRAINING_CASES = int(os.environ.get("MPIGEN_ORACLE_TRAINING_CASES", "150"))

@@ -158,7 +158,7 @@ def test_unusable_yaml_configuration(repo: Path, text: str, message: str) -> Non
 
 def test_unknown_key_message_lists_the_known_ones(repo: Path) -> None:
     (repo / CONFIG_FILE).write_text("ouptut: deploy\n")
-    with pytest.raises(ConfigError, match="known: cluster, disable, gang, operatorVersion, output, "
+    with pytest.raises(ConfigError, match="known: apply, cluster, disable, gang, operatorVersion, output, "
                                           "schedulerName, specs"):
         load_config(start=repo)
 
@@ -211,3 +211,20 @@ def test_configuration_is_read_with_a_safe_loader(repo: Path) -> None:
 ])
 def test_disable_annotation(obj: object, codes: set[str]) -> None:
     assert disabled_by_annotation(obj) == frozenset(codes)
+
+
+@pytest.mark.parametrize("value, server_side", [("server-side", True), ("client-side", False)])
+def test_apply_says_how_the_repository_is_applied(repo: Path, value: str, server_side: bool) -> None:
+    (repo / CONFIG_FILE).write_text(f"apply: {value}\n")
+    config = load_config(start=repo)
+    assert (config.apply, config.server_side) == (value, server_side)
+    assert not Config().server_side  # not said: not taken as server-side
+
+
+@pytest.mark.parametrize("value, message", [("serverside", "apply must be server-side or client-side"),
+                                            ("true", "apply must be a string"),
+                                            ("[server-side]", "apply must be a string")])
+def test_apply_refuses_other_values(repo: Path, value: str, message: str) -> None:
+    (repo / CONFIG_FILE).write_text(f"apply: {value}\n")
+    with pytest.raises(ConfigError, match=message):
+        load_config(start=repo)

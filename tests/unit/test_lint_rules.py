@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases" / "lint"
 GOLDEN = ROOT / "golden"
 KNOWN_KINDS = {"MPIJob", "PyTorchJob", "TFJob", "Deployment", "Service", "ConfigMap", "Secret", "PriorityClass",
-               "PodGroup", "Queue",  # the kinds mpigen has schemas for
+               "PodGroup", "Queue", "Workload",  # the kinds mpigen has schemas for
                "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"}  # Kubeflow Trainer v2.3.0
 RULES = load_rules()
 CODES = {rule.code for rule in RULES}

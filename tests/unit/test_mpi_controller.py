@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from mpigen.operator.mpi_controller import NotCreated, created_objects, hostfile
+from mpigen.operator.mpi_controller import NotCreated, config_map_bytes, created_objects, host, hostfile, index_digits
+from mpigen.operator.mpi_defaults import set_defaults
 from mpigen.versions import OperatorVersion
 
 
@@ -144,3 +145,25 @@ def test_a_multiplied_quantity_is_not_parsed_again() -> None:
            "spec": spec}
     pod = next(o for o in created_objects(job, "volcano") if o["kind"] == "Pod")
     assert pod["spec"]["containers"][0]["resources"]["requests"]["memory"] == "9214Pi"
+
+
+@pytest.mark.parametrize("workers", [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 1234])
+@pytest.mark.parametrize("implementation, as_worker, domain, legacy", [
+    ("OpenMPI", False, "", False), ("Intel", True, "", False), ("MPICH", False, "cluster.local", False),
+    ("OpenMPI", True, "cluster.local", False), ("OpenMPI", False, "cluster.local", True), ("Intel", False, "", True)])
+def test_config_map_bytes_are_the_length_of_the_text(workers: int, implementation: str, as_worker: bool, domain: str,
+                                                     legacy: bool) -> None:
+    """The closed form (digit counts of the indices) against the text the controller writes: the
+    hostfile and discover_hosts.sh at creation (created_objects), and discover_hosts.sh with one
+    `echo <host>` line per running worker (updateDiscoverHostsInConfigMap), across every digit boundary."""
+    the_job = set_defaults(job(workers or None, implementation, slotsPerWorker=12, runLauncherAsWorker=as_worker))
+    config = next(o for o in created_objects(the_job, cluster_domain=domain, version=OperatorVersion.parse(
+        "v0.4.0" if legacy else "v0.8.0")) if o["kind"] == "ConfigMap")
+    created = sum(len(value.encode()) for value in config["data"].values())
+    running = created + sum(len(f"echo {host(the_job, f'pi-worker-{i}', domain, legacy)}\n") for i in range(workers))
+    assert config_map_bytes(the_job, domain, legacy) == (created, running)
+
+
+def test_index_digits_counts_the_digits_of_every_index() -> None:
+    assert [index_digits(n) for n in (0, 1, 10, 11, 100, 101)] == [0, 1, 10, 12, 190, 193]
+    assert index_digits(10**6) == sum(len(str(i)) for i in range(10**6))

@@ -141,3 +141,79 @@ def test_junit_counts_objects(skipped: Path, capsys) -> None:
     properties = {p.get("name"): p.get("value") for p in ET.fromstring(out).iter("property")}
     assert properties == {"objects-checked": "2", "objects-skipped": "5",
                           "objects-skipped-kinds": "DaemonSet: 2, ReplicationController: 1, Widget: 1, no kind: 1"}
+
+
+OTHER_GROUPS = """\
+apiVersion: scheduling.k8s.io/v1alpha9
+kind: PodGroup
+metadata: {name: a}
+spec: {minMember: 2}
+---
+apiVersion: example.com/v1
+kind: Service
+metadata: {name: a}
+spec: {ports: [{port: 99999999}]}
+---
+apiVersion: scheduling.k8s.io/v1alpha1
+kind: PodGroup
+metadata: {name: a}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: a, namespace: research}
+spec: {schedulingPolicy: {gang: {minCount: 2}}}
+"""
+
+
+def test_a_kind_is_checked_only_in_its_own_group_and_version(tmp_path: Path, capsys) -> None:
+    """A PodGroup of a version mpigen has no schema for is not Volcano's PodGroup, nor is a CRD's
+    Service the core one: skipped, so --require-schema fails (scheduling.k8s.io/v1alpha1 has no
+    PodGroup: Kubernetes 1.35 serves its Workload only). scheduling.k8s.io/v1beta1's is checked."""
+    coverage = _coverage(OTHER_GROUPS)
+    assert (coverage.checked, dict(coverage.skipped)) == (1, {"PodGroup": 2, "Service": 1})
+    path = tmp_path / "groups.yaml"
+    path.write_text(OTHER_GROUPS)
+    code, out, _ = _validate(["--require-schema"], path, capsys)
+    assert code == 1
+    assert [line.split(": ", 1)[1] for line in out.splitlines()] == [
+        "error no-schema mpigen has no schema for scheduling.k8s.io/v1alpha9 PodGroup: not checked",
+        "error no-schema mpigen has no schema for example.com/v1 Service: not checked",
+        "error no-schema mpigen has no schema for scheduling.k8s.io/v1alpha1 PodGroup: not checked"]
+
+
+GANG_OBJECTS = ROOT / "tests" / "cases" / "schemas" / "valid" / "kubernetes-gang-scheduling.yaml"
+
+
+def test_kubernetes_own_gang_objects_are_checked_in_every_version_1_35_to_1_37(capsys) -> None:
+    """scheduling.k8s.io Workload (v1alpha1, v1alpha2, v1alpha3, v1beta1) and PodGroup (v1alpha2 on)."""
+    coverage = _coverage(GANG_OBJECTS.read_text())
+    assert (coverage.checked, dict(coverage.skipped)) == (7, {})
+    code, out, err = _validate(["--require-schema"], GANG_OBJECTS, capsys)
+    assert (code, out) == (0, ""), out + err
+
+
+def test_a_recursive_definition_is_checked_at_any_depth() -> None:
+    """The int32 of a composite template three levels down, inside the schema's one recursive
+    definition (the decoder's format check follows it), and its unknown field."""
+    text = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: w, namespace: research}
+spec:
+  compositePodGroupTemplates:
+  - name: a
+    schedulingPolicy: {gang: {minGroupCount: 1}}
+    compositePodGroupTemplates:
+    - name: b
+      schedulingPolicy: {gang: {minGroupCount: 1}}
+      compositePodGroupTemplates:
+      - name: c
+        priority: 3000000000
+        bogus: 1
+        schedulingPolicy: {gang: {minGroupCount: 1}}
+        podGroupTemplates: [{name: d, schedulingPolicy: {gang: {minCount: 1}}}]
+"""
+    found, _ = validate_bytes(text.encode(), "w.yaml", ValidateOptions())
+    where = "spec.compositePodGroupTemplates[0].compositePodGroupTemplates[0].compositePodGroupTemplates[0]"
+    assert sorted((d.code, d.path) for d in found) == [("schema", where + ".priority"),
+                                                       ("unknown-field", where + ".bogus")]

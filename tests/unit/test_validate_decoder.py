@@ -102,3 +102,61 @@ def test_two_chiefs_of_a_tfjob() -> None:
     text = ("apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: tf}\nspec:\n  tfReplicaSpecs:\n"
             + replica.format(role="Chief") + replica.format(role="Master"))
     assert [(c, p) for c, p, _ in errors(text)] == [("training-job-invalid", "spec.tfReplicaSpecs")]
+
+
+NULLS = """apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: ddp, creationTimestamp: null}
+spec:
+  bogus: null
+  runPolicy: {cleanPodPolicy: null, typo: {deeper: null}}
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        metadata:
+          creationTimestamp: null
+          annotations: {sidecar.istio.io/inject: "false"}
+        spec:
+          containers:
+          - name: pytorch
+            image: pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime
+            imagePullPolicy: null
+            imagePullPolicyy: null
+            ports: [{name: pytorchjob-port, containerPort: 23456}]
+"""
+
+
+def test_an_unknown_field_whose_value_is_null_is_reported_at_its_key() -> None:
+    """Client-side kubectl apply drops it; kubectl create and server-side apply refuse the object.
+    A null in a field the schema knows (metadata.creationTimestamp, cleanPodPolicy,
+    imagePullPolicy) is what the server drops too; a null under an unknown field that is not null
+    is that field's problem (unknown-field)."""
+    found, _ = validate_bytes(NULLS.encode(), "m.yaml", ValidateOptions())
+    nulls = [(d.line, d.column, d.path, d.severity) for d in found if d.code == "unknown-null-field"]
+    assert nulls == [
+        (5, 3, "spec.bogus", Severity.WARNING),
+        (12, 11, "spec.pytorchReplicaSpecs.Master.template.metadata.creationTimestamp", Severity.WARNING),
+        (19, 13, "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].imagePullPolicyy", Severity.WARNING)]
+    assert [(d.code, d.path) for d in found if d.code != "unknown-null-field"] == [
+        ("unknown-field", "spec.runPolicy.typo")]
+    message = next(d.message for d in found if d.path.endswith("imagePullPolicyy"))
+    assert message == ("unknown field 'imagePullPolicyy' (did you mean 'imagePullPolicy'?) is null: client-side "
+                       "`kubectl apply` drops it, but `kubectl create` and server-side apply (`kubectl apply "
+                       "--server-side`, GitOps tools that apply server-side) refuse the object (\"unknown field\", "
+                       "\"field not declared in schema\"); remove it")
+
+
+def test_an_unknown_null_field_is_an_error_where_the_repository_is_applied_server_side() -> None:
+    found, _ = validate_bytes(NULLS.encode(), "m.yaml", ValidateOptions(server_side=True))
+    nulls = [d for d in found if d.code == "unknown-null-field"]
+    assert len(nulls) == 3 and {d.severity for d in nulls} == {Severity.ERROR}
+    assert "this repository is applied server-side (apply: server-side), which refuses the object" in nulls[0].message
+
+
+def test_a_null_in_a_free_form_field_or_a_map_is_no_unknown_field() -> None:
+    """A Deployment's template metadata is ObjectMeta (creationTimestamp known); labels are a map."""
+    text = deployment().replace("metadata: {labels: {app: tb}}",
+                                "metadata: {labels: {app: tb, other: null}, creationTimestamp: null}")
+    found, _ = validate_bytes(text.encode(), "d.yaml", ValidateOptions())
+    assert not [d for d in found if d.code == "unknown-null-field"]

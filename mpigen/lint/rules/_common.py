@@ -15,8 +15,10 @@ from ...operator.quantity import Quantity
 from ..base import GANG_VOLCANO, Context, Path
 
 ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
-OBJECT_KINDS = ALL_KINDS + ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass", "PodGroup", "Queue")
-"""Every kind mpigen has a schema for (the Volcano, scheduler-plugins and kube-batch PodGroups share a kind)."""
+OBJECT_KINDS = ALL_KINDS + ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass", "PodGroup", "Queue",
+                            "Workload")
+"""Every kind mpigen has a schema for (the Volcano, scheduler-plugins, kube-batch and Kubernetes'
+own scheduling.k8s.io PodGroups share a kind; the Workload is scheduling.k8s.io's)."""
 ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.0 rootSSHPath, the default sshAuthMountPath
 
 

@@ -11,7 +11,8 @@ as a prefix; the namespace is a DNS-1123 label; label keys are qualified names a
 qualified names and all annotations together at most 256 KiB (``ValidateAnnotations``); owner
 references name an apiVersion, kind, name and uid, and at most one is the controller
 (``ValidateOwnerReferences``); finalizers are qualified names (``ValidateFinalizers``), and on a
-built-in kind (Deployment, Service, ConfigMap, Secret, PriorityClass) have a ``/`` unless they are
+built-in kind (Deployment, Service, ConfigMap, Secret, PriorityClass, and Kubernetes' own
+``scheduling.k8s.io`` Workload and PodGroup) have a ``/`` unless they are
 ``kubernetes``, ``orphan`` or ``foregroundDeletion`` (``validateKubeFinalizerName``). kubectl
 itself refuses a ``creationTimestamp``, ``deletionTimestamp`` or managed-fields time that is not
 an RFC 3339 time (``metav1.Time``). A label that Kueue reads (``kueue.x-k8s.io/queue-name``) is a
@@ -42,6 +43,7 @@ KINDS = OBJECT_KINDS + (TRAINJOB_KIND, *RUNTIME_KINDS)
 
 CLUSTER_SCOPED = ("PriorityClass", "Queue", CLUSTER_TRAINING_RUNTIME_KIND)
 BUILT_IN = ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass")  # validated by pkg/apis/*/validation
+BUILT_IN_GROUPS = ("scheduling.k8s.io",)  # Kubernetes' own Workload and PodGroup (Volcano's PodGroup is a CRD)
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")  # core/helper standardFinalizers
 ANNOTATIONS_MAX_BYTES = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB
 BANNED_OWNERS = (("", "v1", "Event"),)
@@ -69,7 +71,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
     yield from validate_labels(meta.get("labels"), base + ("labels",))
     yield from annotations(meta.get("annotations"), base + ("annotations",))
     yield from owner_references(meta.get("ownerReferences"), base + ("ownerReferences",))
-    yield from finalizers(meta.get("finalizers"), base + ("finalizers",), built_in=ctx.kind in BUILT_IN)
+    yield from finalizers(meta.get("finalizers"), base + ("finalizers",), built_in=ctx.kind in BUILT_IN or ctx.api_version.rpartition("/")[0] in BUILT_IN_GROUPS)
     for key in ("creationTimestamp", "deletionTimestamp"):
         yield from _time(meta.get(key), base + (key,))
     for i, entry in enumerate(lists(meta.get("managedFields"))):

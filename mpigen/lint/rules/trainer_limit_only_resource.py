@@ -12,6 +12,12 @@ but not in the gang's minResources: the scheduler admits the gang without checki
 are free, and some pods wait while the others hold their GPUs. The same holds for any resource.
 A TrainJob's ``trainer.resourcesPerNode`` is merged into the runtime's ``node`` container
 (``trainingruntime.go`` lines 199-237), so its limits are checked against the runtime it names.
+training-operator v1.9.0 does the same to a PyTorchJob's or TFJob's gang (Volcano or
+scheduler-plugins) in its own way: ``CalcPGMinResources`` (``pkg/controller.v1/common/util.go``)
+adds, per container of the pods it counts up to minMember, the ``requests``, and the ``limits``
+only when the container has no requests at all (``AddResourceList``); a container that requests
+a CPU and limits a GPU leaves its GPU out (``mpigen podgroup`` shows the PodGroup so computed).
+An explicit ``schedulingPolicy.minResources`` is taken as it is.
 
 Fix: give the resource as a request too (``requests`` equal to ``limits``).
 """
@@ -23,12 +29,13 @@ from typing import Iterator
 from ...diagnostics import Severity
 from ...trainer.info import ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, pod_spec_of
 from ..base import Context, Path
+from ._common import current_api, is_int, pod_spec, scheduling_policy
 from ._trainer import RUNTIME_PATH, containers, gang_scheduler, is_runtime, is_trainjob, limit_only, mapping, \
     replicated_jobs
 
 CODE = "trainer-limit-only-resource"
 SEVERITY = Severity.WARNING
-KINDS = ("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")
+KINDS = ("PyTorchJob", "TFJob", "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")
 
 _PLUGIN = {"coscheduling": "the coscheduling PodGroup", "volcano": "the Volcano PodGroup"}
 
@@ -38,6 +45,43 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         yield from _runtime(ctx)
     elif is_trainjob(ctx):
         yield from _trainjob(ctx)
+    elif ctx.kind in ("PyTorchJob", "TFJob") and current_api(ctx) and ctx.gang is not None:
+        yield from _training_job(ctx)
+
+
+def _training_job(ctx: Context) -> Iterator[tuple[Path, str]]:
+    """training-operator v1.9.0's ``CalcPGMinResources``: a container's limits count only when it
+    has no requests; the pods of a replica type count only up to minMember."""
+    from ...operator import training_podgroup as tp
+
+    path, policy = scheduling_policy(ctx)
+    if "minResources" in policy:
+        return
+    base, specs = ctx.replica_specs
+    readable = {}
+    for rtype, replica in specs.items():
+        count = replica.get("replicas", 1)
+        if not is_int(count):
+            return
+        priority = pod_spec(replica.get("template")).get("priorityClassName")
+        readable[rtype] = {"replicas": count, "template": {"spec": {"priorityClassName": priority}}
+                           if isinstance(priority, str) else {}}
+    job = {"kind": ctx.kind, "spec": {tp.REPLICA_SPECS_KEY[ctx.kind]: readable}}
+    if is_int(policy.get("minAvailable")):
+        job["spec"]["runPolicy"] = {"schedulingPolicy": {"minAvailable": policy["minAvailable"]}}
+    counted = tp.counted_pods(job, tp.calculate_min_member(job), ctx.options.priority_classes or {})
+    for rtype, replica in specs.items():
+        if not counted.get(rtype):
+            continue
+        for i, container in ctx.containers(mapping(replica.get("template"))):
+            resources = mapping(container.get("resources"))
+            if not isinstance(resources.get("requests"), dict):
+                continue  # no requests at all: the operator takes the limits
+            for name in limit_only(resources):
+                yield (base + (rtype, "template", "spec", "containers", i, "resources", "limits", name),
+                       f"{name} is only a limit of container {container.get('name')!r} ({rtype}), which has "
+                       "requests: training-operator takes a container's limits only when it has no requests, so "
+                       "the PodGroup's minResources leave it out; request it too")
 
 
 def _runtime(ctx: Context) -> Iterator[tuple[Path, str]]:
