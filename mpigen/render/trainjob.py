@@ -4,34 +4,37 @@
 What the TrainJob says itself (``pkg/apis/trainer/v1alpha1/trainjob_types.go`` at v2.3.0):
 
 * ``runtimeRef``: ``spec.runtime`` (apiGroup and kind written out);
-* ``trainer.image``, ``trainer.command``, ``trainer.env``: the spec's image, command and env
-  (Trainer's jobset plugin puts them on the ``node`` container of the trainer job: the torch nodes,
-  the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too);
+* ``trainer.image``, ``trainer.command``, ``trainer.args``, ``trainer.env``: the trainer job's image,
+  command, args and env (Trainer's jobset plugin puts them on the ``node`` container of the trainer
+  job: the torch nodes, the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too);
+  ``initializer.<dataset|model>.env`` an initializer's (:mod:`.trainjob_pods`);
 * ``trainer.numNodes``: the pods that run training. PyTorch: ``workers + 1`` (the spec counts the
   workers besides the Master; Trainer's node 0 is the Master). MPI: the ``node`` job gets
   ``numNodes`` pods, one less when the runtime's launcher is a node (``runLauncherAsNode``,
   ``MPI.EnforceMLPolicy``), so ``numNodes`` = ``workers + 1`` there and ``workers`` otherwise:
   the spec's workers are always the node job's pods, as they are an MPIJob's Worker pods;
-* ``trainer.resourcesPerNode``: ``spec.resources`` as requests and limits, canonical quantities;
+* ``trainer.resourcesPerNode``: ``spec.resources`` as requests and limits, canonical quantities
+  (left out when the jobs it reaches need other resources, or DRA claims);
 * ``trainer.numProcPerNode``: ``spec.slotsPerWorker`` when given (else the runtime's, which the
   mpi plugin raises to the GPUs per node);
 * ``suspend`` (false unless ``runPolicy.suspend``; not written with Kueue, which owns it) and
   ``activeDeadlineSeconds``; the metadata's labels and annotations, Kueue's labels.
 
 What only a pod template can say goes through one ``runtimePatches`` entry (manager
-``mpigen.dev/spec``), on every replicated job that runs training (not the initializers): the
-pods' labels (the job's and ``spec.labels``) and annotations (``sidecar.istio.io/inject:
-"false"``, as for every mpigen job, and ``spec.annotations``), volumes and their mounts on the
-``node`` container (``spec.volumes``, ``/dev/shm``), ``nodeSelector``, ``tolerations``,
-``imagePullSecrets``, ``serviceAccountName``; the Volcano queue as the JobSet template's
-annotation ``scheduling.volcano.sh/queue-name``, where Trainer's volcano plugin reads it.
+``mpigen.dev/spec``), a pod template per replicated job (:func:`mpigen.render.trainjob_pods.patch_template`:
+on every job that runs training, the pods' labels and annotations -- ``sidecar.istio.io/inject:
+"false"``, as for every mpigen job --, volumes and their mounts on the ``node`` container,
+``nodeSelector``, ``tolerations``, ``affinity``, the security contexts, ``imagePullSecrets``,
+``serviceAccountName``); and the Volcano queue as the JobSet template's annotation
+``scheduling.volcano.sh/queue-name``, where Trainer's volcano plugin reads it.
 
 What neither can say -- a PodGroup policy the runtime lacks (a patch has no ``podGroupPolicy``),
-the pods' ``schedulerName`` and ``priorityClassName``, code sync's init container (a patch's init
-container has no image), ``workingDir`` and ``imagePullPolicy`` -- makes mpigen write a
-**TrainingRuntime named after the job** in its namespace: a copy of the named runtime with those
-settings, which the TrainJob's ``runtimeRef`` then names (:func:`plan`, and the info diagnostic
-``runtime-copy`` says why). Scheduling, the decision:
+the pods' ``schedulerName``, and what :mod:`.trainjob_pods` finds only a runtime's pod templates
+can say (``priorityClassName``, code sync's and the spec's init containers and sidecars, the host
+network, ports, probes, a role's own program or resources..., the pod template patches) -- makes
+mpigen write a **TrainingRuntime named after the job** in its namespace: a copy of the named
+runtime with those settings, which the TrainJob's ``runtimeRef`` then names (the info diagnostic
+``runtime-copy`` says why, at each field). Scheduling, the decision:
 
 * ``gang`` omitted: what the runtime gives (no copy for the gang);
 * ``volcano`` / ``scheduler-plugins``: when the runtime has not that ``podGroupPolicy`` (or
@@ -54,7 +57,7 @@ from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND, TRAINJOB_KIND
 from ..spec.runtime_rules import launcher_is_node
 from ..trainer.defaults import runtime_defaults
-from ..trainer.info import ANCESTOR_DATASET, ANCESTOR_LABEL, ANCESTOR_MODEL, upsert_env
+from ..trainer.info import upsert_env
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
 from ..trainer.torch import TORCHTUNE_MODELS, model_of
@@ -74,11 +77,6 @@ def runtime_lookup(spec: dict[str, Any], namespace: str | None, runtimes: Runtim
     if found is None:  # the check stage reports it first (runtime-not-found)
         raise ValueError(f"{ref['kind']} {ref['name']} is not among {runtimes.source}")
     return found
-
-
-def _trains(rjob: dict[str, Any]) -> bool:
-    labels = ((rjob.get("template") or {}).get("metadata") or {}).get("labels") or {}
-    return labels.get(ANCESTOR_LABEL) not in (ANCESTOR_DATASET, ANCESTOR_MODEL)
 
 
 def _pod(rjob: dict[str, Any]) -> dict[str, Any]:

@@ -47,9 +47,6 @@ from typing import Any
 from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
 from .pods import ISTIO_INJECT, PROBES, container_mounts, env_var, init_containers, pod_volumes, resources
 
-PATCH_POD_FIELDS = ("affinity", "imagePullSecrets", "nodeSelector", "securityContext", "serviceAccountName",
-                    "tolerations", "volumes")
-"""The fields of a pod spec mpigen writes that Trainer's ``PodSpecPatch`` has (besides ``containers``)."""
 COPY_POD_FIELDS = ("runtimeClassName", "topologySpreadConstraints", "resourceClaims")
 COPY_CONTAINER_FIELDS = ("envFrom", "ports", *PROBES)
 
@@ -76,11 +73,6 @@ class RolePods:
     @property
     def patches(self) -> list[tuple[tuple, dict[str, Any]]]:
         return self.settings["podTemplatePatches"]
-
-    def copied(self) -> bool:
-        """Whether the copy says anything of these pods (the gang's schedulerName and code sync aside)."""
-        return bool(self.pod or self.container or self.env or self.resources or self.init or self.moved
-                    or self.patches)
 
 
 def plan(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any]) -> tuple[TrainerAPI, list[RolePods]]:
@@ -206,16 +198,15 @@ def _copy_parts(pods: RolePods, spec: dict[str, Any], api: TrainerAPI) -> None:
     claims = view.get("resourceClaims")
     if (view["resources"] or claims) and not (role.reached and api.resources is not None):
         pods.resources = resources(spec, view["resources"], claims)
-        if role.reached and claims:
-            why, key = "Trainer's trainer.resourcesPerNode writes back a container's limits and requests only", \
-                "resourceClaims"
-        elif role.reached:
-            why, key = "trainer.resourcesPerNode gives the node containers of the jobs it reaches the same", \
-                "resources"
+        if not role.reached:
+            why = "trainer.resourcesPerNode sizes only the trainer's node containers"
+        elif claims:
+            why = "Trainer merges trainer.resourcesPerNode into a container and writes back its limits and requests " \
+                  "only, without its claims"
         else:
-            why, key = "trainer.resourcesPerNode sizes only the trainer's node containers", "resources"
-        reason(key, "{container} resources", why,
-               place=where(spec, role, key if view.get(key) else "resources" if view["resources"] else "resourceClaims"))
+            why = "trainer.resourcesPerNode would give the node containers of every job it reaches the same"
+        reason("resourceClaims" if claims and (role.reached or not view["resources"]) else "resources",
+               "{container} resources", why)
 
 
 def _env(pods: RolePods, api: TrainerAPI, reason: Any) -> None:

@@ -154,18 +154,25 @@ def _owned(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
 def _operator_mounts(where: tuple, pod: dict, ssh_path: str) -> Iterator[Finding]:
     instead = ("the operator mounts the SSH keys at mpi.sshAuthMountPath and the hostfile at /etc/mpi itself: set "
                "mpi.sshAuthMountPath instead")
+    yield from owned_mounts(where, pod, OPERATOR_VOLUMES, ssh_path, "the operator", instead)
+
+
+def owned_mounts(where: tuple, pod: dict, volumes: tuple[str, ...], ssh_path: str, owner: str,
+                 instead: str) -> Iterator[Finding]:
+    """A patch's volume named as one of ``volumes``, or a mount of one or at the SSH keys' or the
+    hostfile's path: what ``owner`` (the operator, Trainer) mounts itself."""
     for i, volume in _items(pod.get("volumes")):
-        if volume.get("name") in OPERATOR_VOLUMES:
+        if volume.get("name") in volumes:
             yield (where + ("spec", "volumes", i, "name"), "patch-owned", Severity.ERROR,
-                   f"volume {volume['name']!r} is the operator's: {instead}")
+                   f"volume {volume['name']!r} is {owner}'s: {instead}")
     for field in ("containers", "initContainers"):
         for i, item in _items(pod.get(field)):
             for j, mount in _items(item.get("volumeMounts")):
                 path = mount.get("mountPath")
-                if mount.get("name") in OPERATOR_VOLUMES or (
+                if mount.get("name") in volumes or (
                         isinstance(path, str) and path.rstrip("/") in (ssh_path, HOSTFILE_PATH)):
                     yield (where + ("spec", field, i, "volumeMounts", j), "patch-owned", Severity.ERROR,
-                           f"this mount is where the operator mounts its own: {instead}")
+                           f"this mount is where {owner} mounts its own: {instead}")
 
 
 def _items(value: Any) -> list[tuple[int, dict]]:

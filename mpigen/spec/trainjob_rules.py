@@ -34,7 +34,7 @@ from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name, runtime_ref
 from ..expand.trainjob_roles import RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
 from ..load.trainer_runtimes import Runtimes
 from ..trainer.info import ANCESTOR_LABEL
-from .patch_rules import GROUP_MARKS, HOSTFILE_PATH, _has, _items, overlaps, shape
+from .patch_rules import GROUP_MARKS, HOSTFILE_PATH, _has, _items, overlaps, owned_mounts, shape
 from .role_rules import OWN_VOLUMES, undefined_mounts
 from .runtime_rules import named_runtime
 
@@ -65,9 +65,13 @@ def check_trainjob_pods(doc: dict[str, Any], spec: dict[str, Any], runtimes: Run
     by_name = {role.name: (role, settings) for role, settings in roles}
     places = trainjob_patches(spec, roles)
     yield from shape(places)
-    yield from _owned(spec, runtime, places, by_name, trainer_api(spec, roles))
-    yield from overlaps(spec, places, lambda role: by_name[role][1], lambda role: by_name[role][0].main,
-                        lambda role, name: name in by_name[role][0].containers)
+    owned = list(_owned(spec, runtime, places, by_name, trainer_api(spec, roles)))
+    yield from owned
+    # where Trainer sets a value over the patch's, the patch does not win: no patch-overrides there
+    for found in overlaps(spec, places, lambda role: by_name[role][1], lambda role: by_name[role][0].main,
+                          lambda role, name: name in by_name[role][0].containers):
+        if not any(path[:len(found[0])] == found[0] for path, *_ in owned):
+            yield found
 
 
 def trainjob_patches(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, Any]]]
@@ -206,20 +210,9 @@ def _owned_marks(where: tuple, patch: dict) -> Iterator[Finding]:
 
 
 def _mpi_mounts(where: tuple, pod: dict, ssh_path: str) -> Iterator[Finding]:
-    instead = (f"Trainer's MPI plugin mounts the SSH keys at the runtime's sshAuthMountPath ({ssh_path}) and the "
+    instead = (f"its MPI plugin mounts the SSH keys at the runtime's sshAuthMountPath ({ssh_path}) and the "
                f"hostfile at {HOSTFILE_PATH} itself")
-    for i, volume in _items(pod.get("volumes")):
-        if volume.get("name") in MPI_VOLUMES:
-            yield (where + ("spec", "volumes", i, "name"), "patch-owned", Severity.ERROR,
-                   f"volume {volume['name']!r} is Trainer's: {instead}")
-    for field in ("containers", "initContainers"):
-        for i, item in _items(pod.get(field)):
-            for j, mount in _items(item.get("volumeMounts")):
-                path = mount.get("mountPath")
-                if mount.get("name") in MPI_VOLUMES or (
-                        isinstance(path, str) and path.rstrip("/") in (ssh_path, HOSTFILE_PATH)):
-                    yield (where + ("spec", field, i, "volumeMounts", j), "patch-owned", Severity.ERROR,
-                           f"this mount is where Trainer mounts its own: {instead}")
+    yield from owned_mounts(where, pod, MPI_VOLUMES, ssh_path, "Trainer", instead)
 
 
 def _trainer_set(spec: dict[str, Any], path: tuple, item: dict, role: RuntimeRole, settings: dict[str, Any],

@@ -327,6 +327,13 @@ def test_what_trainer_or_jobset_owns_is_an_error_at_the_patch(patch: str, expect
     assert not compile_body(body).jobs
 
 
+def test_no_patch_overrides_warning_where_trainer_sets_the_value_over_the_patch() -> None:
+    body = TORCH + "  env: {A: \"1\"}\n  podTemplatePatch: {spec: {containers: [{name: node, image: x, env: " \
+                   "[{name: A, value: b}]}]}}\n"
+    codes = [code for code, _, _ in findings(body)]
+    assert codes.count("patch-owned") == 2 and "patch-overrides" not in codes
+
+
 def test_the_mpi_plugins_volumes_are_owned() -> None:
     body = DEEPSPEED + "  roles:\n    node:\n      podTemplatePatch: {spec: {containers: [{name: node, volumeMounts: " \
                        "[{name: keys, mountPath: /home/mpiuser/.ssh}]}]}}\n"
