@@ -35,7 +35,7 @@ from ..expand.trainjob_roles import RuntimeRole, TrainerAPI, trainer_api, trainj
 from ..load.trainer_runtimes import Runtimes
 from ..trainer.info import ANCESTOR_LABEL
 from .patch_rules import GROUP_MARKS, HOSTFILE_PATH, _has, _items, overlaps, owned_mounts, shape
-from .role_rules import OWN_VOLUMES, undefined_mounts
+from .role_rules import OWN_VOLUMES, _where, undefined_mounts
 from .runtime_rules import named_runtime
 
 Finding = tuple[tuple, str, Severity, str]
@@ -100,11 +100,6 @@ def _role_names(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, A
         yield (("spec", "roles", name), "role-unknown", Severity.ERROR,
                f"{described} has no replicated job {name!r}: a TrainJob's roles are its runtime's replicated jobs, "
                f"{', '.join(names) or 'none'}" + (f" (did you mean {hint!r}?)" if hint else ""))
-
-
-def _where(spec: dict[str, Any], role: str, field: str) -> tuple:
-    own = (spec.get("roles") or {}).get(role)
-    return ("spec", "roles", role, field) if isinstance(own, dict) and field in own else ("spec", field)
 
 
 def _container_names(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, Any]]],
