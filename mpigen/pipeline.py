@@ -181,7 +181,7 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
     patched = _has_patches(spec)
     for obj in objects:
         found = admission_problems(obj, options.operator_version) if obj["kind"] in CURRENT_API else []
-        if patched and obj["kind"] in CURRENT_API:
+        if patched and (obj["kind"] in CURRENT_API or obj["kind"] in RUNTIME_KINDS):  # a runtime: the copy
             found = _schema_findings(obj) + found
         if obj["apiVersion"] == TRAINER_API and obj["kind"] in (TRAINJOB_KIND, *RUNTIME_KINDS):  # Trainer's webhooks
             found += trainer_admission_problems(obj, lint)
@@ -201,9 +201,9 @@ def _has_patches(spec: dict[str, Any]) -> bool:
 
 
 def _schema_findings(obj: dict[str, Any]) -> list[tuple]:
-    """The job's CRD schema on a job whose pod templates a patch changed: what mpigen builds holds
-    its schema by construction, what a patch writes need not (a field the pod has not, a value of
-    the wrong type)."""
+    """The job's CRD schema on a job whose pod templates a patch changed (a TrainJob's: the
+    TrainingRuntime copy's): what mpigen builds holds its schema by construction, what a patch
+    writes need not (a field the pod has not, a value of the wrong type)."""
     from .spec.schema import schema_problems
 
     group, _, version = obj["apiVersion"].rpartition("/")

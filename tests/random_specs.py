@@ -433,10 +433,61 @@ def _for_trainjob(spec: dict[str, Any]) -> None:
         spec["workers"] = 1
 
 
+# The production pod fields of a TrainJob (mpigen.render.trainjob_pods): each drawn with its chance,
+# job-wide or for one replicated job of the runtime.
+JOB_JOBS = {"torch-distributed": ("node",), "deepspeed-distributed": ("node", "launcher"),
+            "mlx-distributed": ("node", "launcher")}
+PRODUCTION = [
+    ("securityContext", 0.2, [{"capabilities": {"add": ["IPC_LOCK"]}}, {"runAsNonRoot": True}]),
+    ("podSecurityContext", 0.15, [{"runAsUser": 1000, "fsGroup": 1000}, {"supplementalGroups": [2000]}]),
+    ("hostNetwork", 0.1, [True]),
+    ("affinity", 0.15, [{"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 100, "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname",
+                                            "labelSelector": {"matchLabels": {"workload": "training"}}}}]}}]),
+    ("topologySpreadConstraints", 0.1, [[{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                          "whenUnsatisfiable": "ScheduleAnyway"}]]),
+    ("args", 0.15, [["--epochs", "3"], ["--seed=42"]]),
+    ("envFrom", 0.1, [[{"configMapRef": {"name": "training-settings"}}], [{"secretRef": {"name": "wandb"}}]]),
+    ("ports", 0.1, [[{"containerPort": 9090, "name": "metrics"}]]),
+    ("readinessProbe", 0.1, [{"tcpSocket": {"port": 9090}, "periodSeconds": 30}]),
+    ("runtimeClassName", 0.05, ["nvidia"]),
+    ("initContainers", 0.1, [[{"name": "fetch", "image": "busybox:1.36", "command": ["true"]}]]),
+    ("sidecars", 0.1, [[{"name": "log-shipper", "image": "fluent/fluent-bit:3.1.9"}]]),
+    ("podTemplatePatch", 0.1, [{"spec": {"terminationGracePeriodSeconds": 120}},
+                               {"metadata": {"labels": {"patched": "yes"}}}]),
+]
+ROLE_PRODUCTION = [
+    ("nodeSelector", 0.2, [{"node-role": "gpu"}, {"node-role": "cpu"}]),
+    ("env", 0.15, [{"ROLE_ONLY": "1"}]),
+    ("resources", 0.1, [{"cpu": "2", "memory": "4Gi"}, {"gpu": 1, "cpu": "4"}]),
+    ("priorityClassName", 0.05, ["low-priority"]),
+    ("securityContext", 0.05, [{"capabilities": {"add": ["SYS_PTRACE"]}}]),
+    ("podTemplatePatch", 0.1, [{"spec": {"terminationGracePeriodSeconds": 30}}]),
+]
+
+
+def _production(rng: random.Random, spec: dict[str, Any]) -> None:
+    """The production pod fields a TrainJob spec may have, job-wide and per replicated job."""
+    for key, chance, choices in PRODUCTION:
+        _maybe(rng, spec, key, chance, copy.deepcopy(choices))
+    roles: dict[str, Any] = {}
+    for job in JOB_JOBS[spec["runtime"]]:
+        own: dict[str, Any] = {}
+        for key, chance, choices in ROLE_PRODUCTION:
+            _maybe(rng, own, key, chance, copy.deepcopy(choices))
+        if spec["runtime"] != "torch-distributed" and job == "node" and rng.random() < 0.05:
+            own["image"] = "registry.example.com/sshd:1"
+        if own:
+            roles[job] = own
+    if roles:
+        spec["roles"] = roles
+
+
 def trainjob_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any] | None:
     """A random valid spec of framework pytorch or mpi as a Kubeflow Trainer TrainJob spec
-    (``spec.runtime``: a default runtime of its framework), without the fields a TrainJob refuses;
-    None for a TensorFlow spec (Trainer v2.3.0 has none)."""
+    (``spec.runtime``: a default runtime of its framework), without the fields a TrainJob refuses,
+    with some of the production pod fields (:data:`PRODUCTION`, :data:`ROLE_PRODUCTION`); None for
+    a TensorFlow spec (Trainer v2.3.0 has none)."""
     spec = doc["spec"]
     if spec["framework"] not in RUNTIMES:
         return None
@@ -446,4 +497,5 @@ def trainjob_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any] 
     _for_trainjob(spec)
     for env in (spec.get("environments") or {}).values():
         _for_trainjob(env)
+    _production(rng, spec)
     return out

@@ -87,27 +87,36 @@ def role_settings(spec: dict[str, Any], role: str, pods_priority: str | None) ->
     of patches to apply in order), ``priorityClassName`` defaulted to ``pods_priority``."""
     framework = spec.get("framework", "mpi")
     mpi_worker = framework == "mpi" and role == "worker"
-    inherited = {k: spec[k] for k in POD_FIELDS
-                 if k in spec and k not in ("resources", "podTemplatePatch")
-                 and not (mpi_worker and k in PROGRAM_FIELDS)}
-    own = own_settings(spec, role)
+    inherit = [k for k in POD_FIELDS if not (mpi_worker and k in PROGRAM_FIELDS)]
+    return merged_settings(spec, own_settings(spec, role), inherit, _default_resources(spec, role), pods_priority,
+                           patches_of(spec, role))
+
+
+def merged_settings(spec: dict[str, Any], own: dict[str, Any], inherit: list[str] | tuple[str, ...],
+                    default_resources: dict[str, Any], pods_priority: str | None,
+                    patches: list[tuple[tuple[str, ...], dict[str, Any]]]) -> dict[str, Any]:
+    """A role's settings: the job-wide fields of ``inherit`` with the role's ``own`` merged over
+    them (a JSON merge patch), ``resources`` the role's own else ``default_resources``,
+    ``priorityClassName`` the role's own else ``pods_priority``, and ``patches`` (see
+    :func:`patches_of`) as ``podTemplatePatches``."""
+    inherited = {k: spec[k] for k in inherit if k in spec and k not in ("resources", "podTemplatePatch")}
     merged = merge(inherited, {k: v for k, v in own.items() if k not in ("resources", "podTemplatePatch")})
     settings: dict[str, Any] = {k: merged.get(k) for k in POD_FIELDS if k != "podTemplatePatch"}
-    settings["resources"] = own["resources"] if own.get("resources") is not None else _default_resources(spec, role)
+    settings["resources"] = own["resources"] if own.get("resources") is not None else default_resources
     if "priorityClassName" not in own:
         settings["priorityClassName"] = pods_priority
     for key in SORTED_MAPS:
         settings[key] = dict(sorted((settings[key] or {}).items()))
     settings["volumes"] = list(settings["volumes"] or [])
-    settings["podTemplatePatches"] = patches_of(spec, role)
+    settings["podTemplatePatches"] = patches
     return settings
 
 
-def patches_of(spec: dict[str, Any], role: str) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+def patches_of(spec: dict[str, Any], role: str, job_wide: bool = True) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
     """The pod template patches of ``role``'s pods, in the order they apply: (where in the document
-    the patch is, the patch); the job-wide one first."""
+    the patch is, the patch); the job-wide one first (``job_wide``: whether it applies to the role)."""
     own = (spec.get("roles") or {}).get(role) or {}
-    found = [(("spec", "podTemplatePatch"), spec.get("podTemplatePatch")),
+    found = [(("spec", "podTemplatePatch"), spec.get("podTemplatePatch") if job_wide else None),
              (("spec", "roles", role, "podTemplatePatch"), own.get("podTemplatePatch"))]
     return [(path, patch) for path, patch in found if isinstance(patch, dict) and patch]
 

@@ -131,19 +131,36 @@ def _trainjob(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Pat
         field = str(path[2])
         if field == "env":
             name = _value(obj, path[:4] + ("name",)) if len(path) > 3 else None
-            return [("spec", "env", name), ("spec", "env")] if isinstance(name, str) else [("spec", "env")]
+            return _in_roles(spec, "env", name) if isinstance(name, str) else [("spec", "env")]
         if field == "resourcesPerNode":
             name = path[4] if len(path) > 4 else None
             if name == gpu_resource_name(spec):
                 name = "gpu"
-            return ([("spec", "resources", name)] if isinstance(name, str) else []) + [("spec", "resources")]
+            return (_in_roles(spec, "resources", name) if isinstance(name, str) else []) + [("spec", "resources")]
+        if field in ("image", "command", "args"):
+            value = _value(obj, path[:3])
+            roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
+            return [("spec", "roles", r, field) for r, own in roles.items()
+                    if isinstance(own, dict) and own.get(field) == value] + [("spec", field), runtime]
         return TRAINER_FIELDS.get(field, []) + [runtime]
+    if path[:3] == ("spec", "initializer") and len(path) > 5 and path[4] == "env":
+        role = f"{path[3]}-initializer"
+        name = _value(obj, path[:6] + ("name",))
+        return [("spec", "roles", role, "env", name), ("spec", "roles", role, "env")]
     if path[:2] == ("spec", "runtimePatches") and path[3:7] == PATCH_POD and len(path) > 8:
         rjob = _value(obj, path[:8])
-        return _pod_template(rjob, path[8:], spec)
+        return _pod_template(rjob, path[8:], spec, patched=False)
     if path[:2] == ("spec", "runtimePatches") and path[3:6] == ("trainingRuntimeSpec", "template", "metadata"):
         return [("spec", "scheduling", "queue"), GANG]
     return [runtime]
+
+
+def _in_roles(spec: dict[str, Any], field: str, name: str) -> list[Path]:
+    """``spec.<field>.<name>``, then each role's own ``<field>.<name>`` (a TrainJob field that holds
+    what every role it reaches has alike)."""
+    roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
+    return [("spec", field, name)] + [("spec", "roles", r, field, name) for r, own in roles.items()
+                                      if isinstance(own, dict) and name in (own.get(field) or {})] + [("spec", field)]
 
 
 def _runtime_copy(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Path]:
@@ -155,21 +172,32 @@ def _runtime_copy(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list
     return [("spec", "runtime")]
 
 
-def _pod_template(rjob: Any, rest: Path, spec: dict[str, Any]) -> list[Path]:
+def _pod_template(rjob: Any, rest: Path, spec: dict[str, Any], patched: bool = True) -> list[Path]:
     """``rest``: a path in a replicated job (``template.spec.template...``): the spec field behind
-    it, read as a worker's pod template is read (:func:`_replica`)."""
-    if rest[:3] != ("template", "spec", "template") or not isinstance(rjob, dict):
+    it, read as a role's pod template is read (:func:`_replica`), the role being the replicated
+    job and its training container the one named ``node`` (else the initializer's, named after the
+    job); ``patched``: whether the role's pod template patches were applied to it (the copy's)."""
+    if rest[:3] != ("template", "spec", "template") or not isinstance(rjob, dict) or \
+            not isinstance(rjob.get("name"), str):
         return [("spec", "runtime")]
     template = ((rjob.get("template") or {}).get("spec") or {}).get("template")
-    worker = {"kind": "TrainJob", "spec": {"pods": {"Worker": {"template": template}}}}
-    return _replica(worker, "TrainJob", ("spec", "pods", "Worker", "template") + tuple(rest[3:]), spec)
+    containers = _value(template, ("spec", "containers"))
+    names = [c.get("name") if isinstance(c, dict) else None for c in containers] if isinstance(containers, list) else []
+    main = next((i for want in ("node", rjob["name"]) for i, n in enumerate(names) if n == want), None)
+    job = {"kind": TRAINJOB_KIND, "spec": {"pods": {rjob["name"]: {"template": template}}}}
+    return _replica(job, TRAINJOB_KIND, ("spec", "pods", rjob["name"], "template") + tuple(rest[3:]), spec,
+                    patched=patched, main=main)
 
 
-def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -> list[Path]:
+def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any], patched: bool = True,
+             main: int | None = 0) -> list[Path]:
+    """``path``: in the replica spec of ``role`` (``spec.<replica specs>.<role>...``); ``patched``:
+    whether its pod template patches were applied; ``main``: the index of its training container."""
     role, rest = str(path[2]), path[3:]
     name = ROLE_NAMES.get(role, role.lower())  # the role's name in spec.roles
     settings = ROLE_SETTINGS.get((str(kind), role), ())
-    section = ("spec",) + settings
+    # what the spec does not write: a runtime's own (a TrainJob's pods), else the role's section
+    section = ("spec", "runtime") if kind == TRAINJOB_KIND else ("spec",) + settings
 
     def own(*field: str | int) -> list[Path]:
         """The role's own setting (``roles.<role>``, then the older ``<framework>.<role>``), then the
@@ -188,9 +216,9 @@ def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -
     if rest[:1] != ("template",):
         return [section]
     template = rest[1:]
-    patched = _patch_origin(_value(obj, path[:4]), template, spec, name)
-    if patched is not None:
-        return [patched]
+    found = _patch_origin(_value(obj, path[:4]), template, spec, name) if patched else None
+    if found is not None:
+        return [found]
     if template[:2] in (("metadata", "labels"), ("metadata", "annotations")):
         key = template[2] if len(template) > 2 else None
         if key in (TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL):
@@ -208,7 +236,7 @@ def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any]) -
     if field == "initContainers":
         return _init_container(_value(obj, prefix + pod[:2] + ("name",)), pod[2:], spec, name)
     if field == "containers":
-        if pod[1:2] != (0,):
+        if main is None or pod[1:2] != (main,):
             return [section]  # a container the spec does not write (a patch's is found above)
         return _container(obj, kind, role, prefix + pod[:2], pod[2:], spec, own)
     if field == "volumes":

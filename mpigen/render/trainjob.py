@@ -4,34 +4,37 @@
 What the TrainJob says itself (``pkg/apis/trainer/v1alpha1/trainjob_types.go`` at v2.3.0):
 
 * ``runtimeRef``: ``spec.runtime`` (apiGroup and kind written out);
-* ``trainer.image``, ``trainer.command``, ``trainer.env``: the spec's image, command and env
-  (Trainer's jobset plugin puts them on the ``node`` container of the trainer job: the torch nodes,
-  the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too);
+* ``trainer.image``, ``trainer.command``, ``trainer.args``, ``trainer.env``: the trainer job's image,
+  command, args and env (Trainer's jobset plugin puts them on the ``node`` container of the trainer
+  job: the torch nodes, the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too);
+  ``initializer.<dataset|model>.env`` an initializer's (:mod:`.trainjob_pods`);
 * ``trainer.numNodes``: the pods that run training. PyTorch: ``workers + 1`` (the spec counts the
   workers besides the Master; Trainer's node 0 is the Master). MPI: the ``node`` job gets
   ``numNodes`` pods, one less when the runtime's launcher is a node (``runLauncherAsNode``,
   ``MPI.EnforceMLPolicy``), so ``numNodes`` = ``workers + 1`` there and ``workers`` otherwise:
   the spec's workers are always the node job's pods, as they are an MPIJob's Worker pods;
-* ``trainer.resourcesPerNode``: ``spec.resources`` as requests and limits, canonical quantities;
+* ``trainer.resourcesPerNode``: ``spec.resources`` as requests and limits, canonical quantities
+  (left out when the jobs it reaches need other resources, or DRA claims);
 * ``trainer.numProcPerNode``: ``spec.slotsPerWorker`` when given (else the runtime's, which the
   mpi plugin raises to the GPUs per node);
 * ``suspend`` (false unless ``runPolicy.suspend``; not written with Kueue, which owns it) and
   ``activeDeadlineSeconds``; the metadata's labels and annotations, Kueue's labels.
 
 What only a pod template can say goes through one ``runtimePatches`` entry (manager
-``mpigen.dev/spec``), on every replicated job that runs training (not the initializers): the
-pods' labels (the job's and ``spec.labels``) and annotations (``sidecar.istio.io/inject:
-"false"``, as for every mpigen job, and ``spec.annotations``), volumes and their mounts on the
-``node`` container (``spec.volumes``, ``/dev/shm``), ``nodeSelector``, ``tolerations``,
-``imagePullSecrets``, ``serviceAccountName``; the Volcano queue as the JobSet template's
-annotation ``scheduling.volcano.sh/queue-name``, where Trainer's volcano plugin reads it.
+``mpigen.dev/spec``), a pod template per replicated job (:func:`mpigen.render.trainjob_pods.patch_template`:
+on every job that runs training, the pods' labels and annotations -- ``sidecar.istio.io/inject:
+"false"``, as for every mpigen job --, volumes and their mounts on the ``node`` container,
+``nodeSelector``, ``tolerations``, ``affinity``, the security contexts, ``imagePullSecrets``,
+``serviceAccountName``); and the Volcano queue as the JobSet template's annotation
+``scheduling.volcano.sh/queue-name``, where Trainer's volcano plugin reads it.
 
 What neither can say -- a PodGroup policy the runtime lacks (a patch has no ``podGroupPolicy``),
-the pods' ``schedulerName`` and ``priorityClassName``, code sync's init container (a patch's init
-container has no image), ``workingDir`` and ``imagePullPolicy`` -- makes mpigen write a
-**TrainingRuntime named after the job** in its namespace: a copy of the named runtime with those
-settings, which the TrainJob's ``runtimeRef`` then names (:func:`plan`, and the info diagnostic
-``runtime-copy`` says why). Scheduling, the decision:
+the pods' ``schedulerName``, and what :mod:`.trainjob_pods` finds only a runtime's pod templates
+can say (``priorityClassName``, code sync's and the spec's init containers and sidecars, the host
+network, ports, probes, a role's own program or resources..., the pod template patches) -- makes
+mpigen write a **TrainingRuntime named after the job** in its namespace: a copy of the named
+runtime with those settings, which the TrainJob's ``runtimeRef`` then names (the info diagnostic
+``runtime-copy`` says why, at each field). Scheduling, the decision:
 
 * ``gang`` omitted: what the runtime gives (no copy for the gang);
 * ``volcano`` / ``scheduler-plugins``: when the runtime has not that ``podGroupPolicy`` (or
@@ -54,13 +57,14 @@ from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND, TRAINJOB_KIND
 from ..spec.runtime_rules import launcher_is_node
 from ..trainer.defaults import runtime_defaults
-from ..trainer.info import ANCESTOR_DATASET, ANCESTOR_LABEL, ANCESTOR_MODEL, NODE
+from ..trainer.info import upsert_env
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION, policy_kind_of
 from ..trainer.runtimes import TRAINER_GROUP
 from ..trainer.torch import TORCHTUNE_MODELS, model_of
 from .gang import Finding
-from .pods import (GIT_SYNC_GROUP, ISTIO_INJECT, code_sync, container_mounts, env_var, job_metadata, pod_volumes,
-                   resources)
+from .patching import patched_template
+from .pods import GIT_SYNC_GROUP, container_mounts, env_var, job_metadata, pod_volumes, resources
+from .trainjob_pods import RolePods, TrainerAPI, plan
 
 MANAGER = "mpigen.dev/spec"
 """The ``manager`` of the runtime patch mpigen writes (a domain-prefixed path, as Trainer's webhook requires)."""
@@ -75,23 +79,8 @@ def runtime_lookup(spec: dict[str, Any], namespace: str | None, runtimes: Runtim
     return found
 
 
-def training_jobs(runtime: dict[str, Any]) -> list[dict[str, Any]]:
-    """The replicated jobs that run training: every one but the dataset and model initializers."""
-    rjobs = (((runtime.get("spec") or {}).get("template") or {}).get("spec") or {}).get("replicatedJobs") or []
-    return [rjob for rjob in rjobs if _trains(rjob)]
-
-
-def _trains(rjob: dict[str, Any]) -> bool:
-    labels = ((rjob.get("template") or {}).get("metadata") or {}).get("labels") or {}
-    return labels.get(ANCESTOR_LABEL) not in (ANCESTOR_DATASET, ANCESTOR_MODEL)
-
-
 def _pod(rjob: dict[str, Any]) -> dict[str, Any]:
     return ((((rjob.get("template") or {}).get("spec") or {}).get("template") or {}).get("spec") or {})
-
-
-def _has_node(rjob: dict[str, Any]) -> bool:
-    return any(c.get("name") == NODE for c in _pod(rjob).get("containers") or [])
 
 
 def num_nodes(spec: dict[str, Any], runtime: dict[str, Any]) -> int:
@@ -148,20 +137,15 @@ def gang_plan(spec: dict[str, Any], runtime: dict[str, Any]) -> tuple[bool, dict
     return True, wanted, scheduler, "; ".join(reasons)
 
 
-def pod_reasons(spec: dict[str, Any]) -> list[tuple[tuple, str]]:
-    """(spec field, why) for each setting of the pods that neither a TrainJob field nor a runtime
-    patch can carry: only a runtime's pod templates can."""
-    out = []
-    if spec.get("priorityClassName"):
-        from_gang = spec["scheduling"].get("priorityClass") == spec["priorityClassName"]
-        where = ("spec", "scheduling", "priorityClass") if from_gang else ("spec", "priorityClassName")
-        out.append((where, "the pods' priorityClassName"))
+def pod_reasons(spec: dict[str, Any], roles: list[RolePods]) -> list[tuple[tuple, str]]:
+    """(spec field, what and why) for each setting of the pods that neither a TrainJob field nor a
+    runtime patch can carry: only a runtime's pod templates can (:mod:`.trainjob_pods`), each said once."""
+    out: list[tuple[tuple, str]] = []
     if spec.get("code"):
-        out.append((("spec", "code"), "code sync's init container (a runtime patch's init container has no image)"))
-    elif spec.get("workingDir"):
-        out.append((("spec", "workingDir"), "the nodes' workingDir"))
-    if spec.get("imagePullPolicy"):
-        out.append((("spec", "imagePullPolicy"), "the nodes' imagePullPolicy"))
+        out.append((("spec", "code"), "code sync's init container (a runtime patch's init container has no image) can "
+                                      "only be said by a runtime's pod templates"))
+    for pods in roles:
+        out += [r for r in pods.reasons if r not in out]
     return out
 
 
@@ -175,7 +159,8 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
         findings.append((("spec", "runtime"), "default-runtime", Severity.INFO,
                          f"{_described(spec)} is taken as {runtimes.source} define it: {GIVE_CLUSTER_RUNTIMES}"))
     copy_gang, policy, scheduler, why = gang_plan(spec, runtime)
-    pod_needs = pod_reasons(spec)
+    api, roles = plan(metadata, spec, runtime)
+    pod_needs = pod_reasons(spec, roles)
     objects: list[dict[str, Any]] = []
     name = copy_name(metadata["name"], ref["name"])
     if (copy_gang or pod_needs) and ref["kind"] == TRAINING_RUNTIME_KIND and ref["name"] == name:
@@ -184,7 +169,8 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
                          "the runtime it would copy: applying it would replace that runtime; rename the job or the "
                          "runtime"))
     elif copy_gang or pod_needs:
-        copied_runtime, dropped = runtime_copy(name, metadata, spec, runtime, policy, scheduler)
+        copied_runtime, dropped, found = runtime_copy(name, metadata, spec, runtime, policy, scheduler, roles)
+        findings += found
         objects.append(copied_runtime)
         copied = (f"mpigen writes the TrainingRuntime {name!r} beside the TrainJob, a copy of {_described(spec)} "
                   "that the TrainJob names")
@@ -198,10 +184,9 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
                              "jobs start together (as an MPIJob's launcher does under a gang); a launcher is "
                              "restarted until the nodes' SSH servers answer"))
         for where, what in pod_needs:
-            findings.append((where, "runtime-copy", Severity.INFO,
-                             f"{copied}: {what} can only be said by a runtime's pod templates"))
+            findings.append((where, "runtime-copy", Severity.INFO, f"{copied}: {what}"))
         ref = {"kind": TRAINING_RUNTIME_KIND, "name": name}
-    objects.append(trainjob(metadata, spec, runtime, ref))
+    objects.append(trainjob(metadata, spec, runtime, ref, api, roles))
     return objects, findings
 
 
@@ -221,20 +206,25 @@ def copy_name(job: str, runtime: str) -> str:
     return job
 
 
-def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
-             ref: dict[str, str]) -> dict[str, Any]:
-    trainer: dict[str, Any] = {"image": spec["image"], "command": list(spec["command"])}
-    if spec["env"]:
-        trainer["env"] = [env_var(k, v) for k, v in spec["env"].items()]
+def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any], ref: dict[str, str],
+             api: TrainerAPI, roles: list[RolePods]) -> dict[str, Any]:
+    trainer: dict[str, Any] = {"image": api.image, "command": list(api.command)}
+    if api.args:
+        trainer["args"] = list(api.args)
+    if api.env:
+        trainer["env"] = [env_var(k, v) for k, v in api.env.items()]
     trainer["numNodes"] = num_nodes(spec, runtime)
     if spec.get("slotsPerWorker") is not None:
         trainer["numProcPerNode"] = spec["slotsPerWorker"]
-    per_node = resources(spec, spec["resources"])
+    per_node = resources(spec, api.resources) if api.resources is not None else None
     if per_node:
         trainer["resourcesPerNode"] = per_node
-    job_spec: dict[str, Any] = {"runtimeRef": {"apiGroup": TRAINER_GROUP, "kind": ref["kind"], "name": ref["name"]},
-                                "trainer": trainer}
-    template = _patch_template(metadata, spec, runtime)
+    job_spec: dict[str, Any] = {"runtimeRef": {"apiGroup": TRAINER_GROUP, "kind": ref["kind"], "name": ref["name"]}}
+    if api.initializer:
+        job_spec["initializer"] = {key: {"env": [env_var(k, v) for k, v in env.items()]}
+                                   for key, env in sorted(api.initializer.items())}
+    job_spec["trainer"] = trainer
+    template = _patch_template(spec, runtime, roles)
     if template:
         job_spec["runtimePatches"] = [{"manager": MANAGER, "trainingRuntimeSpec": {"template": template}}]
     run_policy = spec["runPolicy"]
@@ -245,40 +235,15 @@ def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, 
     return {"apiVersion": TRAINER_API, "kind": TRAINJOB_KIND, "metadata": job_metadata(metadata), "spec": job_spec}
 
 
-def _patch_template(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any]) -> dict[str, Any]:
-    """The runtime patch's ``template``: the JobSet's queue annotation, each training job's pods."""
+def _patch_template(spec: dict[str, Any], runtime: dict[str, Any], roles: list[RolePods]) -> dict[str, Any]:
+    """The runtime patch's ``template``: the JobSet's queue annotation, each replicated job's pods
+    (:func:`mpigen.render.trainjob_pods.patch_template`)."""
     template: dict[str, Any] = {}
     scheduling = spec["scheduling"]
     if scheduling.get("queue") and scheduling["gang"] in ("volcano", "none") and _volcano(spec, runtime):
         template["metadata"] = {"annotations": {VOLCANO_QUEUE_ANNOTATION: scheduling["queue"]}}
-    user = dict(spec, code=None)  # code sync lives in the runtime copy
-    labels = dict(sorted({**(metadata.get("labels") or {}), **spec["labels"]}.items()))
-    annotations = dict(sorted({ISTIO_INJECT: "false", **spec["annotations"]}.items()))
-    mounts = container_mounts(user)
-    volumes = pod_volumes(user)
-    jobs = []
-    for rjob in training_jobs(runtime):
-        pod: dict[str, Any] = {}
-        if mounts and _has_node(rjob):
-            pod["containers"] = [{"name": NODE, "volumeMounts": [dict(m) for m in mounts]}]
-        if spec.get("imagePullSecrets"):
-            pod["imagePullSecrets"] = [{"name": n} for n in spec["imagePullSecrets"]]
-        if spec.get("nodeSelector"):
-            pod["nodeSelector"] = dict(sorted(spec["nodeSelector"].items()))
-        if spec.get("serviceAccountName"):
-            pod["serviceAccountName"] = spec["serviceAccountName"]
-        if spec.get("tolerations"):
-            pod["tolerations"] = [dict(t) for t in spec["tolerations"]]
-        if volumes:
-            pod["volumes"] = copy.deepcopy(volumes)
-        meta: dict[str, Any] = {}
-        if labels:
-            meta["labels"] = dict(labels)
-        meta["annotations"] = dict(annotations)
-        pod_template: dict[str, Any] = {"metadata": meta}
-        if pod:
-            pod_template["spec"] = pod
-        jobs.append({"name": rjob["name"], "template": {"spec": {"template": pod_template}}})
+    jobs = [{"name": pods.role.name, "template": {"spec": {"template": copy.deepcopy(pods.patch)}}}
+            for pods in roles if pods.patch]
     if jobs:
         template["spec"] = {"replicatedJobs": jobs}
     return template
@@ -329,10 +294,12 @@ def unsequence(runtime_spec: dict[str, Any]) -> list[str]:
 
 
 def runtime_copy(name: str, metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any],
-                 policy: dict[str, Any] | None, scheduler: str | None) -> tuple[dict[str, Any], list[str]]:
+                 policy: dict[str, Any] | None, scheduler: str | None, roles: list[RolePods]
+                 ) -> tuple[dict[str, Any], list[str], list[Finding]]:
     """The TrainingRuntime ``name`` (:func:`copy_name`): ``runtime`` with the podGroupPolicy, the
-    pods' schedulerName and what only a runtime's pod templates can say (:func:`pod_reasons`);
-    and what a gang made it leave out (:func:`unsequence`), as text."""
+    pods' schedulerName and what only a runtime's pod templates can say (:mod:`.trainjob_pods`),
+    then each replicated job's pod template patches; what a gang made it leave out
+    (:func:`unsequence`), as text; and what applying the patches found, at their place in the spec."""
     source = copy.deepcopy(runtime)
     meta: dict[str, Any] = {"name": name}
     if metadata.get("namespace"):
@@ -351,35 +318,88 @@ def runtime_copy(name: str, metadata: dict[str, Any], spec: dict[str, Any], runt
     if policy is not None:
         runtime_spec.setdefault("podGroupPolicy", policy)
         dropped = unsequence(runtime_spec)
-    code = spec.get("code")
-    code_spec = dict(spec, volumes=[], shmSize=None)  # the code's volumes only
+    by_name = {pods.role.name: pods for pods in roles}
+    findings: list[Finding] = []
     for rjob in ((runtime_spec.get("template") or {}).get("spec") or {}).get("replicatedJobs") or []:
         pod = rjob.setdefault("template", {}).setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {})
         if scheduler:
             pod["schedulerName"] = scheduler
-        if not _trains(rjob):
-            continue
-        if spec.get("priorityClassName"):
-            pod["priorityClassName"] = spec["priorityClassName"]
-        for container in pod.get("containers") or []:
-            if container.get("name") != NODE:
-                continue
-            if spec.get("imagePullPolicy"):
-                container["imagePullPolicy"] = spec["imagePullPolicy"]
-            if spec.get("workingDir"):
-                container["workingDir"] = spec["workingDir"]
-            if code:
-                container["volumeMounts"] = list(container.get("volumeMounts") or []) + container_mounts(code_spec)
-        if code:
-            pod["initContainers"] = list(pod.get("initContainers") or []) + code_sync(spec)
-            pod["volumes"] = list(pod.get("volumes") or []) + pod_volumes(code_spec)
-            if (code.get("git") or {}).get("secret"):
-                # git-sync (user 65533) reads the Secret's files through the pod's fsGroup, which
-                # every container gets as a supplementary group: a runtime's own fsGroup (the MPI
-                # runtimes' 1000, mpiuser's, which their SSH keys need) stays; 65533 when none.
-                context = dict(pod.get("securityContext") or {})
-                context.setdefault("fsGroup", GIT_SYNC_GROUP)
-                context.setdefault("fsGroupChangePolicy", "OnRootMismatch")
-                pod["securityContext"] = context
-    return {"apiVersion": TRAINER_API, "kind": TRAINING_RUNTIME_KIND, "metadata": meta, "spec": runtime_spec}, dropped
+        pods = by_name.get(rjob.get("name"))
+        if pods is not None:
+            findings += _copied_pods(rjob["template"]["spec"], spec, pods)
+    return ({"apiVersion": TRAINER_API, "kind": TRAINING_RUNTIME_KIND, "metadata": meta, "spec": runtime_spec},
+            dropped, findings)
 
+
+def _copied_pods(job: dict[str, Any], spec: dict[str, Any], pods: RolePods) -> list[Finding]:
+    """One replicated job's pod template in the copy (``job``: its Job template's spec): what the
+    copy says of the role's pods (:class:`~mpigen.render.trainjob_pods.RolePods`), code sync's
+    container, volume and mount on a job that trains, then the runtime patch's part the pod
+    template patches also set, then those patches."""
+    pod = job["template"]["spec"]
+    pod.update(copy.deepcopy(pods.pod))
+    code = spec.get("code") if pods.role.trains else None
+    code_spec = dict(spec, volumes=[], shmSize=None)  # the code's volumes only
+    for container in pod.get("containers") or []:
+        if container.get("name") != pods.role.main:
+            continue
+        runtime_ports = container.get("ports") or []
+        container.update(copy.deepcopy(pods.container))
+        if pods.env:
+            env = list(container.get("env") or [])
+            upsert_env(env, *copy.deepcopy(pods.env))
+            container["env"] = env
+        if pods.resources:
+            container["resources"] = _merged_resources(container.get("resources") or {}, pods.resources)
+        if "ports" in pods.container:  # the runtime's, then the spec's: merged by containerPort
+            container["ports"] = _by_key([p for p in runtime_ports if isinstance(p, dict)],
+                                         pods.container["ports"], "containerPort")
+        if code:
+            container["volumeMounts"] = list(container.get("volumeMounts") or []) + container_mounts(code_spec)
+    if pods.init:
+        pod["initContainers"] = list(pod.get("initContainers") or []) + copy.deepcopy(pods.init)
+    if code:
+        pod["volumes"] = list(pod.get("volumes") or []) + pod_volumes(code_spec)
+        if (code.get("git") or {}).get("secret"):
+            # git-sync (user 65533) reads the Secret's files through the pod's fsGroup, which
+            # every container gets as a supplementary group: a runtime's own fsGroup (the MPI
+            # runtimes' 1000, mpiuser's, which their SSH keys need) stays; 65533 when none.
+            context = dict(pod.get("securityContext") or {})
+            context.setdefault("fsGroup", GIT_SYNC_GROUP)
+            context.setdefault("fsGroupChangePolicy", "OnRootMismatch")
+            pod["securityContext"] = context
+    if not pods.moved and not pods.patches:
+        return []
+    from ..patch import apply_pod_template_patch
+
+    template = job["template"]
+    if pods.moved:
+        template, _ = apply_pod_template_patch(template, pods.moved)
+    template, findings = patched_template(template, pods.settings)
+    job["template"] = template
+    return findings
+
+
+def _merged_resources(current: dict[str, Any], wanted: dict[str, Any]) -> dict[str, Any]:
+    """A container's resources with ``wanted`` over them: limits and requests per resource name
+    (as Trainer merges ``resourcesPerNode``), the claims by name."""
+    out = dict(current)
+    for part in ("limits", "requests"):
+        if wanted.get(part):
+            out[part] = {**(current.get(part) or {}), **wanted[part]}
+    if wanted.get("claims"):
+        out["claims"] = _by_key([c for c in current.get("claims") or [] if isinstance(c, dict)], wanted["claims"],
+                                "name")
+    return out
+
+
+def _by_key(items: list[dict[str, Any]], wanted: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """``items`` with each of ``wanted`` in place of the item of the same ``key``, else after them."""
+    out = list(items)
+    for item in copy.deepcopy(wanted):
+        at = next((i for i, old in enumerate(out) if old.get(key) == item.get(key)), None)
+        if at is None:
+            out.append(item)
+        else:
+            out[at] = item
+    return out

@@ -18,7 +18,7 @@ the patch's lines when it is applied and when the patched job is checked.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name
@@ -81,8 +81,12 @@ def container_name(framework: str, role: str) -> str:
 
 
 def _shape(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
-    """A pod template patch has a pod template's keys."""
-    for where, patch, _ in patches(spec):
+    yield from shape(patches(spec))
+
+
+def shape(places: list[tuple[tuple, dict, tuple[str, ...]]]) -> Iterator[Finding]:
+    """A pod template patch has a pod template's keys (``places``: see :func:`patches`)."""
+    for where, patch, _ in places:
         for key in patch:
             if key in POD_TEMPLATE_KEYS or key.startswith(DIRECTIVE_PREFIX) or key == "replicas":
                 continue
@@ -150,18 +154,25 @@ def _owned(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
 def _operator_mounts(where: tuple, pod: dict, ssh_path: str) -> Iterator[Finding]:
     instead = ("the operator mounts the SSH keys at mpi.sshAuthMountPath and the hostfile at /etc/mpi itself: set "
                "mpi.sshAuthMountPath instead")
+    yield from owned_mounts(where, pod, OPERATOR_VOLUMES, ssh_path, "the operator", instead)
+
+
+def owned_mounts(where: tuple, pod: dict, volumes: tuple[str, ...], ssh_path: str, owner: str,
+                 instead: str) -> Iterator[Finding]:
+    """A patch's volume named as one of ``volumes``, or a mount of one or at the SSH keys' or the
+    hostfile's path: what ``owner`` (the operator, Trainer) mounts itself."""
     for i, volume in _items(pod.get("volumes")):
-        if volume.get("name") in OPERATOR_VOLUMES:
+        if volume.get("name") in volumes:
             yield (where + ("spec", "volumes", i, "name"), "patch-owned", Severity.ERROR,
-                   f"volume {volume['name']!r} is the operator's: {instead}")
+                   f"volume {volume['name']!r} is {owner}'s: {instead}")
     for field in ("containers", "initContainers"):
         for i, item in _items(pod.get(field)):
             for j, mount in _items(item.get("volumeMounts")):
                 path = mount.get("mountPath")
-                if mount.get("name") in OPERATOR_VOLUMES or (
+                if mount.get("name") in volumes or (
                         isinstance(path, str) and path.rstrip("/") in (ssh_path, HOSTFILE_PATH)):
                     yield (where + ("spec", field, i, "volumeMounts", j), "patch-owned", Severity.ERROR,
-                           f"this mount is where the operator mounts its own: {instead}")
+                           f"this mount is where {owner} mounts its own: {instead}")
 
 
 def _items(value: Any) -> list[tuple[int, dict]]:
@@ -179,10 +190,21 @@ def _has(data: Any, path: tuple) -> bool:
 def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     """A patch that sets what a field of the spec sets too, and a container no role's pods have:
     one warning per place in the patch, naming every role it is true of."""
+    framework = spec.get("framework", "mpi")
+    yield from overlaps(spec, patches(spec), lambda role: role_settings(spec, role, None),
+                        lambda role: container_name(framework, role))
+
+
+def overlaps(spec: dict, places: list[tuple[tuple, dict, tuple[str, ...]]], settings_of: Callable[[str], dict],
+             main_of: Callable[[str], str | None], has: Callable[[str, str], bool] = lambda role, name: False
+             ) -> Iterator[Finding]:
+    """The patch-overrides and patch-adds-container warnings of ``places`` (see :func:`patches`):
+    ``settings_of(role)``, a role's settings; ``main_of(role)``, its training container's name;
+    ``has(role, name)``, whether its pods have another container of that name already (a runtime's)."""
     found: dict[tuple, list[str]] = {}  # (path, what, field or main container, code) -> roles
-    for where, patch, roles in patches(spec):
+    for where, patch, roles in places:
         for role in roles:
-            for key in _role_overlaps(spec, where, patch, role):
+            for key in _role_overlaps(spec, where, patch, role, settings_of(role), main_of(role), has):
                 found.setdefault(key, []).append(role)
     for (path, what, other, code), roles in found.items():
         who = " and ".join(roles)
@@ -198,12 +220,10 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
                       if path[:2] == ("spec", "podTemplatePatch") else ""))
 
 
-def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str) -> Iterator[tuple]:
+def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str, settings: dict, main: str | None,
+                   has: Callable[[str, str], bool]) -> Iterator[tuple]:
     """(path, what, the spec field or the training container, code) for one role the patch applies to."""
-    framework = spec.get("framework", "mpi")
-    settings = role_settings(spec, role, None)
     field_of = _field_of(spec, role)
-    main = container_name(framework, role)
     pod = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
     for key, (field, compare) in POD_FIELDS.items():
         set_by = [f for f in ((field, "sidecars") if field == "initContainers" else (field,)) if settings.get(f)]
@@ -217,7 +237,7 @@ def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str) -> Iterator
     for i, item in _items(pod.get("containers")):
         path = where + ("spec", "containers", i)
         if item.get("name") != main:
-            if isinstance(item.get("name"), str) and item.get("$patch") != "delete":
+            if isinstance(item.get("name"), str) and item.get("$patch") != "delete" and not has(role, item["name"]):
                 yield path, item["name"], repr(main), "patch-adds-container"
             continue
         for key, field in CONTAINER_FIELDS.items():

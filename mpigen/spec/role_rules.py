@@ -105,10 +105,16 @@ def _mounts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding
 
     if spec.get("runtime") is not None or spec.get("framework", "mpi") not in ROLES:
         return
+    yield from undefined_mounts(spec, [(role, role_settings(spec, role, None), set(OWN_VOLUMES))
+                                       for role in roles_of(spec)])
+
+
+def undefined_mounts(spec: dict, roles: list[tuple[str, dict, set[str]]]) -> Iterator[Finding]:
+    """``volume-undefined``: ``roles`` are (role, its settings, the volumes its pods have besides
+    its ``volumes``)."""
     said: set[tuple] = set()
-    for role in roles_of(spec):
-        settings = role_settings(spec, role, None)
-        names = {volume_name(v) for v in settings["volumes"] if isinstance(v, dict)} | set(OWN_VOLUMES)
+    for role, settings, known in roles:
+        names = {volume_name(v) for v in settings["volumes"] if isinstance(v, dict)} | known
         for field in ("sidecars", "initContainers"):
             where = _where(spec, role, field)
             for i, item in enumerate(settings[field] or []):

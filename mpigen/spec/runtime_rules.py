@@ -60,6 +60,15 @@ def launcher_is_node(runtime: dict[str, Any]) -> bool:
     return isinstance(mpi, dict) and mpi.get("runLauncherAsNode") is True
 
 
+def named_runtime(doc: dict[str, Any], spec: dict[str, Any], runtimes: Runtimes | None) -> dict[str, Any] | None:
+    """The runtime a spec with ``spec.runtime`` names, among ``runtimes`` (None: Trainer's default
+    runtimes); None when it names none that is there (:func:`check_runtime` says so)."""
+    ref = runtime_ref(spec.get("runtime"))
+    if ref is None or spec.get("framework") == "tensorflow":
+        return None
+    return runtimes_or_defaults(runtimes).find(ref["kind"], ref["name"], (doc.get("metadata") or {}).get("namespace"))
+
+
 def check_runtime(doc: dict[str, Any], spec: dict[str, Any], runtimes: Runtimes | None) -> Iterator[Finding]:
     """Every problem of a spec with ``spec.runtime`` (nothing for one without)."""
     ref = runtime_ref(spec.get("runtime"))

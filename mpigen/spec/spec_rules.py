@@ -51,8 +51,9 @@ def check_spec(doc: dict[str, Any], spec: dict[str, Any], version: OperatorVersi
     rules = [(rule, (doc, spec, version) + ((env,) if rule is _hostnames else ())) for rule in operator_rules]
     if trainjob:
         from .runtime_rules import check_runtime  # (json, for the default runtimes: only when needed)
+        from .trainjob_rules import check_trainjob_pods
 
-        rules.append((check_runtime, (doc, spec, runtimes)))
+        rules += [(check_runtime, (doc, spec, runtimes)), (check_trainjob_pods, (doc, spec, runtimes))]
     from .feature_rules import FEATURE_RULES
     from .patch_rules import PATCH_RULES
     from .role_rules import ROLE_RULES

@@ -57,3 +57,25 @@ def test_the_built_files_validate_together(tmp_path: Path) -> None:
     alone.write_text(yaml.safe_dump(docs[1]))
     code, out, err = run(["validate", "--cluster", CLUSTER, str(alone)])
     assert code == 1 and "trainjob-runtime-missing" in out + err
+
+
+def test_podgroup_of_the_production_spec_counts_what_the_copy_and_its_patch_give() -> None:
+    """specs/trainjob-deepspeed-infiniband.yaml: the RDMA devices count in the PodGroup; the host
+    network, the placement, the init containers (the copy's) and the nodes' pod template patch are
+    in the pods explain shows."""
+    code, out, err = run(["podgroup", "specs/trainjob-deepspeed-infiniband.yaml", "--cluster", CLUSTER])
+    assert code == 0, err
+    group = yaml.safe_load(out)
+    assert group["spec"]["minMember"] == 5  # 4 node pods and the launcher
+    assert group["spec"]["minResources"] == {"cpu": "240", "memory": "2400Gi", "nvidia.com/gpu": "40",
+                                             "rdma/hca": "5"}
+    code, out, err = run(["explain", "specs/trainjob-deepspeed-infiniband.yaml", "--cluster", CLUSTER,
+                          "--format", "yaml"])
+    assert code == 0, err
+    jobset = next(d for d in yaml.safe_load_all(out) if d and d["kind"] == "JobSet")
+    for rjob in jobset["spec"]["replicatedJobs"]:
+        pod = rjob["template"]["spec"]["template"]["spec"]
+        assert pod["hostNetwork"] is True and pod["nodeSelector"] == {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}
+        assert [c["name"] for c in pod["initContainers"]] == ["log-shipper", "fetch-dataset"]
+    node = next(r for r in jobset["spec"]["replicatedJobs"] if r["name"] == "node")
+    assert node["template"]["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] == 300

@@ -846,7 +846,8 @@ def main(argv: list[str] | None = None) -> int:
     share[families[0]] += args.cases - sum(share.values())
     cases = (draw_cases(share["mpi"], seed=args.seed, versions=mpi_versions) if "mpi" in share else []) \
         + (draw_training_cases(share["training"], seed=args.seed) if "training" in share else []) \
-        + (draw_trainer_cases(share["trainer"], seed=args.seed) if "trainer" in share else [])
+        + (draw_trainer_cases(share["trainer"] - share["trainer"] // 4, seed=args.seed)
+           + trainer.built_cases(share["trainer"] // 4, seed=args.seed) if "trainer" in share else [])
     log(f"{len(cases)} cases drawn (seed {args.seed}) in {time.monotonic() - started:.1f}s")
     with Harness(versions, force_build=args.rebuild, log=log) as harness:
         results = harness.run(cases)

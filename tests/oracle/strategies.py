@@ -543,6 +543,7 @@ def _runtime(draw, bases: dict, namespace: str) -> dict:
         labels = (rjob["template"].get("metadata") or {}).get("labels") or {}
         if labels.get(ANCESTOR_LABEL) is None and draw(st.integers(0, 5)) == 0:
             rjob["template"]["spec"]["parallelism"] = draw(st.integers(1, 3))
+        _production_pod(draw, pod, node)
     if draw(st.integers(0, 6)) == 0:
         spec["template"]["spec"].setdefault("network", {})["subdomain"] = "net"
     if spec["mlPolicy"].get("torch") is not None and draw(st.integers(0, 5)) == 0:
@@ -551,6 +552,30 @@ def _runtime(draw, bases: dict, namespace: str) -> dict:
         if targets:
             spec["mlPolicy"]["torch"]["envInjection"] = {"targets": targets[:1]}
     return runtime
+
+
+def _production_pod(draw, pod: dict, node: dict | None) -> None:
+    """What mpigen's TrainingRuntime copy writes into a runtime's pod template for a spec's
+    production fields (mpigen/render/trainjob_pods.py): the host network, a runtime class, a spread,
+    DRA claims (the node container claiming them: resourcesPerNode then drops them), ports, probes,
+    envFrom."""
+    if draw(st.integers(0, 9)) == 0:
+        pod["hostNetwork"] = True
+        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
+    if draw(st.integers(0, 12)) == 0:
+        pod["runtimeClassName"] = "nvidia"
+    if draw(st.integers(0, 12)) == 0:
+        pod["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                             "whenUnsatisfiable": "ScheduleAnyway"}]
+    if node is None:
+        return
+    if draw(st.integers(0, 9)) == 0:
+        pod["resourceClaims"] = [{"name": "rdma", "resourceClaimTemplateName": "ib"}]
+        node.setdefault("resources", {})["claims"] = [{"name": "rdma"}]
+    if draw(st.integers(0, 12)) == 0:
+        node["readinessProbe"] = {"tcpSocket": {"port": 9090}, "periodSeconds": 30}
+    if draw(st.integers(0, 12)) == 0:
+        node["envFrom"] = [{"configMapRef": {"name": "settings"}}]
 
 
 @st.composite
@@ -626,20 +651,45 @@ def trainer_cases(draw, bases: dict) -> dict:
 
 @st.composite
 def _runtime_patch(draw, runtime: dict) -> dict:
-    """A runtime patch as Kueue writes them: labels/annotations, node selector, tolerations."""
+    """A runtime patch as Kueue writes them (labels/annotations, node selector, tolerations) or as
+    mpigen does for a spec's pod fields (the other fields of Trainer's PodSpecPatch: affinity, the
+    pod's and a container's securityContext, volumes and mounts, imagePullSecrets,
+    serviceAccountName, schedulingGates, terminationGracePeriodSeconds)."""
     rjob = draw(st.sampled_from(runtime["spec"]["template"]["spec"]["replicatedJobs"]))
     pod: dict = {}
+    if draw(st.integers(0, 3)) == 0:
+        pod["affinity"] = draw(st.sampled_from([
+            {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "gpu", "operator": "Exists"}]}]}}},
+            {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10, "podAffinityTerm": {
+                "topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"a": "b"}}}}]}}]))
     if draw(st.booleans()):
         pod["nodeSelector"] = {"cloud.example/pool": draw(st.sampled_from(["a100", "h100"]))}
+    if draw(st.integers(0, 3)) == 0:
+        pod["securityContext"] = draw(st.sampled_from([{"runAsUser": 1000}, {"fsGroup": 2000, "runAsNonRoot": True}]))
+    if draw(st.integers(0, 5)) == 0:
+        pod["serviceAccountName"] = "trainer"
+    if draw(st.integers(0, 5)) == 0:
+        pod["imagePullSecrets"] = [{"name": "regcred"}]
+    if draw(st.integers(0, 7)) == 0:
+        pod["schedulingGates"] = [{"name": "example.com/gate"}]
+    if draw(st.integers(0, 7)) == 0:
+        pod["terminationGracePeriodSeconds"] = draw(st.sampled_from([0, 120]))
     if draw(st.booleans()):
         pod["tolerations"] = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
     if draw(st.integers(0, 3)) == 0:
         pod["volumes"] = [{"name": "scratch", "emptyDir": {"sizeLimit": draw(st.sampled_from(["1Gi", "1000M"]))}}]
     sidecars = [c["name"] for c in _pod_spec(rjob)["containers"] if c["name"] not in
                 ("node", "dataset-initializer", "model-initializer")]
+    mains = [c["name"] for c in _pod_spec(rjob)["containers"] if c["name"] == "node"]
     if sidecars and draw(st.booleans()):
         pod["containers"] = [{"name": sidecars[0], "env": [{"name": "SIDE", "value": "1"}],
                               "volumeMounts": [{"name": "scratch", "mountPath": "/scratch"}]}]
+    elif mains and draw(st.integers(0, 3)) == 0:  # as mpigen writes the spec's volumes and securityContext
+        container: dict = {"name": "node", "volumeMounts": [{"name": "scratch", "mountPath": "/scratch"}]}
+        if draw(st.booleans()):
+            container["securityContext"] = {"capabilities": {"add": ["IPC_LOCK"]}}
+        pod["containers"] = [container]
     elif draw(st.integers(0, 5)) == 0:  # env for the node container: the webhook refuses it
         pod["containers"] = [{"name": "node", "env": [{"name": "X", "value": "1"}]}]
     template: dict = {"spec": {"replicatedJobs": [{"name": rjob["name"], "template": {"spec": {"template": {

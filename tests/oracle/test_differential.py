@@ -348,6 +348,8 @@ def test_training_operator_creates_a_pod_for_zero_replicas(training_harness):
 # ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
 
 TRAINER_CASES = int(os.environ.get("MPIGEN_ORACLE_TRAINER_CASES", "250"))
+BUILT_TRAINER_CASES = int(os.environ.get("MPIGEN_ORACLE_BUILT_TRAINER_CASES", "80"))
+"""TrainJobs mpigen builds from random specs (``trainer.built_cases``), on the copies written beside them."""
 
 # Differences mpigen makes on purpose between what it shows and what the oracle prints.
 TRAINER_DELIBERATE_DIFFERENCES = [
@@ -397,11 +399,12 @@ def trainer_results(trainer_harness):
     from tests.oracle.strategies import draw_trainer_cases
 
     return trainer_harness.run(draw_trainer_cases(TRAINER_CASES, seed=SEED) + _largest_trainer_cases()
-                               + h.trainer.example_cases())
+                               + h.trainer.example_cases() + h.trainer.built_cases(BUILT_TRAINER_CASES, seed=SEED))
 
 
 def test_random_trainjobs_agree_with_the_real_framework(trainer_harness, trainer_results):
-    assert len(trainer_results) == TRAINER_CASES + len(_largest_trainer_cases()) + len(h.trainer.example_cases())
+    assert len(trainer_results) == TRAINER_CASES + len(_largest_trainer_cases()) + len(h.trainer.example_cases()) \
+        + BUILT_TRAINER_CASES
     disagreeing = [r for r in trainer_results if r.disagreements]
     notes = {n.key for r in trainer_results for n in r.notes}
     assert notes <= {d["key"] for d in TRAINER_DELIBERATE_DIFFERENCES}, notes
@@ -427,6 +430,11 @@ def test_the_trainer_batch_exercised_what_matters(trainer_results):
     assert cov.get("trainer runtime patches", 0) >= 3, cov
     assert cov.get("trainer outcome refused", 0) >= 5, cov
     assert cov.get("trainer 1000+ nodes", 0) >= len(_largest_trainer_cases()), cov
+    # the TrainJobs build writes, with the production pod fields on the TrainingRuntime copy
+    assert cov.get("trainer built from a spec", 0) >= BUILT_TRAINER_CASES * 3 // 4, cov
+    assert cov.get("trainer built on a copy", 0) >= BUILT_TRAINER_CASES // 2, cov
+    for field in ("hostNetwork", "initContainers", "resourceClaims", "topologySpreadConstraints"):
+        assert cov.get(f"trainer pods' {field}", 0) >= 3, (field, cov)
 
 
 def test_xgboost_env_order_is_the_plugin_order(trainer_harness):

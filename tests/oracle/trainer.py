@@ -294,6 +294,14 @@ def coverage_keys(result: Any) -> Iterator[str]:
         yield "trainer runtime patches"
     if exp.workers >= 1000:
         yield "trainer 1000+ nodes"
+    if case["id"].startswith(BUILT_PREFIX):
+        yield "trainer built from a spec"
+        if case["runtime"]["kind"] == "TrainingRuntime":
+            yield "trainer built on a copy"
+    pods = list(_pod_specs(case["runtime"]))
+    for field in ("hostNetwork", "initContainers", "resourceClaims", "topologySpreadConstraints"):
+        if any(pod.get(field) for pod in pods):
+            yield f"trainer pods' {field}"
 
 
 def _pod_specs(runtime: dict) -> Iterator[dict]:
@@ -413,3 +421,52 @@ def example_cases() -> list[dict]:
 
 def example_case(case_id: str) -> dict:
     return next(c for c in example_cases() if c["id"] == case_id)
+
+
+# ------------------------------------------------------------------ TrainJobs mpigen builds from specs
+
+BUILT_PREFIX = "b"
+
+
+def built_cases(n: int, seed: int = 0) -> list[dict]:
+    """The TrainJobs ``mpigen build`` writes for random TrainJob specs (``tests/random_specs.py``:
+    ``trainjob_variant``, with the production pod fields, per-role settings and pod template patches
+    among them): each environment's TrainJob with the TrainingRuntime copy written beside it, else
+    the default runtime it names, and a PriorityClass for every class the specs may name (ids
+    ``b0``, ``b1``, ...). ``n`` cases at most; the specs are drawn with ``seed``."""
+    import random
+
+    from mpigen.load.trainer_runtimes import default_runtimes
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+    from tests.random_specs import PRIORITY_CLASSES, random_specs, spec_yaml, trainjob_variant
+
+    rng = random.Random(seed)
+    classes = [{"name": name, "value": 1000 * (i + 1)} for i, name in enumerate(PRIORITY_CLASSES)]
+    defaults = default_runtimes()
+    out: list[dict] = []
+    count = max(n, 1)
+    while len(out) < n:
+        for name, doc in random_specs(seed * 7919 + count, count):
+            variant = trainjob_variant(rng, doc)
+            if variant is None:
+                continue
+            result = compile_specs(load_text(spec_yaml(variant), f"{name}.yaml"), f"{name}.yaml", Options())
+            if not result.ok:  # a random spec is valid: that would be build's bug, which the other tests find
+                continue
+            job = result.jobs[0]
+            for env in [None, *job.environments]:
+                objects = {obj["kind"]: obj for obj in job.objects(env)}
+                trainjob = objects["TrainJob"]
+                runtime = copy.deepcopy(objects.get("TrainingRuntime") or defaults.find(
+                    trainjob["spec"]["runtimeRef"]["kind"], trainjob["spec"]["runtimeRef"]["name"]))
+                trainjob = copy.deepcopy(trainjob)
+                for obj in (trainjob, runtime) if runtime["kind"] == "TrainingRuntime" else (trainjob,):
+                    obj["metadata"].setdefault("namespace", "default")  # as kubectl applies them
+                out.append({"id": f"{BUILT_PREFIX}{len(out)}", "version": VERSION,
+                            "gang": next(iter(runtime["spec"].get("podGroupPolicy") or {""})),
+                            "priorityClasses": copy.deepcopy(classes), "runtime": runtime, "trainJob": trainjob})
+            if len(out) >= n:
+                break
+        count += n
+    return out[:n]
