@@ -51,6 +51,28 @@ def read_input(path: str) -> tuple[bytes, str]:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
 
 
+def names_runtimes(raw: bytes) -> bool:
+    """Whether a file may hold a TrainJob or a spec with ``spec.runtime``, which name a training
+    runtime: the only readers of the runtimes of the files beside it."""
+    return b"TrainJob" in raw or b"runtime" in raw
+
+
+def read_beside(files: list[str]) -> dict[str, bytes]:
+    """The other files of the folders of ``files`` (:func:`mpigen.validate.discover.neighbours`),
+    read for their training runtimes: a TrainJob's runtime is often in a file of its own beside it.
+    One that cannot be read is not part of the run and is passed over."""
+    from .validate.discover import neighbours
+
+    out: dict[str, bytes] = {}
+    for path in neighbours(files):
+        try:
+            with open(path, "rb") as file:
+                out[path] = file.read()
+        except OSError:
+            continue
+    return out
+
+
 def load_input(path: str) -> tuple[LoadResult, str]:
     """A file or stdin read and parsed (YAML errors are diagnostics of the result)."""
     from .load.yaml_loader import load_bytes
@@ -140,15 +162,20 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     from .names import TRAINJOB_KIND
     from .pipeline import Options
     from .trainer.documents import Source, explain_trainjobs
-    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs
+    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
 
     cluster, diagnostics = load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
-    loaded, name = load_input(source)
+    from .load.yaml_loader import load_bytes
+
+    raw, name = read_input(source)
+    loaded = load_bytes(raw, name)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
                        trainer_runtimes=cluster_runtimes(cluster))
     options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
                               disabled=disabled)
+    if names_runtimes(raw):  # the runtimes of the files beside it, as validate knows them
+        options = with_run_runtimes(options, run_runtimes(read_beside([source]).items()))
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
@@ -158,7 +185,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
 
     trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
     # The runtimes of the input file (the TrainingRuntime a spec builds beside its TrainJob) too.
-    runtimes = with_runtimes(trainer_runtimes(lint), [rt for job in jobs for rt in job.runtimes])
+    runtimes = with_runtimes(trainer_runtimes(options.lint), [rt for job in jobs for rt in job.runtimes])
     explained, found = explain_trainjobs(trainjobs, runtimes, classes)
     diagnostics += found
     return Jobs(name, cluster, classes, [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND], explained,

@@ -85,8 +85,10 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     for path in files:
         raw, name = io.read_input(path)
         contents[name] = raw
+    beside = io.read_beside(files) if any(map(io.names_runtimes, contents.values())) else None
     coverage = Coverage()
-    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage)
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage,
+                                      beside=beside)
     diagnostics += found
     if use_kubeconform:
         diagnostics += _kubeconform(contents, documents, diagnostics)

@@ -115,6 +115,46 @@ def _with_file_runtimes(options: ValidateOptions, runtimes: list[dict[str, Any]]
     return dataclasses.replace(options, lint=lint)
 
 
+RUN_RUNTIMES = "those of the files checked"
+"""How the runtimes of a run's files are named beside the cluster's (or Trainer's defaults)."""
+
+
+def run_runtimes(files: Iterable[tuple[str, bytes]]) -> list[dict[str, Any]]:
+    """The TrainingRuntimes and ClusterTrainingRuntimes of every file of a run, as the API server
+    stores them (nulls dropped): a TrainJob of any file of the run may name one, as it names one
+    of the cluster once both are applied (``kubectl apply -f DIR``, a kustomize tree ``mpigen
+    build -o`` wrote with the runtime in a file of its own). Only files whose text names a
+    runtime kind are read; a kustomize patch (``$patch: delete``) is not a runtime; what cannot
+    be read is left to the file's own check to report."""
+    found: list[dict[str, Any]] = []
+    for name, raw in files:
+        text, _ = decode(raw, name)
+        if text is None or "TrainingRuntime" not in text:  # every runtime's kind says so
+            continue
+        for item in iter_text(text, name):
+            if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
+                continue
+            found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
+    return found
+
+
+def with_run_runtimes(options: ValidateOptions, runtimes: list[dict[str, Any]]) -> ValidateOptions:
+    """``options`` whose runtimes (the cluster's, else Trainer's defaults) are joined by those of
+    the run's files (:func:`run_runtimes`), for the TrainJobs of every file and the specs that
+    name a runtime."""
+    if not runtimes:
+        return options
+    import dataclasses
+
+    from ..lint.base import trainer_runtimes
+    from ..load.trainer_runtimes import with_runtimes
+
+    base = trainer_runtimes(options.lint)
+    joined = with_runtimes(base, runtimes, f"{base.source} and {RUN_RUNTIMES}")
+    return dataclasses.replace(options, lint=dataclasses.replace(options.lint, trainer_runtimes=joined),
+                               build=dataclasses.replace(options.build, trainer_runtimes=joined))
+
+
 def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_documents: bool = False,
                    coverage: Coverage | None = None) -> tuple[list[Diagnostic], list[Document]]:
     """One file's bytes through every layer; its documents too when asked (for kubeconform's merge)."""
@@ -205,12 +245,10 @@ def trainer_admission(obj: dict[str, Any], options: ValidateOptions
     found = trainer_admission_problems(obj, options.lint)
     if obj["kind"] == TRAINJOB_KIND:
         from ..lint.base import Context
-        from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes
+        from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes, is_default
 
         runtime = Context(obj, options.lint).trainer_runtime
-        # One of the defaults themselves (the runtimes of the TrainJob's file join them, and do
-        # not make the others the cluster's).
-        if runtime is not None and any(runtime is default for default in default_runtimes().objects.values()):
+        if runtime is not None and is_default(runtime):
             found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
                           f"the runtime {runtime['metadata']['name']!r} was checked as {default_runtimes().source} "
                           f"define it: {GIVE_CLUSTER_RUNTIMES}"))

@@ -289,3 +289,41 @@ def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout
     assert commits(project, env) == 3
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+
+def test_init_commits_the_tree_of_a_trainjob_spec_with_a_gang_through_both_hooks(tmp_path: Path) -> None:
+    """A TrainJob spec with a gang builds a TrainingRuntime beside its TrainJob, in a file of its
+    own: mpigen-validate (which pre-commit gives the staged files a few at a time, in no set
+    order) knows that runtime, and passes the tree mpigen check --fix wrote (it refused it with
+    trainjob-runtime-missing)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = git_env(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
+    project = tmp_path / "project"
+    project.mkdir()
+    sh(["git", "init", "-q"], project, env)
+    mpigen(["init"], project, env)
+    shutil.copy(ROOT / "specs/trainjob-deepspeed-volcano.yaml", project / "specs/gpt.yaml")
+    fixed = mpigen(["check", "--fix"], project, env)
+    assert "rewrote deploy/gpt-deepspeed (5 files)" in fixed.stdout
+    assert (project / "deploy/gpt-deepspeed/base/trainingruntime.yaml").is_file()
+    sh([sys.executable, "-m", "pre_commit", "install"], project, env)
+
+    done = commit(project, env, "a TrainJob with a Volcano gang")
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    assert commits(project, env) == 1
+    assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+    # Only the TrainJob's file staged: its runtime, committed beside it, is still known.
+    spec = project / "specs/gpt.yaml"
+    spec.write_text(spec.read_text().replace("activeDeadlineSeconds: 86400", "activeDeadlineSeconds: 43200"))
+    mpigen(["check", "--fix"], project, env)
+    staged = sh(["git", "status", "--porcelain"], project, env).stdout
+    assert sorted(staged.split()) == sorted(["M", "M", "deploy/gpt-deepspeed/base/trainjob.yaml", "specs/gpt.yaml"])
+    done = commit(project, env, "half the deadline")
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert commits(project, env) == 2

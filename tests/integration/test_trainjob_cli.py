@@ -95,7 +95,7 @@ def test_explain_without_the_runtime_says_it_is_missing(tmp_path: Path) -> None:
     code, out, err = run(["explain", job])  # no cluster file: not among Trainer's default runtimes
     assert code == 1 and out == ""
     assert ("error trainjob-runtime-missing ClusterTrainingRuntime 'torch-gang' is not among the default runtimes of "
-            "Kubeflow Trainer v2.3.0 (no runtimes in the cluster file)") in err
+            "Kubeflow Trainer v2.3.0 (the cluster's runtimes were not given)") in err
     assert "(spec.runtimeRef.name)" in err
     job, cluster = _files(tmp_path, _trainjob("torch-distributed"), TORCH)
     code, out, err = run(["podgroup", job, "--cluster", cluster])  # the cluster's runtimes, not the defaults

@@ -20,6 +20,7 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ...trainer.runtimes import TRAINER_GROUP, runtime_ref
+from ...load.trainer_runtimes import NOT_GIVEN
 from ..base import Context, Path, trainer_runtimes
 from ._trainer import is_trainjob
 
@@ -34,7 +35,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         return
     runtimes = trainer_runtimes(ctx.options)
     known = runtimes.names(kind)
-    where = f"{runtimes.source} (no runtimes in the cluster file)" if runtimes.defaults else runtimes.source
+    where = f"{runtimes.source} ({NOT_GIVEN})" if runtimes.defaults else runtimes.source
     namespace = ctx.get("metadata", "namespace", default="default")
     what = f"{kind} {name!r}" + (f" in namespace {namespace!r}" if kind != "ClusterTrainingRuntime" else "")
     yield (("spec", "runtimeRef", "name"),
