@@ -29,7 +29,7 @@ from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJO
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from ..lint.admission import admission_problems, trainer_admission_problems
-from .admission import Path, name_problems, prune_nulls, schema_for
+from .admission import GENERATED_SUFFIX, Path, admitted, name_problems, prune_nulls, schema_for
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
@@ -167,7 +167,11 @@ def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_doc
 
 def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
             coverage: Coverage) -> list[Diagnostic]:
+    generated = False  # whether the API server names the object (from metadata.generateName)
+
     def located(path: Path, code: str, severity: Severity, message: str) -> Diagnostic:
+        if generated and tuple(path[:2]) == ("metadata", "name"):  # the name is made of generateName
+            path = ("metadata", "generateName", *path[2:])
         line, col = doc.locate(prefix + tuple(path))
         return Diagnostic(filename, line, col, format_path(prefix + tuple(path)), code, severity, message)
 
@@ -178,6 +182,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
     stored = prune_nulls(obj) if doc.has_nulls else obj  # rules and checks never modify it
+    stored, generated = admitted(stored)  # named, and what the mutating webhooks fill
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
@@ -234,6 +239,27 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             if format_path(prefix + tuple(path)) not in linted:
                 out.append(located(path, code, severity, message))
     coverage.checked += 1
+    return _generated_name(out, format_path(prefix + ("metadata", "generateName")), stored["metadata"]["name"]) \
+        if generated else out
+
+
+def _generated_name(found: list[Diagnostic], at: str, name: str) -> list[Diagnostic]:
+    """The diagnostics of an object the API server names from its ``generateName``: a problem of
+    the name is one of the prefix too, and is said once; a message that quotes the name says how
+    it was made."""
+    from dataclasses import replace
+
+    seen: set[str] = set()
+    out = []
+    for diagnostic in found:
+        if diagnostic.path == at:
+            if diagnostic.code in seen:
+                continue
+            seen.add(diagnostic.code)
+            if name in diagnostic.message:
+                diagnostic = replace(diagnostic, message=f"{diagnostic.message}; the API server names the object "
+                                     f"metadata.generateName and 5 random characters (here {GENERATED_SUFFIX})")
+        out.append(diagnostic)
     return out
 
 
@@ -331,7 +357,7 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
             found = [d for d in found if d.code not in options.disabled]
             diagnostics += found
             if _served(obj) and not has_errors(found):
-                jobs.append(Job(prune_nulls(obj), _locator(doc, prefix), in_file))
+                jobs.append(Job(admitted(prune_nulls(obj))[0], _locator(doc, prefix), in_file))
     if not jobs and not has_errors(diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
                                       f"no mpigen spec, no {CURRENT_API['MPIJob']} MPIJob, no "
