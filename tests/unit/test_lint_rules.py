@@ -104,6 +104,23 @@ def test_a_hostname_error_says_what_is_wrong_with_the_name() -> None:
                               "as '1mnist-master-0', which must be DNS-1035 labels")
 
 
+def test_an_mpijob_v1_says_whose_api_it_is_and_what_migrate_gives() -> None:
+    """Not only "the training-operator's legacy MPIJob": mpi-operator's own v1 too, served still by
+    the training-operator, refused by mpi-operator v0.4.0 and later; migrate gives v2beta1."""
+    obj, _, options = load_case(CASES / "legacy-api-version" / "bad-mpijob-v1.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "legacy-api-version"]
+    assert message.startswith("MPIJob kubeflow.org/v1 is mpi-operator's API up to v0.3.0 and the MPIJob the "
+                              "training-operator (v1.9) still serves and runs: a cluster running mpi-operator v0.8.0 "
+                              "serves MPIJob only as kubeflow.org/v2beta1 (the same CRD name) and rejects it; run "
+                              "`mpigen migrate` to rewrite it as kubeflow.org/v2beta1 for mpi-operator"), message
+    assert message.endswith("(annotation mpigen.dev/disable: legacy-api-version)")
+    [(_, _, _, legacy)] = findings(obj, LintOptions(operator_version=OperatorVersion.parse("v0.4.x")))
+    assert "a cluster running mpi-operator v0.4.0 serves MPIJob only as kubeflow.org/v2beta1" in legacy
+    kept = copy.deepcopy(obj)
+    kept["metadata"]["annotations"] = {DISABLE_ANNOTATION: "legacy-api-version"}
+    assert findings(kept, options) == []
+
+
 def test_every_rule_has_bad_and_good_cases() -> None:
     folders = {p.name for p in CASES.iterdir() if p.is_dir()}
     assert folders == CODES, "a case folder per rule code, and no other"
