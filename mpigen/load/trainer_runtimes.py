@@ -24,10 +24,6 @@ GIVE_CLUSTER_RUNTIMES = ("give the cluster's runtimes with --cluster FILE (kubec
                          "clustertrainingruntimes,trainingruntimes -A -o yaml)")
 """The hint of every note that says Trainer's default runtimes stood in for the cluster's."""
 
-NOT_GIVEN = "the cluster's runtimes were not given"
-"""What a message on a runtime not found among Trainer's defaults says of the cluster's: no
-``--cluster`` file, or one without runtimes."""
-
 RuntimeKey = tuple[str, str, str]
 """(kind, namespace, name): the namespace is "" for a ClusterTrainingRuntime."""
 

@@ -20,13 +20,13 @@ from typing import Iterator
 
 from ...diagnostics import Severity
 from ...trainer.runtimes import TRAINER_GROUP, runtime_ref
-from ...load.trainer_runtimes import NOT_GIVEN
 from ..base import Context, Path, trainer_runtimes
 from ._trainer import is_trainjob
 
 CODE = "trainjob-runtime-missing"
 SEVERITY = Severity.ERROR
 KINDS = ("TrainJob",)
+NOT_GIVEN = "the cluster's runtimes were not given"  # no --cluster file, or one without runtimes
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
