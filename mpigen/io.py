@@ -135,6 +135,11 @@ def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
     return cluster, loaded.diagnostics + diagnostics
 
 
+def cluster_namespaces(cluster: Cluster | None) -> dict[str, dict[str, str]] | None:
+    """The labels of the Namespaces of a ``--cluster`` file; None when it lists none (not known)."""
+    return cluster.namespaces if cluster is not None and cluster.namespaces else None
+
+
 def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
     """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
     runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""
@@ -171,7 +176,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     raw, name = read_input(source)
     loaded = load_bytes(raw, name)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
-                       trainer_runtimes=cluster_runtimes(cluster))
+                       trainer_runtimes=cluster_runtimes(cluster), namespaces=cluster_namespaces(cluster))
     options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
                               disabled=disabled)
     if names_runtimes(raw):  # the runtimes of the files beside it, as validate knows them

@@ -73,7 +73,7 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
                          priority_classes=classes, operator_version=version,
-                         trainer_runtimes=io.cluster_runtimes(cluster)),
+                         trainer_runtimes=io.cluster_runtimes(cluster), namespaces=io.cluster_namespaces(cluster)),
         build=Options(version, classes, io.cluster_runtimes(cluster), disabled),
         disabled=disabled,
     )
