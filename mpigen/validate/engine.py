@@ -206,7 +206,9 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     job = CURRENT_API.get(kind) == api_version
     if kind in CURRENT_API and not job and api_version not in LEGACY_API[kind]:  # legacy-api-version: a lint rule
         out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
-                           f"unknown {kind} apiVersion {api_version!r}: the operators serve {CURRENT_API[kind]}"))
+                           f"unknown {kind} apiVersion {api_version!r}: no operator serves it (the API server rejects "
+                           f"it: no matches for kind); write apiVersion: {CURRENT_API[kind]}"))
+        schema_paths.add(format_path(prefix + ("apiVersion",)))  # one mistake, one error (not legacy-api-version too)
     if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
         out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
                            f"creates nothing for a {kind} without one"))

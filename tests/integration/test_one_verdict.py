@@ -165,8 +165,10 @@ def test_a_job_of_an_unknown_api_version_is_an_error_for_all_three(kind: str, ap
         code, out, err = run([command, str(path), "--gang", "volcano"])
         report = out if command == "validate" else err
         assert code == 1, (command, report)
-        assert f"v9.yaml:1:13: error unknown-api unknown {kind} apiVersion '{api}': the operators serve {served} " \
-               "(apiVersion)\n" in report, (command, report)
+        assert f"v9.yaml:1:13: error unknown-api unknown {kind} apiVersion '{api}': no operator serves it (the API " \
+               f"server rejects it: no matches for kind); write apiVersion: {served} (apiVersion)\n" in report, \
+               (command, report)
+        assert "legacy-api-version" not in report, "one mistake, one error"
 
 
 @pytest.mark.parametrize("kind, api", [("MPIJob", "kubeflow.org/v2beta1"), ("TFJob", "kubeflow.org/v1")])
