@@ -155,6 +155,19 @@ def test_istio_sidecar_is_one_finding_per_job_a_note_where_the_namespace_is_not_
     assert [f[2] for f in findings(elsewhere, injected) if f[0] == "istio-sidecar"] == [Severity.INFO]
 
 
+def test_an_mpijob_without_workers_is_told_to_set_worker_replicas_not_np_0() -> None:
+    obj, _, options = load_case(CASES / "slots-np-mismatch" / "bad-no-workers.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "slots-np-mismatch"]
+    assert message == ("mpirun asks for 2 ranks but the MPIJob has no workers (Worker replicas is unset, and defaults "
+                       "to 0), so the hostfile has no slots; set Worker replicas to 2")
+    obj["spec"]["slotsPerWorker"] = 4
+    obj["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] = 0
+    obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"][2] = "6"
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "slots-np-mismatch"]
+    assert message.endswith("(Worker replicas is 0), so the hostfile has no slots; set Worker replicas to 2 "
+                            "(× slotsPerWorker 4 = 8 slots)"), message
+
+
 def test_every_rule_has_bad_and_good_cases() -> None:
     folders = {p.name for p in CASES.iterdir() if p.is_dir()}
     assert folders == CODES, "a case folder per rule code, and no other"
