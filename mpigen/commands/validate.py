@@ -8,7 +8,7 @@ from dataclasses import replace
 import click
 
 from .. import io
-from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics
+from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics, unknown_codes
 from ..lint.base import LintOptions
 from ..load.document import Document
 from ..pipeline import Options
@@ -69,6 +69,9 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     version, cluster_path = io.configured(config, operator_version, cluster_file)
     cluster, diagnostics = io.load_cluster(cluster_path)
     classes = None if cluster is None else cluster.priority_classes
+    wrong = unknown_codes(disable)
+    if wrong:
+        raise io.UsageError(f"--disable: {wrong}")
     disabled = frozenset(disable) | config.disable
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
