@@ -144,6 +144,71 @@ def test_explain_equals_the_training_operator(name: str, job: dict, version: str
         assert _normalized(obj) == _normalized(theirs[k]), k
 
 
+# ------------------------------------------------------------------ the goldens' schedulingPolicy
+
+# The golden jobs write out the PodGroup the operator would create (runPolicy.schedulingPolicy).
+# That it is the one the operator creates is asked of the real operator, not of mpigen's port that
+# wrote it: the PodGroup the oracle creates from the job as written, and from the job stripped of
+# what mpigen resolved (minResources, the priority class), must carry the schedulingPolicy's values.
+GANG_JOBS = [j for j in JOBS if _gang(j[1])[0]]
+RESOLVED = {False: ("minResources",), True: ("minResources", "priorityClass")}  # by "is an MPIJob"
+
+
+def _quantities(resources: dict | None) -> dict:
+    from mpigen.operator.quantity import Quantity
+
+    return {name: Quantity.parse(str(value)) for name, value in (resources or {}).items()}
+
+
+def _oracle_podgroup(name: str, job: dict, version: str, classes: dict[str, int]) -> dict:
+    gang, scheduler = _gang(job)
+    request = {"id": name, "priorityClasses": _classes_list(classes), "gang": gang, "schedulerName": scheduler,
+               "maxPods": 1}
+    if job["kind"] == "MPIJob":
+        response = _run(MPI_ORACLES[version], {**request, "mpijob": job})
+        assert response["error"] == "", response["error"]
+        [group] = [o for o in response["objects"] if o["kind"] == "PodGroup"]
+    else:
+        response = _run(TRAINING_ORACLE, {**request, "job": job})
+        assert response["error"] == "", response["error"]
+        group = response["podgroup"]
+    return group["spec"]
+
+
+def test_the_goldens_have_gangs_of_every_operator_and_scheduler() -> None:
+    """Both gangs of mpi-operator (v0.8.0 and v0.4.0 among them), both of training-operator."""
+    seen = {(job["kind"], _gang(job)[0]) for _, job, _, _ in GANG_JOBS}
+    assert {("MPIJob", "volcano"), ("MPIJob", "scheduler-plugins"), ("PyTorchJob", "volcano"),
+            ("TFJob", "scheduler-plugins")} <= seen, seen
+
+
+@pytest.mark.parametrize("name,job,version,classes", GANG_JOBS, ids=[j[0] for j in GANG_JOBS])
+def test_golden_scheduling_policy_is_what_the_real_operator_creates(name: str, job: dict, version: str,
+                                                                    classes: dict[str, int], go: str) -> None:
+    """minAvailable, minResources (as quantities), queue, priority class and timeout of the golden's
+    schedulingPolicy are the real operator's PodGroup's, with them written and without what mpigen
+    resolved (it was checked with mpigen's own podgroup port, the code that wrote it)."""
+    gang, _ = _gang(job)
+    policy = job["spec"]["runPolicy"]["schedulingPolicy"]
+    spec = _oracle_podgroup(name, job, version, classes)
+    assert spec.get("minMember", 0) == policy["minAvailable"]
+    assert _quantities(spec.get("minResources")) == _quantities(policy.get("minResources"))
+    if gang == "volcano":
+        assert spec.get("queue") == policy.get("queue")
+        assert spec.get("priorityClassName") == policy.get("priorityClass")
+    else:
+        assert spec.get("scheduleTimeoutSeconds") == policy.get("scheduleTimeoutSeconds")
+    # What mpigen resolved (minResources; an MPIJob's priority class, which mpi-operator otherwise
+    # takes from the pod templates) is what the operator computes without it.
+    implicit = json.loads(json.dumps(job))
+    for key in RESOLVED[job["kind"] == "MPIJob"]:
+        implicit["spec"]["runPolicy"]["schedulingPolicy"].pop(key, None)
+    again = _oracle_podgroup(name, implicit, version, classes)
+    assert again.get("minMember", 0) == spec.get("minMember", 0)
+    assert _quantities(again.get("minResources")) == _quantities(spec.get("minResources"))
+    assert again.get("priorityClassName") == spec.get("priorityClassName")
+
+
 # ------------------------------------------------------------------ TrainJob (Kubeflow Trainer v2.3.0)
 
 TRAINER_ORACLE = BIN / "trainer-v2.3"
