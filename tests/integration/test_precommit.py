@@ -249,26 +249,37 @@ def test_check_hook_stops_a_commit_that_only_deletes_a_spec(hooks: Hooks, tmp_pa
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
 
 
+def init_project(tmp_path: Path, *init_args: str) -> tuple[Path, dict[str, str]]:
+    """A git repository set up by ``mpigen init`` (its hooks are repo: local, language: system:
+    the mpigen of this interpreter, put first on PATH), and the environment of its commands."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = git_env(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    project = tmp_path / "project"
+    project.mkdir()
+    sh(["git", "init", "-q"], project, env)
+    done = mpigen(["init", *init_args], project, env)
+    assert "wrote .pre-commit-config.yaml" in done.stdout
+    return project, env
+
+
+def commit_passing_both_hooks(project: Path, env: dict[str, str], message: str) -> None:
+    done = commit(project, env, message)
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+
+
 def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
     """mpigen init's .pre-commit-config.yaml (repo: local, the mpigen on PATH) under the real
     pre-commit: the first commit passes both hooks; a spec changed without its tree, and a spec
     deleted without its tree, are stopped until mpigen check --fix."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = git_env(home)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
-    project = tmp_path / "project"
-    project.mkdir()
-    sh(["git", "init", "-q"], project, env)
-    done = mpigen(["init", "--name", "demo"], project, env)
-    assert "wrote .pre-commit-config.yaml" in done.stdout
+    project, env = init_project(tmp_path, "--name", "demo")
     mpigen(["check", "--fix"], project, env)
     sh([sys.executable, "-m", "pre_commit", "install"], project, env)
 
-    done = commit(project, env, "a repository set up by mpigen init")
-    assert done.returncode == 0, done.stdout
-    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
-    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    commit_passing_both_hooks(project, env, "a repository set up by mpigen init")
     assert commits(project, env) == 1
 
     spec = project / "specs/demo.yaml"
@@ -296,24 +307,14 @@ def test_init_commits_the_tree_of_a_trainjob_spec_with_a_gang_through_both_hooks
     own: mpigen-validate (which pre-commit gives the staged files a few at a time, in no set
     order) knows that runtime, and passes the tree mpigen check --fix wrote (it refused it with
     trainjob-runtime-missing)."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = git_env(home)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
-    project = tmp_path / "project"
-    project.mkdir()
-    sh(["git", "init", "-q"], project, env)
-    mpigen(["init"], project, env)
+    project, env = init_project(tmp_path)
     shutil.copy(ROOT / "specs/trainjob-deepspeed-volcano.yaml", project / "specs/gpt.yaml")
     fixed = mpigen(["check", "--fix"], project, env)
     assert "rewrote deploy/gpt-deepspeed (5 files)" in fixed.stdout
     assert (project / "deploy/gpt-deepspeed/base/trainingruntime.yaml").is_file()
     sh([sys.executable, "-m", "pre_commit", "install"], project, env)
 
-    done = commit(project, env, "a TrainJob with a Volcano gang")
-    assert done.returncode == 0, done.stdout
-    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
-    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    commit_passing_both_hooks(project, env, "a TrainJob with a Volcano gang")
     assert commits(project, env) == 1
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
 
