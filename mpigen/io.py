@@ -167,12 +167,11 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     from .names import TRAINJOB_KIND
     from .pipeline import Options
     from .trainer.documents import Source, explain_trainjobs
+    from .load.yaml_loader import load_bytes
     from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
 
     cluster, diagnostics = load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
-    from .load.yaml_loader import load_bytes
-
     raw, name = read_input(source)
     loaded = load_bytes(raw, name)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,

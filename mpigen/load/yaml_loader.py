@@ -216,7 +216,8 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
             message = f"{exc.context}: {message}" if "while" not in exc.context else f"{message} ({exc.context})"
         tab = _tab_at(text, mark)
         if tab is not None:
-            mark, message = tab, f"a tab: YAML indents with spaces only; replace the tab with spaces ({message.strip()})"
+            mark = tab
+            message = f"a tab: YAML indents with spaces only; replace the tab with spaces ({message.strip()})"
         yield _diag(filename, "yaml-syntax", message.strip(), mark, offset=offset)
     except yaml.reader.ReaderError as exc:  # a control character, which YAML does not allow
         line = text.count("\n", 0, exc.position) + 1 + offset

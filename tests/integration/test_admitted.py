@@ -66,7 +66,8 @@ def test_admitted_jobset_is_what_the_jobset_webhook_makes_of_it() -> None:
     from mpigen.validate.admission import admitted
 
     jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "js"},
-              "spec": {"failurePolicy": {"rules": [{"action": "FailJobSet"}, {"name": "kept", "action": "RestartJobSet"},
+              "spec": {"failurePolicy": {"rules": [{"action": "FailJobSet"},
+                                                   {"name": "kept", "action": "RestartJobSet"},
                                                    {"action": "RestartJob", "name": ""}]},
                        "replicatedJobs": [{"name": "a", "template": {"spec": {"template": {"spec": {}}}}},
                                           {"name": "b", "template": {"spec": {"completionMode": "NonIndexed",

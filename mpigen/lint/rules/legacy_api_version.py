@@ -7,7 +7,8 @@ last release before v2beta1), and the MPIJob the training-operator still serves 
 ships it in ``manifests/base/crds/kubeflow.org_mpijobs.yaml``, with its own controller that starts
 the ranks with ``kubectl exec``). Both CRDs are named ``mpijobs.kubeflow.org``, so a cluster runs
 one or the other: where the training-operator runs MPIJobs, a v1 MPIJob is served and runs as
-written; where mpi-operator v0.4.0 or later does, it is rejected. training-operator v1.9.0 serves PyTorchJob and TFJob only as ``kubeflow.org/v1``
+written; where mpi-operator v0.4.0 or later does, it is rejected. training-operator v1.9.0 serves
+PyTorchJob and TFJob only as ``kubeflow.org/v1``
 (``manifests/base/crds/kubeflow.org_pytorchjobs.yaml``, ``kubeflow.org_tfjobs.yaml``); ``v1alpha1``,
 ``v1alpha2``, ``v1beta1`` and ``v1beta2`` were removed. The API server rejects such a manifest
 ("no matches for kind"), and the old shapes (``gpus``, ``launcherOnMaster``, ``mpiDistribution``,

@@ -187,7 +187,8 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         yield (where,
                f"{launch.tool} asks for {plural(np, 'rank')} but the MPIJob has no workers (Worker replicas "
                f"{'is unset, and defaults to' if unset else 'is'} 0), so the hostfile has no slots; set Worker "
-               f"replicas to {needed}" + (f" (× slotsPerWorker {slots} = {needed * slots} slots)" if slots > 1 else ""))
+               f"replicas to {needed}"
+               + (f" (× slotsPerWorker {slots} = {needed * slots} slots)" if slots > 1 else ""))
     elif np != expected:
         effect = ("OpenMPI refuses to start with too few slots, Intel MPI and MPICH oversubscribe" if np > expected
                   else f"{plural(expected - np, 'slot')} {'stays' if expected - np == 1 else 'stay'} idle")

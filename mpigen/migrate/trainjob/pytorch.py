@@ -118,7 +118,10 @@ class PyTorchJob(Job):
             if not isinstance(annotations, dict) or VOLCANO_TASK_SPEC not in annotations:
                 continue
             out[role] = copy.deepcopy(replica)
-            del out[role]["template"]["metadata"]["annotations"][VOLCANO_TASK_SPEC]
+            metadata = out[role]["template"]["metadata"]
+            del metadata["annotations"][VOLCANO_TASK_SPEC]
+            if not metadata["annotations"]:
+                del metadata["annotations"]
             self.info(dropped(base + (role, "template", "metadata", "annotations", VOLCANO_TASK_SPEC),
                               f"training-operator set {VOLCANO_TASK_SPEC} on every pod itself (the replica type, "
                               "Volcano's task name), and Trainer's Volcano PodGroup has no tasks"))
