@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import unknown_codes
-
 if TYPE_CHECKING:  # pathlib only where a file is looked for
     from pathlib import Path
 
@@ -80,9 +78,6 @@ def _from_mapping(data: Any, path: Path) -> Config:
     gang = string("gang")
     if gang not in (None, "volcano", "scheduler-plugins", "none"):
         raise ConfigError(f"{path}: gang must be volcano, scheduler-plugins or none")
-    wrong = unknown_codes(strings("disable"))
-    if wrong:
-        raise ConfigError(f"{path}: disable: {wrong}")
     return Config(path, frozenset(strings("disable")), strings("specs"), string("output"), gang,
                   string("schedulerName"), string("operatorVersion"), string("cluster"))
 

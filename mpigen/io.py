@@ -197,18 +197,25 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
 
 
 def load_config(path: str | None) -> Config:
-    """The configuration in ``path`` (``--config``), else the one found from the working directory."""
+    """The configuration in ``path`` (``--config``), else the one found from the working directory;
+    a code in its ``disable`` that mpigen does not have is a usage error, as ``--disable``'s is."""
     from .config import ConfigError
     from .config import load_config as load
+    from .diagnostics import unknown_codes
 
     try:
         if path is None:
-            return load()
-        from pathlib import Path
+            config = load()
+        else:
+            from pathlib import Path
 
-        return load(Path(path))
+            config = load(Path(path))
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    wrong = unknown_codes(config.disable)
+    if wrong:
+        raise UsageError(f"{config.path}: disable: {wrong}")
+    return config
 
 
 def require_environment(jobs: list[CompiledJob], env: str | None) -> None:

@@ -208,7 +208,6 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
                            f"unknown {kind} apiVersion {api_version!r}: no operator serves it (the API server rejects "
                            f"it: no matches for kind); write apiVersion: {CURRENT_API[kind]}"))
-        schema_paths.add(format_path(prefix + ("apiVersion",)))  # one mistake, one error (not legacy-api-version too)
     if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
         out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
                            f"creates nothing for a {kind} without one"))
@@ -233,6 +232,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located(path, code, severity, message))
         if severity is Severity.ERROR:
             linted.add(format_path(full))
+    if format_path(prefix + ("apiVersion",)) in linted:  # legacy-api-version said it: one mistake, one error
+        out = [d for d in out if d.code != "unknown-api"]
     if job and kind != "MPIJob" and not schema_paths and not missing and isinstance(stored.get("spec"), dict):
         # The training-operator's validating webhook (it reads a job of the schema's shape only), where
         # no lint rule (container-name, zero-replicas, hostname, object-meta, pod-containers) already
