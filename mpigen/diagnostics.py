@@ -56,6 +56,55 @@ class Diagnostic:
         return replace(self, file=file)
 
 
+CODES = frozenset({
+    "added-field", "arena-credential", "arena-differs", "arena-flag", "arena-ignored", "arena-kind",
+    "arena-queue", "arena-required", "arena-unsupported", "arena-value", "clean-pod-policy-none", "cluster",
+    "code-source", "config-data", "container-name", "decimal-quantity-multiplied", "default-runtime",
+    "deployment-spec", "deprecated-runtime", "dropped-field", "duplicate-job", "env-reserved", "file-too-large",
+    "framework-field", "gang-cannot-fit", "gang-ignored", "gang-may-not-fit", "git-credentials-over-http",
+    "gpu-topology", "host-network-dns", "host-network-ssh", "host-path", "hostname", "immutable-field",
+    "io-error", "istio-sidecar", "kubeconform", "kueue-ignored", "kueue-priority-class", "kueue-queue",
+    "kueue-suspend", "launcher-gpu", "launcher-wait-gang-deadlock", "legacy-api-version", "lossy-migration",
+    "migrated-api", "migrated-field", "min-available", "min-available-too-large", "min-resources-mismatch",
+    "min-resources-order", "missing-field", "mpijob-invalid", "no-mpijob", "no-podgroup", "no-schema",
+    "no-spec", "nondeterministic", "not-a-spec", "not-an-object", "not-created", "not-migratable",
+    "nothing-to-migrate", "object-meta", "operator-crash", "operator-version", "plaintext-credential",
+    "pod-containers", "pod-env", "pod-ports", "pod-probes", "pod-resources", "pod-scheduling", "pod-security",
+    "pod-spec", "pod-volumes", "priority-class", "priority-class-not-on-pods", "priority-class-spec",
+    "priority-order", "quantity", "quantity-overflow", "queue-ignored", "runtime-copy", "runtime-field",
+    "runtime-framework", "runtime-not-found", "schedule-timeout-zero", "scheduler-name",
+    "scheduler-name-mismatch", "schema", "service-spec", "slots-gpu-mismatch", "slots-np-mismatch",
+    "ssh-path-non-root", "stale-staging", "tensorboard-host-path", "tensorboard-log-dir", "tensorboard-name",
+    "trainer-depends-on-gang-deadlock", "trainer-limit-only-resource", "trainer-volcano-priority-class",
+    "training-job-invalid", "trainingruntime-beside", "trainingruntime-invalid", "trainjob-gang",
+    "trainjob-invalid", "trainjob-not-carried", "trainjob-patch-target-missing", "trainjob-runtime-missing",
+    "unknown-api", "unknown-field", "usage-error", "volcano-queue-name", "volume-mount-path", "volume-name",
+    "volume-source", "worker-no-sshd", "workers", "yaml-bool", "yaml-duplicate-key", "yaml-encoding",
+    "yaml-key", "yaml-merge", "yaml-number", "yaml-recursive-alias", "yaml-syntax", "yaml-tag", "yaml-too-deep",
+    "yaml-too-large", "yaml-value", "zero-replicas",
+})
+"""Every code a diagnostic of mpigen can carry (docs/errors.md describes each; a test keeps this
+set equal to the codes the source gives): what ``--disable`` and a configuration's ``disable`` may
+name, with ``all`` (every rule)."""
+DISABLE_ALL = "all"
+
+
+def unknown_codes(codes: Iterable[str]) -> str | None:
+    """What is wrong with ``codes`` (to switch off) when one is no code of mpigen's, each with the
+    code it was probably meant to be; None when every one is a code, or ``all``."""
+    wrong = [code for code in codes if code not in CODES and code != DISABLE_ALL]
+    if not wrong:
+        return None
+    import difflib  # only when there is a wrong code to explain
+
+    said = []
+    for code in sorted(set(wrong)):
+        close = [known for known in sorted(CODES) if known.startswith(code)]  # a code cut short
+        close = close if len(close) == 1 else difflib.get_close_matches(code, sorted(CODES), n=1, cutoff=0.7)
+        said.append(f"unknown code {code!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return "; ".join(said) + " (`mpigen rules` lists the lint rules, docs/errors.md every code)"
+
+
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 

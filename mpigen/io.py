@@ -51,6 +51,28 @@ def read_input(path: str) -> tuple[bytes, str]:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
 
 
+def names_runtimes(raw: bytes) -> bool:
+    """Whether a file may hold a TrainJob or a spec with ``spec.runtime``, which name a training
+    runtime: the only readers of the runtimes of the files beside it."""
+    return b"TrainJob" in raw or b"runtime" in raw
+
+
+def read_beside(files: list[str]) -> dict[str, bytes]:
+    """The other files of the folders of ``files`` (:func:`mpigen.validate.discover.neighbours`),
+    read for their training runtimes: a TrainJob's runtime is often in a file of its own beside it.
+    One that cannot be read is not part of the run and is passed over."""
+    from .validate.discover import neighbours
+
+    out: dict[str, bytes] = {}
+    for path in neighbours(files):
+        try:
+            with open(path, "rb") as file:
+                out[path] = file.read()
+        except OSError:
+            continue
+    return out
+
+
 def load_input(path: str) -> tuple[LoadResult, str]:
     """A file or stdin read and parsed (YAML errors are diagnostics of the result)."""
     from .load.yaml_loader import load_bytes
@@ -113,6 +135,11 @@ def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
     return cluster, loaded.diagnostics + diagnostics
 
 
+def cluster_namespaces(cluster: Cluster | None) -> dict[str, dict[str, str]] | None:
+    """The labels of the Namespaces of a ``--cluster`` file; None when it lists none (not known)."""
+    return cluster.namespaces if cluster is not None and cluster.namespaces else None
+
+
 def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
     """The training runtimes of a ``--cluster`` file; None when it gives none (Trainer's default
     runtimes then stand in: :func:`mpigen.lint.base.trainer_runtimes`)."""
@@ -142,15 +169,19 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     from .names import TRAINJOB_KIND
     from .pipeline import Options
     from .trainer.documents import Source, explain_trainjobs
-    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs
+    from .load.yaml_loader import load_bytes
+    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
 
     cluster, diagnostics = load_cluster(cluster_file)
     classes = None if cluster is None else cluster.priority_classes
-    loaded, name = load_input(source)
+    raw, name = read_input(source)
+    loaded = load_bytes(raw, name)
     lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
-                       trainer_runtimes=cluster_runtimes(cluster))
+                       trainer_runtimes=cluster_runtimes(cluster), namespaces=cluster_namespaces(cluster))
     options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
                               disabled=disabled, server_side=server_side)
+    if names_runtimes(raw):  # the runtimes of the files beside it, as validate knows them
+        options = with_run_runtimes(options, run_runtimes(read_beside([source]).items()))
     try:
         jobs, found = find_jobs(loaded, name, options, env)
     except NoSuchEnvironment as exc:
@@ -160,7 +191,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
 
     trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
     # The runtimes of the input file (the TrainingRuntime a spec builds beside its TrainJob) too.
-    runtimes = with_runtimes(trainer_runtimes(lint), [rt for job in jobs for rt in job.runtimes])
+    runtimes = with_runtimes(trainer_runtimes(options.lint), [rt for job in jobs for rt in job.runtimes])
     explained, found = explain_trainjobs(trainjobs, runtimes, classes)
     diagnostics += found
     return Jobs(name, cluster, classes, [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND], explained,
@@ -168,18 +199,25 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
 
 
 def load_config(path: str | None) -> Config:
-    """The configuration in ``path`` (``--config``), else the one found from the working directory."""
+    """The configuration in ``path`` (``--config``), else the one found from the working directory;
+    a code in its ``disable`` that mpigen does not have is a usage error, as ``--disable``'s is."""
     from .config import ConfigError
     from .config import load_config as load
+    from .diagnostics import unknown_codes
 
     try:
         if path is None:
-            return load()
-        from pathlib import Path
+            config = load()
+        else:
+            from pathlib import Path
 
-        return load(Path(path))
+            config = load(Path(path))
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    wrong = unknown_codes(config.disable)
+    if wrong:
+        raise UsageError(f"{config.path}: disable: {wrong}")
+    return config
 
 
 def require_environment(jobs: list[CompiledJob], env: str | None) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import click
 
 from .. import io
-from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics
+from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics, unknown_codes
 from ..lint.base import LintOptions
 from ..load.document import Document
 from ..pipeline import Options
@@ -69,11 +69,14 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     version, cluster_path = io.configured(config, operator_version, cluster_file)
     cluster, diagnostics = io.load_cluster(cluster_path)
     classes = None if cluster is None else cluster.priority_classes
+    wrong = unknown_codes(disable)
+    if wrong:
+        raise io.UsageError(f"--disable: {wrong}")
     disabled = frozenset(disable) | config.disable
     options = ValidateOptions(
         lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
                          priority_classes=classes, operator_version=version,
-                         trainer_runtimes=io.cluster_runtimes(cluster)),
+                         trainer_runtimes=io.cluster_runtimes(cluster), namespaces=io.cluster_namespaces(cluster)),
         build=Options(version, classes, io.cluster_runtimes(cluster), disabled),
         disabled=disabled,
         server_side=config.server_side,
@@ -86,8 +89,10 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     for path in files:
         raw, name = io.read_input(path)
         contents[name] = raw
+    beside = io.read_beside(files) if any(map(io.names_runtimes, contents.values())) else None
     coverage = Coverage()
-    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage)
+    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage,
+                                      beside=beside)
     diagnostics += found
     if use_kubeconform:
         diagnostics += _kubeconform(contents, documents, diagnostics)

@@ -13,6 +13,10 @@ A rule module in ``mpigen/lint/rules/`` defines::
     KINDS = ("MPIJob",)                  # kinds it reads: MPIJob, PyTorchJob, TFJob
     def check(ctx: Context) -> Iterator[tuple[Path, str]]:   # (JSON path in the object, message)
 
+A rule whose verdict depends on what is known of the cluster may yield ``(path, message,
+severity)`` for a finding of a lower severity than ``SEVERITY`` (a note where the cluster is not
+known, say); ``SEVERITY`` is the highest it reports.
+
 Rules read the object as the API server would store it (nulls dropped), never modify it, and
 must not crash on odd shapes: the schema layer has already reported those, so a rule simply
 yields nothing for what it cannot read (``ctx.get`` helps).
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from ..diagnostics import Severity
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
@@ -50,6 +54,9 @@ class LintOptions:
     trainer_runtimes: Runtimes | None = None
     """The TrainingRuntimes and ClusterTrainingRuntimes of the cluster; None: none were given, and
     Kubeflow Trainer's default ClusterTrainingRuntimes stand in (:func:`trainer_runtimes`)."""
+    namespaces: Mapping[str, Mapping[str, str]] | None = None
+    """The labels of the cluster's Namespaces by name; None: none were given (a namespace not
+    among them is not known either)."""
 
 
 def trainer_runtimes(options: LintOptions) -> Runtimes:

@@ -47,6 +47,7 @@ def lint_object(obj: dict[str, Any], options: LintOptions = LintOptions(),
     for rule in rules_for(ctx.api_version, ctx.kind):
         if rule.code in off:
             continue
-        for path, message in rule.check(ctx):
-            findings.append((tuple(path), rule.code, rule.severity, message))
+        for found in rule.check(ctx):
+            severity = found[2] if len(found) > 2 else rule.severity  # type: ignore[misc]
+            findings.append((tuple(found[0]), rule.code, severity, found[1]))
     return findings

@@ -10,7 +10,9 @@
   node's room, and each counts against its ``pods``. Other Pods are ignored;
 * **TrainingRuntimes and ClusterTrainingRuntimes** (``trainer.kubeflow.org/v1alpha1``), the
   runtimes a TrainJob names (:mod:`mpigen.load.trainer_runtimes`; ``kubectl get
-  clustertrainingruntimes,trainingruntimes -A -o yaml``).
+  clustertrainingruntimes,trainingruntimes -A -o yaml``);
+* **Namespaces** (``v1``): their labels, such as Istio's injection label (``kubectl get
+  namespaces -o yaml``).
 
 One file, as kubectl prints them: ``kubectl get priorityclasses,nodes -o yaml`` (one ``List``),
 ``kubectl get nodes -o yaml`` and ``kubectl get priorityclasses -o yaml`` outputs joined with a
@@ -31,7 +33,8 @@ from .document import Document
 from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
-READ = "scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime"
+READ = ("scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and "
+        "ClusterTrainingRuntime")
 FINISHED = ("Succeeded", "Failed")
 
 
@@ -43,6 +46,7 @@ class Cluster:
     nodes: tuple[Node, ...] = ()  # in the file's order; each with the requests of its bound Pods
     bound_pods: int = 0  # Pods of the file bound to one of the nodes and not finished
     runtimes: Runtimes = field(default_factory=Runtimes)  # TrainingRuntimes and ClusterTrainingRuntimes
+    namespaces: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> labels
 
 
 def _name(obj: dict[str, Any]) -> str | None:
@@ -57,6 +61,7 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
     nodes: dict[str, Node] = {}
     pods: list[tuple[str, dict[str, Quantity]]] = []  # (node name, requests)
     runtimes: list[tuple[dict[str, Any], Document, tuple]] = []  # (runtime, its document, its path)
+    namespaces: dict[str, dict[str, str]] = {}
     diagnostics: list[Diagnostic] = []
 
     def report(doc: Document, path: tuple, message: str, severity: Severity = Severity.ERROR) -> None:
@@ -134,6 +139,15 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             return
         pods.append((spec["nodeName"], requests))
 
+    def namespace(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        name = _name(obj)
+        labels = (obj.get("metadata") or {}).get("labels") or {}
+        if name is None or not isinstance(labels, dict):
+            report(doc, path + ("metadata",), "Namespace without metadata.name" if name is None
+                   else f"Namespace {name!r}: metadata.labels is not a mapping")
+            return
+        namespaces[name] = {str(k): str(v) for k, v in labels.items()}
+
     def visit(doc: Document, obj: Any, path: tuple) -> None:
         if not isinstance(obj, dict):
             report(doc, path, "expected a Kubernetes object (a mapping with apiVersion and kind)")
@@ -150,6 +164,8 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             node(doc, obj, path)
         elif kind == "Pod" and api == "v1":
             pod(doc, obj, path)
+        elif kind == "Namespace" and api == "v1":
+            namespace(doc, obj, path)
         elif is_runtime(obj):
             runtimes.append((obj, doc, path))
         else:
@@ -172,7 +188,8 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
         nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
     found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
                           where=[(doc, path) for _, doc, path in runtimes])
-    return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found), diagnostics
+    return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found,
+                   namespaces), diagnostics
 
 
 def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:

@@ -100,19 +100,26 @@ def default_runtimes(version: str = TRAINER_VERSION) -> Runtimes:
     return runtimes_from(document["items"], f"the default runtimes of Kubeflow Trainer {version}", defaults=True)
 
 
+def is_default(runtime: dict[str, Any]) -> bool:
+    """Whether ``runtime`` is one of Trainer's default runtimes themselves (the runtimes of the
+    files checked may join them, and do not make the others the cluster's)."""
+    return any(runtime is default for default in default_runtimes().objects.values())
+
+
 def runtimes_or_defaults(runtimes: Runtimes | None) -> Runtimes:
     """``runtimes`` (a cluster file's), else Kubeflow Trainer's default runtimes."""
     return runtimes if runtimes is not None else default_runtimes()
 
 
-def with_runtimes(base: Runtimes, extra: Iterable[dict[str, Any]]) -> Runtimes:
+def with_runtimes(base: Runtimes, extra: Iterable[dict[str, Any]], source: str | None = None) -> Runtimes:
     """``base`` and the runtimes among ``extra`` (those of the same file as the TrainJob, such as
-    the TrainingRuntime ``mpigen build`` writes beside it), which win over ``base``'s of the same
-    key; ``base`` itself when ``extra`` holds none. Where ``base``'s were written is kept."""
+    the TrainingRuntime ``mpigen build`` writes beside it, or of the other files of a run), which
+    win over ``base``'s of the same key; ``base`` itself when ``extra`` holds none. Where
+    ``base``'s were written is kept; ``source``, when given, says where the whole set comes from."""
     added = [obj for obj in extra if is_runtime(obj)]
     if not added:
         return base
-    merged = runtimes_from([*base.objects.values(), *added], base.source, base.defaults, base.filename)
+    merged = runtimes_from([*base.objects.values(), *added], source or base.source, base.defaults, base.filename)
     where = {key: place for key, place in base.where.items()
              if key in merged.objects and merged.objects[key] is base.objects[key]}
     return Runtimes(merged.objects, merged.source, merged.defaults, merged.filename, where)

@@ -214,6 +214,10 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
         message = exc.problem or "invalid YAML"
         if exc.context:
             message = f"{exc.context}: {message}" if "while" not in exc.context else f"{message} ({exc.context})"
+        tab = _tab_at(text, mark)
+        if tab is not None:
+            mark = tab
+            message = f"a tab: YAML indents with spaces only; replace the tab with spaces ({message.strip()})"
         yield _diag(filename, "yaml-syntax", message.strip(), mark, offset=offset)
     except yaml.reader.ReaderError as exc:  # a control character, which YAML does not allow
         line = text.count("\n", 0, exc.position) + 1 + offset
@@ -226,6 +230,22 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
         yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels")
     if ending is not None:
         ending.append((count, stopped))
+
+
+def _tab_at(text: str, mark: Any) -> Any:
+    """The mark of the tab a syntax error comes from, if it comes from one: the character at the
+    error, or a tab in the indentation of its line (PyYAML says "found character that cannot
+    start any token" and the like, never "tab")."""
+    if mark is None or not isinstance(getattr(mark, "index", None), int):
+        return None
+    if mark.index < len(text) and text[mark.index] == "\t":
+        return mark
+    start = text.rfind("\n", 0, mark.index) + 1
+    indent = len(text[start:]) - len(text[start:].lstrip(" \t"))
+    where = text.find("\t", start, start + indent)
+    if where < 0:
+        return None
+    return yaml.Mark(mark.name, where, mark.line, where - start, None, None)
 
 
 _CONSTRUCTED: dict[tuple[str, str], Any] = {}  # (tag, text) -> value: numbers, booleans, null

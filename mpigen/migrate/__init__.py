@@ -11,8 +11,10 @@
 Every document of the file comes out in order; one that needs no migration passes through
 unchanged (with a note), ``List`` items are migrated one by one. Each change is a
 :class:`~mpigen.diagnostics.Diagnostic` at the old field. The result is then checked by
-mpigen's own validation (:mod:`mpigen.validate`), whose findings on migrated documents
-are reported too. Pure: nothing here prints or exits.
+mpigen's own validation (:mod:`mpigen.validate`), whose errors on every document of it are
+reported too: migrated, or passed through because it needed nothing (a job already at the current
+version that does not validate is no migrated manifest either); not on one that could not be
+migrated, whose errors say why. Pure: nothing here prints or exits.
 """
 
 from __future__ import annotations
@@ -121,36 +123,42 @@ def migrate_documents(loaded: LoadResult, filename: str, output_name: str | None
 
     diagnostics = list(loaded.diagnostics)
     objects: list[Any] = []
-    migrated_docs: list[bool] = []
+    checked_docs: list[bool] = []  # migrated, or passed through as needing nothing: validated
     sources: list[list[_Source]] = []  # for each output document, where its parts come from
     for index, doc in enumerate(loaded.documents):
         if is_list(doc.data):
-            items, any_migrated, parts = [], False, []
+            items, checked, parts = [], True, []
             for i, item in enumerate(doc.data["items"]):
                 new, changes, done, origins = convert(item)
                 parts += [_Source(("items", len(items) + j), index, ("items", i), origin)
                           for j, origin in enumerate(origins)]
                 items += new
-                any_migrated |= done
+                checked &= done or not _refused(changes)
                 diagnostics += [_located(doc, filename, ("items", i), c) for c in changes]
             outputs, found = [{**doc.data, "items": items}], [parts]
         else:
-            outputs, changes, any_migrated, origins = convert(doc.data)
+            outputs, changes, done, origins = convert(doc.data)
+            checked = done or not _refused(changes)
             diagnostics += [_located(doc, filename, (), c) for c in changes]
             found = [[_Source((), index, (), origin)] for origin in origins]
         objects += outputs
-        migrated_docs += [any_migrated] * len(outputs)
+        checked_docs += [checked] * len(outputs)
         sources += found
     if not loaded.documents and not loaded.diagnostics:
         diagnostics.append(Diagnostic(filename, None, None, "", "nothing-to-migrate", Severity.INFO,
                                       "the file holds no document"))
     text = dump_all(objects)
     pieces = ["---\n" + dump(obj) for obj in objects] if validate else []  # dump_all's documents, for their lines
-    if validate and any(migrated_docs):
-        found = _validate(text, pieces, migrated_docs, output_name or filename, objects)
+    if validate and any(checked_docs):
+        found = _validate(text, pieces, checked_docs, output_name or filename, objects)
         diagnostics += (found if output_name is not None
                         else _in_input(found, text, loaded.documents, filename, sources))
     return MigrateResult(objects, text, diagnostics)
+
+
+def _refused(changes: list[Change]) -> bool:
+    """Whether a document could not be migrated (its errors say why; it is passed through)."""
+    return any(change.severity is Severity.ERROR for change in changes)
 
 
 def _runtimes_beside(objects: list[Any]) -> Runtimes | None:
@@ -167,9 +175,9 @@ def _runtimes_beside(objects: list[Any]) -> Runtimes | None:
                          f"{defaults.source} and the TrainingRuntimes written beside the TrainJobs")
 
 
-def _validate(text: str, pieces: list[str], migrated: list[bool], output_name: str,
+def _validate(text: str, pieces: list[str], checked: list[bool], output_name: str,
               objects: list[Any]) -> list[Diagnostic]:
-    """mpigen validate's errors on the migrated documents of the output (its warnings, e.g. lint
+    """mpigen validate's errors on the ``checked`` documents of the output (its warnings, e.g. lint
     advice that applied to the old manifest as well, are left to ``mpigen validate``); a TrainJob
     is checked against the TrainingRuntime written beside it."""
     from ..lint.base import LintOptions
@@ -177,7 +185,7 @@ def _validate(text: str, pieces: list[str], migrated: list[bool], output_name: s
     from ..validate import ValidateOptions, validate_items
 
     ranges, line = [], 1
-    for piece, done in zip(pieces, migrated):
+    for piece, done in zip(pieces, checked):
         count = piece.count("\n")
         if done:
             ranges.append((line, line + count - 1))

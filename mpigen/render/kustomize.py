@@ -4,6 +4,13 @@ An overlay is a JSON patch (RFC 6902) per object, computed from the environment'
 it carries every changed field (replicas, ``-np``, the recomputed schedulingPolicy...), so
 ``kubectl kustomize overlays/<env>`` gives exactly what ``mpigen build --env <env>`` prints. A plain
 patch of the worker count alone would leave minAvailable, minResources and -np stale.
+
+A tree with a TrainingRuntime (the copy a TrainJob spec writes beside its TrainJob) is applied in
+the order it is written (``sortOptions: {order: fifo}``, kustomize v5.0+, read from the
+kustomization ``kubectl kustomize`` or ``apply -k`` is given, so every one of the tree has it),
+runtime first: kustomize's default order sorts kinds it does not know by name, which puts
+``TrainJob`` before ``TrainingRuntime``, and Trainer's webhook refuses a TrainJob whose runtime
+does not exist yet.
 """
 
 from __future__ import annotations
@@ -13,9 +20,11 @@ from typing import Any
 
 from ..emit.yaml_emit import dump
 from .job import CompiledJob
+from ..names import RUNTIME_KINDS
 from .jsonpatch import diff
 
 KUSTOMIZATION = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+AS_WRITTEN = {"sortOptions": {"order": "fifo"}}
 
 
 def _header(source: str) -> str:
@@ -48,11 +57,15 @@ def kustomize_files(job: CompiledJob) -> dict[str, str]:
     header = _header(job.source)
     files: dict[str, str] = {}
     base_names = {}
+    ordered = any(obj["kind"] in RUNTIME_KINDS for obj in [*job.base, *(o for objs in job.environments.values()
+                                                                          for o in objs)])
+    order = AS_WRITTEN if ordered else {}
     for obj in job.base:
         name = _file_name(obj, job.base)
         base_names[_ident(obj)] = name
         files[f"base/{name}"] = header + dump(obj)
-    files["base/kustomization.yaml"] = header + dump(dict(KUSTOMIZATION, resources=list(base_names.values())))
+    files["base/kustomization.yaml"] = header + dump(dict(KUSTOMIZATION, resources=list(base_names.values()),
+                                                          **order))
 
     base_by_id = {_ident(o): o for o in job.base}
     for env, objects in sorted(job.environments.items()):
@@ -60,6 +73,7 @@ def kustomize_files(job: CompiledJob) -> dict[str, str]:
         kustomization: dict[str, Any] = dict(KUSTOMIZATION, resources=["../../base"])
         patches = []
         extra = []
+        first = []  # a runtime only in this environment: before the base's TrainJob
         env_ids = set()
         for obj in objects:
             ident = _ident(obj)
@@ -67,7 +81,7 @@ def kustomize_files(job: CompiledJob) -> dict[str, str]:
             if ident not in base_by_id:  # only in this environment
                 name = _file_name(obj, objects)
                 files[prefix + name] = header + dump(obj)
-                extra.append(name)
+                (first if obj["kind"] in RUNTIME_KINDS else extra).append(name)
                 continue
             ops = diff(base_by_id[ident], obj)
             if ops:
@@ -81,8 +95,9 @@ def kustomize_files(job: CompiledJob) -> dict[str, str]:
                           "metadata": {"name": obj["metadata"]["name"]}, "$patch": "delete"}
                 files[prefix + name] = header + dump(delete)
                 patches.append({"path": name})
-        kustomization["resources"] += extra
+        kustomization["resources"] = first + kustomization["resources"] + extra
         if patches:
             kustomization["patches"] = patches
+        kustomization.update(order)
         files[prefix + "kustomization.yaml"] = header + dump(kustomization)
     return dict(sorted(files.items()))

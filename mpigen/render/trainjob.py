@@ -53,7 +53,7 @@ import copy
 from typing import Any
 
 from ..diagnostics import Severity
-from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes
+from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes, default_runtimes, is_default
 from ..names import TRAINER_API, TRAINING_RUNTIME_KIND, TRAINJOB_KIND
 from ..spec.runtime_rules import launcher_is_node
 from ..trainer.defaults import runtime_defaults
@@ -155,9 +155,10 @@ def render_trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtimes: Ru
     runtime = runtime_lookup(spec, metadata.get("namespace"), runtimes)
     findings: list[Finding] = []
     ref = dict(spec["runtime"])
-    if runtimes.defaults:
+    if is_default(runtime):  # one of Trainer's defaults (the runtimes of the files checked may join them)
         findings.append((("spec", "runtime"), "default-runtime", Severity.INFO,
-                         f"{_described(spec)} is taken as {runtimes.source} define it: {GIVE_CLUSTER_RUNTIMES}"))
+                         f"{_described(spec)} is taken as {default_runtimes().source} define it: "
+                         f"{GIVE_CLUSTER_RUNTIMES}"))
     copy_gang, policy, scheduler, why = gang_plan(spec, runtime)
     api, roles = plan(metadata, spec, runtime)
     pod_needs = pod_reasons(spec, roles)

@@ -188,6 +188,15 @@ _CHOICE_HINTS = {
 }
 """(field, value folded) -> what a value that is not a choice means in mpigen's terms."""
 
+_REMOVED_FIELDS = {
+    (("mlPolicy", "torch"), "numProcPerNode"):
+        "Kubeflow Trainer v2.2.0 removed mlPolicy.torch.numProcPerNode (kubeflow/trainer#3239): the torch plugin "
+        "starts one process per GPU of the node container (auto), else one per CPU; give the node container its "
+        "GPUs, or set spec.trainer.numProcPerNode in the TrainJob, and remove this field",
+}
+"""(the two keys above a field, its key) -> what became of a field an older release had, for a
+schema's "unknown field" (what to write instead)."""
+
 _DECIMAL_SUFFIXES = ("n", "u", "m", "", "k", "M", "G", "T", "P", "E")
 _BINARY_SUFFIXES = ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
 _QUANTITY_PARTS = re.compile(r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)", re.S)
@@ -300,6 +309,10 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
                 return  # not an unknown-field error
             for key in sorted(value):
                 if key in known:
+                    continue
+                removed = _REMOVED_FIELDS.get((tuple(path[-2:]), key))
+                if removed:
+                    emit(path + (key,), f"unknown field {key!r}: {removed}", key=True, code="unknown-field")
                     continue
                 import difflib  # only when there is an error to explain
 

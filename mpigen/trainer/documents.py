@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, format_path
-from ..load.trainer_runtimes import Runtimes
+from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, Runtimes
 from .framework import Built, Refused, build
 from .info import TrainerError
 from .runtimes import describe_ref, runtime_ref, runtime_shape, trainjob_shape
@@ -105,8 +105,7 @@ def explain_trainjobs(jobs: list[Source], runtimes: Runtimes, priority_classes: 
         _, kind, name = runtime_ref(job.data)
         runtime = runtimes.find(kind, name, (job.data.get("metadata") or {}).get("namespace"))
         if runtime is None:
-            where = (f"{runtimes.source} (no runtimes in the cluster file: give the cluster's with --cluster FILE, "
-                     "kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml)" if runtimes.defaults else
+            where = (f"{runtimes.source} ({GIVE_CLUSTER_RUNTIMES})" if runtimes.defaults else
                      f"{runtimes.source} (a TrainingRuntime must be in the TrainJob's namespace)")
             diagnostics.append(job.diagnostic(("spec", "runtimeRef", "name"), code="trainjob-runtime-missing",
                                               severity=Severity.ERROR,

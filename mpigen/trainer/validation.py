@@ -42,6 +42,10 @@ from .torch import TORCHTUNE_ENTRYPOINT, TORCHTUNE_IMMUTABLE_CONFIGS, TORCHTUNE_
 
 Problem = tuple[tuple, str]
 _CONTAINER_FOR = {ANCESTOR_TRAINER: NODE, ANCESTOR_DATASET: ANCESTOR_DATASET, ANCESTOR_MODEL: ANCESTOR_MODEL}
+_FILLED_FROM = {ANCESTOR_TRAINER: "the TrainJob's spec.trainer (image, command, args, env, resourcesPerNode)",
+                ANCESTOR_DATASET: "the TrainJob's spec.initializer.dataset (storageUri, env)",
+                ANCESTOR_MODEL: "the TrainJob's spec.initializer.model (storageUri, env)"}
+"""What Trainer's plugins put in the container of each step (what a runtime must name so)."""
 INITIALIZER_VOLUME = "initializer"
 DEPRECATION_POLICY_URL = ("https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html"
                           "#runtime-deprecation-policy")
@@ -73,7 +77,9 @@ def runtime_problems(runtime: dict[str, Any]) -> list[Problem]:
         if not any(c.get("name") == _CONTAINER_FOR[ancestor] for c in containers):
             out.append((base + (i, "template", "spec", "template", "spec", "containers"),
                         invalid([c.get("name") for c in containers],
-                                f"must contain the required container for the ancestor: {ancestor}")))
+                                f"must contain the required container for the ancestor: {ancestor}")
+                        + f"; name the container that runs the {ancestor} step {_CONTAINER_FOR[ancestor]!r} (Trainer "
+                          f"puts {_FILLED_FROM[ancestor]} there)"))
     return out
 
 

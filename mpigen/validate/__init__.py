@@ -8,9 +8,9 @@ the operators accept (:mod:`.admission`), and the jobs of a file with that verdi
 """
 
 from .admission import prune_nulls, schema_for
-from .engine import (SKIPPED, Coverage, Job, NoSuchEnvironment, ValidateOptions, find_jobs, validate_bytes,
-                     validate_items)
+from .engine import (SKIPPED, Coverage, Job, NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes,
+                     validate_bytes, validate_items, with_run_runtimes)
 from .parallel import validate_files
 
 __all__ = ["SKIPPED", "Coverage", "Job", "NoSuchEnvironment", "ValidateOptions", "find_jobs", "prune_nulls",
-           "schema_for", "validate_bytes", "validate_files", "validate_items"]
+           "run_runtimes", "schema_for", "validate_bytes", "validate_files", "validate_items", "with_run_runtimes"]

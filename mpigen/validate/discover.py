@@ -36,3 +36,24 @@ def discover(paths: list[str]) -> list[str]:
                 seen.add(candidate)
                 out.append(candidate)
     return out
+
+
+def neighbours(files: list[str]) -> list[str]:
+    """The other files of the folders of ``files`` that a folder given whole would give (its
+    *.yaml and *.yml, not hidden; not its subfolders), those of ``files`` left out, in a stable
+    order. A file is often applied with its folder (``kubectl apply -f DIR``, a kustomize tree's
+    base) though a run names it alone (a pre-commit hook passes the staged files only, a few at a
+    time): a TrainJob's runtime may be in one of them."""
+    given = {os.path.normpath(f) for f in files if f != "-"}
+    folders = sorted({os.path.dirname(f) or "." for f in given})
+    out: list[str] = []
+    for folder in folders:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.normpath(os.path.join(folder, name))
+            if name.endswith(SUFFIXES) and not name.startswith(".") and path not in given and os.path.isfile(path):
+                out.append(path)
+    return out

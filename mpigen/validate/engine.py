@@ -29,7 +29,7 @@ from ..names import CURRENT_API, LEGACY_API, RUNTIME_KINDS, TRAINER_API, TRAINJO
 from ..pipeline import Options, compile_document, is_spec
 from ..spec.schema import schema_diagnostics
 from ..lint.admission import admission_problems, trainer_admission_problems
-from .admission import Path, name_problems, prune_nulls, schema_for, unknown_nulls
+from .admission import GENERATED_SUFFIX, Path, admitted, name_problems, prune_nulls, schema_for, unknown_nulls
 
 @dataclass(frozen=True, slots=True)
 class ValidateOptions:
@@ -118,6 +118,46 @@ def _with_file_runtimes(options: ValidateOptions, runtimes: list[dict[str, Any]]
     return dataclasses.replace(options, lint=lint)
 
 
+RUN_RUNTIMES = "those of the files checked"
+"""How the runtimes of a run's files are named beside the cluster's (or Trainer's defaults)."""
+
+
+def run_runtimes(files: Iterable[tuple[str, bytes]]) -> list[dict[str, Any]]:
+    """The TrainingRuntimes and ClusterTrainingRuntimes of every file of a run, as the API server
+    stores them (nulls dropped): a TrainJob of any file of the run may name one, as it names one
+    of the cluster once both are applied (``kubectl apply -f DIR``, a kustomize tree ``mpigen
+    build -o`` wrote with the runtime in a file of its own). Only files whose text names a
+    runtime kind are read; a kustomize patch (``$patch: delete``) is not a runtime; what cannot
+    be read is left to the file's own check to report."""
+    found: list[dict[str, Any]] = []
+    for name, raw in files:
+        text, _ = decode(raw, name)
+        if text is None or "TrainingRuntime" not in text:  # every runtime's kind says so
+            continue
+        for item in iter_text(text, name):
+            if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
+                continue
+            found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
+    return found
+
+
+def with_run_runtimes(options: ValidateOptions, runtimes: list[dict[str, Any]]) -> ValidateOptions:
+    """``options`` whose runtimes (the cluster's, else Trainer's defaults) are joined by those of
+    the run's files (:func:`run_runtimes`), for the TrainJobs of every file and the specs that
+    name a runtime."""
+    if not runtimes:
+        return options
+    import dataclasses
+
+    from ..lint.base import trainer_runtimes
+    from ..load.trainer_runtimes import with_runtimes
+
+    base = trainer_runtimes(options.lint)
+    joined = with_runtimes(base, runtimes, f"{base.source} and {RUN_RUNTIMES}")
+    return dataclasses.replace(options, lint=dataclasses.replace(options.lint, trainer_runtimes=joined),
+                               build=dataclasses.replace(options.build, trainer_runtimes=joined))
+
+
 def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_documents: bool = False,
                    coverage: Coverage | None = None) -> tuple[list[Diagnostic], list[Document]]:
     """One file's bytes through every layer; its documents too when asked (for kubeconform's merge)."""
@@ -130,7 +170,11 @@ def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_doc
 
 def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
             coverage: Coverage) -> list[Diagnostic]:
+    generated = False  # whether the API server names the object (from metadata.generateName)
+
     def located(path: Path, code: str, severity: Severity, message: str) -> Diagnostic:
+        if generated and tuple(path[:2]) == ("metadata", "name"):  # the name is made of generateName
+            path = ("metadata", "generateName", *path[2:])
         line, col = doc.locate(prefix + tuple(path))
         return Diagnostic(filename, line, col, format_path(prefix + tuple(path)), code, severity, message)
 
@@ -141,6 +185,7 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
                         "not a Kubernetes object (no apiVersion and kind): skipped")]
     api_version, kind = obj["apiVersion"], obj["kind"]
     stored = prune_nulls(obj) if doc.has_nulls else obj  # rules and checks never modify it
+    stored, generated = admitted(stored)  # named, and what the mutating webhooks fill
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
@@ -168,7 +213,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     job = CURRENT_API.get(kind) == api_version
     if kind in CURRENT_API and not job and api_version not in LEGACY_API[kind]:  # legacy-api-version: a lint rule
         out.append(located(("apiVersion",), "unknown-api", Severity.ERROR,
-                           f"unknown {kind} apiVersion {api_version!r}: the operators serve {CURRENT_API[kind]}"))
+                           f"unknown {kind} apiVersion {api_version!r}: no operator serves it (the API server rejects "
+                           f"it: no matches for kind); write apiVersion: {CURRENT_API[kind]}"))
     if job and not isinstance(stored.get("spec"), dict) and not out and not schema_paths:
         out.append(located((), "missing-field", Severity.ERROR, f"missing required field 'spec': the operator "
                            f"creates nothing for a {kind} without one"))
@@ -193,6 +239,8 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
         out.append(located(path, code, severity, message))
         if severity is Severity.ERROR:
             linted.add(format_path(full))
+    if format_path(prefix + ("apiVersion",)) in linted:  # legacy-api-version said it: one mistake, one error
+        out = [d for d in out if d.code != "unknown-api"]
     if job and kind != "MPIJob" and not schema_paths and not missing and isinstance(stored.get("spec"), dict):
         # The training-operator's validating webhook (it reads a job of the schema's shape only), where
         # no lint rule (container-name, zero-replicas, hostname, object-meta, pod-containers) already
@@ -201,6 +249,27 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
             if format_path(prefix + tuple(path)) not in linted:
                 out.append(located(path, code, severity, message))
     coverage.checked += 1
+    return _generated_name(out, format_path(prefix + ("metadata", "generateName")), stored["metadata"]["name"]) \
+        if generated else out
+
+
+def _generated_name(found: list[Diagnostic], at: str, name: str) -> list[Diagnostic]:
+    """The diagnostics of an object the API server names from its ``generateName``: a problem of
+    the name is one of the prefix too, and is said once; a message that quotes the name says how
+    it was made."""
+    from dataclasses import replace
+
+    seen: set[str] = set()
+    out = []
+    for diagnostic in found:
+        if diagnostic.path == at:
+            if diagnostic.code in seen:
+                continue
+            seen.add(diagnostic.code)
+            if name in diagnostic.message:
+                diagnostic = replace(diagnostic, message=f"{diagnostic.message}; the API server names the object "
+                                     f"metadata.generateName and 5 random characters (here {GENERATED_SUFFIX})")
+        out.append(diagnostic)
     return out
 
 
@@ -234,12 +303,10 @@ def trainer_admission(obj: dict[str, Any], options: ValidateOptions
     found = trainer_admission_problems(obj, options.lint)
     if obj["kind"] == TRAINJOB_KIND:
         from ..lint.base import Context
-        from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes
+        from ..load.trainer_runtimes import GIVE_CLUSTER_RUNTIMES, default_runtimes, is_default
 
         runtime = Context(obj, options.lint).trainer_runtime
-        # One of the defaults themselves (the runtimes of the TrainJob's file join them, and do
-        # not make the others the cluster's).
-        if runtime is not None and any(runtime is default for default in default_runtimes().objects.values()):
+        if runtime is not None and is_default(runtime):
             found.append((("spec", "runtimeRef"), "default-runtime", Severity.INFO,
                           f"the runtime {runtime['metadata']['name']!r} was checked as {default_runtimes().source} "
                           f"define it: {GIVE_CLUSTER_RUNTIMES}"))
@@ -322,7 +389,7 @@ def find_jobs(loaded: LoadResult, filename: str, options: ValidateOptions,
             found = [d for d in found if d.code not in options.disabled]
             diagnostics += found
             if _served(obj) and not has_errors(found):
-                jobs.append(Job(prune_nulls(obj), _locator(doc, prefix), in_file))
+                jobs.append(Job(admitted(prune_nulls(obj))[0], _locator(doc, prefix), in_file))
     if not jobs and not has_errors(diagnostics):
         diagnostics.append(Diagnostic(filename, None, None, "", "no-mpijob", Severity.ERROR,
                                       f"no mpigen spec, no {CURRENT_API['MPIJob']} MPIJob, no "

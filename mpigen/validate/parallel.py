@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic
 from ..load.document import Document
 from ..load.scan import nesting_beyond_parser, split_documents
 from ..load.yaml_loader import decode, iter_text
-from .engine import Coverage, ValidateOptions, validate_bytes, validate_items
+from .engine import Coverage, ValidateOptions, run_runtimes, validate_bytes, validate_items, with_run_runtimes
 
 SECONDS_PER_DOCUMENT = 120e-6
 SECONDS_PER_BYTE = 170e-9
@@ -63,10 +63,16 @@ def _piece(args: tuple[str, int, str, ValidateOptions, bool]) -> tuple[list[Diag
 
 
 def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_documents: bool = False,
-                   workers: int | None = None, coverage: Coverage | None = None
-                   ) -> tuple[list[Diagnostic], dict[str, list[Document]]]:
+                   workers: int | None = None, coverage: Coverage | None = None,
+                   beside: dict[str, bytes] | None = None) -> tuple[list[Diagnostic], dict[str, list[Document]]]:
     """Diagnostics of every file (in file order) and, when asked, each file's documents;
-    ``coverage``, when given, adds up the objects checked and skipped."""
+    ``coverage``, when given, adds up the objects checked and skipped.
+
+    The training runtimes of every file, and of the files ``beside`` them (read for their
+    runtimes only, not checked: the other files of their folders), are known to the TrainJobs and
+    specs of every file (:func:`~.engine.run_runtimes`): found before any file is checked, so
+    each worker, and each piece of a large file, starts with them."""
+    options = with_run_runtimes(options, run_runtimes([*contents.items(), *(beside or {}).items()]))
     items = list(contents.items())
     processes = processes_for(items, workers or _cores())
     if processes > 1 and len(items) == 1:

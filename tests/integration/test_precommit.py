@@ -28,11 +28,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pre_commit  # noqa: F401 - in the test extra (pip install -e '.[test]'): missing, this module fails
 import pytest
 
 from tests.golden.cases import ROOT
 
-pytest.importorskip("pre_commit", reason="pre-commit is in the test extra: pip install -e '.[test]'")
 if shutil.which("git") is None:  # pragma: no cover
     pytest.skip("git is not installed", allow_module_level=True)
 
@@ -249,26 +249,37 @@ def test_check_hook_stops_a_commit_that_only_deletes_a_spec(hooks: Hooks, tmp_pa
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
 
 
+def init_project(tmp_path: Path, *init_args: str) -> tuple[Path, dict[str, str]]:
+    """A git repository set up by ``mpigen init`` (its hooks are repo: local, language: system:
+    the mpigen of this interpreter, put first on PATH), and the environment of its commands."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = git_env(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    project = tmp_path / "project"
+    project.mkdir()
+    sh(["git", "init", "-q"], project, env)
+    done = mpigen(["init", *init_args], project, env)
+    assert "wrote .pre-commit-config.yaml" in done.stdout
+    return project, env
+
+
+def commit_passing_both_hooks(project: Path, env: dict[str, str], message: str) -> None:
+    done = commit(project, env, message)
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+
+
 def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
     """mpigen init's .pre-commit-config.yaml (repo: local, the mpigen on PATH) under the real
     pre-commit: the first commit passes both hooks; a spec changed without its tree, and a spec
     deleted without its tree, are stopped until mpigen check --fix."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = git_env(home)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mpigen, language: system
-    project = tmp_path / "project"
-    project.mkdir()
-    sh(["git", "init", "-q"], project, env)
-    done = mpigen(["init", "--name", "demo"], project, env)
-    assert "wrote .pre-commit-config.yaml" in done.stdout
+    project, env = init_project(tmp_path, "--name", "demo")
     mpigen(["check", "--fix"], project, env)
     sh([sys.executable, "-m", "pre_commit", "install"], project, env)
 
-    done = commit(project, env, "a repository set up by mpigen init")
-    assert done.returncode == 0, done.stdout
-    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
-    assert re.search(r"^mpigen check\.+Passed$", done.stdout, re.M), done.stdout
+    commit_passing_both_hooks(project, env, "a repository set up by mpigen init")
     assert commits(project, env) == 1
 
     spec = project / "specs/demo.yaml"
@@ -289,3 +300,31 @@ def test_a_repository_set_up_by_init_runs_both_hooks(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout
     assert commits(project, env) == 3
     assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+
+def test_init_commits_the_tree_of_a_trainjob_spec_with_a_gang_through_both_hooks(tmp_path: Path) -> None:
+    """A TrainJob spec with a gang builds a TrainingRuntime beside its TrainJob, in a file of its
+    own: mpigen-validate (which pre-commit gives the staged files a few at a time, in no set
+    order) knows that runtime, and passes the tree mpigen check --fix wrote (it refused it with
+    trainjob-runtime-missing)."""
+    project, env = init_project(tmp_path)
+    shutil.copy(ROOT / "specs/trainjob-deepspeed-volcano.yaml", project / "specs/gpt.yaml")
+    fixed = mpigen(["check", "--fix"], project, env)
+    assert "rewrote deploy/gpt-deepspeed (5 files)" in fixed.stdout
+    assert (project / "deploy/gpt-deepspeed/base/trainingruntime.yaml").is_file()
+    sh([sys.executable, "-m", "pre_commit", "install"], project, env)
+
+    commit_passing_both_hooks(project, env, "a TrainJob with a Volcano gang")
+    assert commits(project, env) == 1
+    assert sh(["git", "status", "--porcelain"], project, env).stdout == ""
+
+    # Only the TrainJob's file staged: its runtime, committed beside it, is still known.
+    spec = project / "specs/gpt.yaml"
+    spec.write_text(spec.read_text().replace("activeDeadlineSeconds: 86400", "activeDeadlineSeconds: 43200"))
+    mpigen(["check", "--fix"], project, env)
+    staged = sh(["git", "status", "--porcelain"], project, env).stdout
+    assert sorted(staged.split()) == sorted(["M", "M", "deploy/gpt-deepspeed/base/trainjob.yaml", "specs/gpt.yaml"])
+    done = commit(project, env, "half the deadline")
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"^mpigen validate\.+Passed$", done.stdout, re.M), done.stdout
+    assert commits(project, env) == 2

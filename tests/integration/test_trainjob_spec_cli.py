@@ -53,7 +53,8 @@ def test_the_built_files_validate_together(tmp_path: Path) -> None:
         path.write_text(yaml.safe_dump_all(objects))
         code, out, err = run(["validate", "--strict", "--cluster", CLUSTER, str(path)])
         assert code == 0, out + err
-    alone = tmp_path / "alone.yaml"
+    alone = tmp_path / "elsewhere" / "alone.yaml"  # not beside the files that hold its runtime
+    alone.parent.mkdir()
     alone.write_text(yaml.safe_dump(docs[1]))
     code, out, err = run(["validate", "--cluster", CLUSTER, str(alone)])
     assert code == 1 and "trainjob-runtime-missing" in out + err

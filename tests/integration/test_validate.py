@@ -175,3 +175,32 @@ def test_kubeconform_missing_is_a_clear_usage_error(tmp_path: Path) -> None:
                              str(ROOT / "golden/horovod-volcano/base.yaml")], capture_output=True, text=True,
                             cwd=tmp_path, env=env, check=False)
     assert result.returncode == 2 and "kubeconform is not installed" in result.stderr
+
+
+def test_istio_sidecar_is_a_warning_only_where_the_cluster_file_says_the_namespace_injects(tmp_path: Path) -> None:
+    """One finding per job; a note (shown with -v, exit 0 under --strict) unless the cluster file
+    gives the job's Namespace: a warning where it has Istio injection, nothing where it has not."""
+    job = ROOT / "tests/cases/lint/istio-sidecar/bad-job-metadata.yaml"  # Master and Worker without it
+    code, out, _ = run(["validate", "--strict", "--format", "json", str(job)])
+    found = [d for d in json.loads(out)["diagnostics"] if d["code"] == "istio-sidecar"]
+    assert code == 0 and [d["severity"] for d in found] == ["info"], out
+    for labels, want, exit_code in (("{istio-injection: enabled}", ["warning"], 1), ("{}", [], 0)):
+        cluster = tmp_path / "cluster.yaml"
+        cluster.write_text(f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: default, labels: {labels}}}\n")
+        code, out, err = run(["validate", "--strict", "--format", "json", "--cluster", str(cluster), str(job)])
+        found = [d for d in json.loads(out)["diagnostics"] if d["code"] == "istio-sidecar"]
+        assert code == exit_code and [d["severity"] for d in found] == want, out + err
+
+
+def test_disable_refuses_a_code_mpigen_does_not_have(tmp_path: Path) -> None:
+    """--disable no-such-rule (and disable: in .mpigen.yaml) were accepted in silence."""
+    code, out, err = run(["validate", MIXED, "--disable", "no-such-rule", "--disable", "istio-sidcar"])
+    assert code == 2 and out == ""
+    assert err == ("mpigen: --disable: unknown code 'istio-sidcar' (did you mean 'istio-sidecar'?); unknown code "
+                   "'no-such-rule' (`mpigen rules` lists the lint rules, docs/errors.md every code)\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".mpigen.yaml").write_text("disable: [yaml-bol]\n")
+    done = subprocess.run([sys.executable, "-m", "mpigen", "validate", str(ROOT / MIXED)], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "disable: unknown code 'yaml-bol' (did you mean 'yaml-bool'?)" in done.stderr, done.stderr

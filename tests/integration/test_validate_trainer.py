@@ -174,3 +174,72 @@ def test_a_trainjob_queue_annotation_trainer_does_not_read(tmp_path: Path) -> No
                in d["message"] for d in found)
     code, out, err = run(["podgroup", str(path)])
     assert code == 0 and "queue:" not in out, out + err
+
+
+def _split_case(name: str) -> tuple[str, str]:
+    """A case of tests/cases/trainjobs/ as (its runtime, its TrainJob), the texts of two files."""
+    runtime, job = (ROOT / "tests/cases/trainjobs" / name).read_text("utf-8").split("\n---\n")
+    return runtime + "\n", job
+
+
+def _codes(args: list[str]) -> tuple[int, list[str], str]:
+    code, out, err = run(["validate", *args, "--format", "json"])
+    return code, [d["code"] for d in json.loads(out)["diagnostics"] if d["severity"] != "info"], out + err
+
+
+def test_a_runtime_in_another_file_of_the_run_is_known_to_every_file(tmp_path: Path) -> None:
+    """A TrainJob whose runtime is in another file (of another folder) of the same validate call:
+    both are applied together, and Trainer finds the runtime (it was trainjob-runtime-missing)."""
+    runtime, job = _split_case("torch-coscheduling.yaml")
+    (tmp_path / "runtimes").mkdir()
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "runtimes" / "torch.yaml").write_text(runtime)
+    (tmp_path / "jobs" / "resnet.yaml").write_text(job)
+    for args in ([str(tmp_path / "jobs" / "resnet.yaml"), str(tmp_path / "runtimes" / "torch.yaml")],
+                 [str(tmp_path / "runtimes" / "torch.yaml"), str(tmp_path / "jobs" / "resnet.yaml")], [str(tmp_path)]):
+        code, codes, said = _codes(args)
+        assert code == 0 and codes == [], said
+    code, codes, said = _codes([str(tmp_path / "jobs" / "resnet.yaml")])  # alone, its runtime is missing
+    assert code == 1 and codes == ["trainjob-runtime-missing"], said
+    assert ("is not among the default runtimes of Kubeflow Trainer v2.3.0 (the cluster's runtimes were not "
+            "given)") in said
+
+
+def test_a_runtime_in_a_file_beside_the_trainjob_is_known(tmp_path: Path) -> None:
+    """A file given alone still has its folder's runtimes: a pre-commit hook passes the staged files
+    only (and a few at a time), and a kustomize base holds the runtime in a file of its own."""
+    runtime, job = _split_case("torch-coscheduling.yaml")
+    (tmp_path / "trainingruntime.yaml").write_text(runtime)
+    (tmp_path / "trainjob.yaml").write_text(job)
+    code, codes, said = _codes([str(tmp_path / "trainjob.yaml")])
+    assert code == 0 and codes == [], said
+    (tmp_path / "trainingruntime.yaml").rename(tmp_path / ".hidden.yaml")  # what a folder would not give
+    code, codes, said = _codes([str(tmp_path / "trainjob.yaml")])
+    assert code == 1 and codes == ["trainjob-runtime-missing"], said
+
+
+def test_a_spec_may_name_a_runtime_of_another_file_of_the_run(tmp_path: Path) -> None:
+    runtime, _ = _split_case("torch-coscheduling.yaml")
+    (tmp_path / "runtimes").mkdir()
+    (tmp_path / "runtimes" / "torch.yaml").write_text(runtime)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: resnet, namespace: vision}\n"
+                    "spec:\n  framework: pytorch\n  runtime: {name: torch-coscheduling, kind: TrainingRuntime}\n"
+                    "  image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime\n  command: [torchrun, train.py]\n"
+                    "  workers: 2\n")
+    code, out, err = run(["validate", str(spec), str(tmp_path / "runtimes" / "torch.yaml"), "--format", "json", "-v"])
+    found = json.loads(out)["diagnostics"]
+    assert code == 0 and [d for d in found if d["severity"] != "info"] == [], out + err
+    assert "default-runtime" not in [d["code"] for d in found]  # the runtime is the file's, not a default one
+    code, codes, said = _codes([str(spec)])
+    assert code == 1 and codes == ["runtime-not-found"], said
+
+
+def test_explain_and_podgroup_know_the_runtime_beside_the_trainjob_as_validate_does(tmp_path: Path) -> None:
+    runtime, job = _split_case("torch-coscheduling.yaml")
+    (tmp_path / "trainingruntime.yaml").write_text(runtime)
+    (tmp_path / "trainjob.yaml").write_text(job)
+    code, out, err = run(["podgroup", str(tmp_path / "trainjob.yaml")])
+    assert code == 0 and "minMember: 4" in out, err
+    code, out, err = run(["explain", str(tmp_path / "trainjob.yaml")])
+    assert code == 0 and "resnet-ddp" in out, err

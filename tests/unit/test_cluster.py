@@ -138,10 +138,10 @@ def test_non_priority_class_object_is_a_warning_and_ignored():
     assert found == {"ok": 1}
     assert fmt(diags) == [
         "cluster.yaml:4:3: warning cluster ignored v1 ConfigMap: only scheduling.k8s.io PriorityClass, v1 Node, v1 "
-        "Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime objects are read from a cluster file "
+        "Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime objects are read from a cluster file "
         "(items[0])",
         "cluster.yaml:13:1: warning cluster ignored example.com/v1 PriorityClass: only scheduling.k8s.io "
-        "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+        "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
                           "objects are read from a cluster file",
     ]
     assert all(d.severity is Severity.WARNING for d in diags)
@@ -151,7 +151,7 @@ def test_object_without_kind_or_api_version_is_a_warning():
     found, diags = classes("metadata: {name: x}\nvalue: 1\n")
     assert found == {}
     assert fmt(diags) == ["cluster.yaml:1:1: warning cluster ignored ? ?: only scheduling.k8s.io "
-                          "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+                          "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
                           "objects are read from a cluster file"]
 
 
@@ -395,5 +395,16 @@ def test_other_kinds_are_still_ignored_with_a_warning():
     found, diags = cluster("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: x}\n---\n" + _node("a"))
     assert [n.name for n in found.nodes] == ["a"]
     assert diags == ["cluster.yaml:1:1: warning cluster ignored apps/v1 DaemonSet: only scheduling.k8s.io "
-                     "PriorityClass, v1 Node, v1 Pod, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
+                     "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
                           "objects are read from a cluster file"]
+
+
+def test_namespaces_and_their_labels():
+    """kubectl get namespaces -o yaml: each Namespace's labels (Istio's injection label, say)."""
+    found, diags = cluster("apiVersion: v1\nkind: NamespaceList\nitems:\n"
+                           "- apiVersion: v1\n  kind: Namespace\n  metadata: {name: research, labels: {istio-injection: enabled}}\n"
+                           "- apiVersion: v1\n  kind: Namespace\n  metadata: {name: quiet}\n")
+    assert diags == []
+    assert found.namespaces == {"research": {"istio-injection": "enabled"}, "quiet": {}}
+    found, diags = cluster("apiVersion: v1\nkind: Namespace\nmetadata: {labels: {a: b}}\n")
+    assert found.namespaces == {} and diags == ["cluster.yaml:3:11: error cluster Namespace without metadata.name (metadata)"]

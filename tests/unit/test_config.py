@@ -10,7 +10,7 @@ import pytest
 from mpigen.config import CONFIG_FILE, Config, ConfigError, disabled_by_annotation, find_config, load_config
 
 FULL_YAML = """\
-disable: [clean-pod-policy-none, gpu-limits]
+disable: [clean-pod-policy-none, launcher-gpu]
 specs: ["specs/*.yaml", "more/**/*.yaml"]
 output: deploy/training
 gang: volcano
@@ -31,7 +31,7 @@ def test_every_key_of_mpigen_yaml(repo: Path) -> None:
     path = repo / CONFIG_FILE
     path.write_text(FULL_YAML)
     config = load_config(start=repo)
-    assert config == Config(path=path, disable=frozenset({"clean-pod-policy-none", "gpu-limits"}),
+    assert config == Config(path=path, disable=frozenset({"clean-pod-policy-none", "launcher-gpu"}),
                             specs=("specs/*.yaml", "more/**/*.yaml"), output="deploy/training", gang="volcano",
                             scheduler_name="my-scheduler", operator_version="v0.5.0",
                             cluster="cluster/priorityclasses.yaml")
@@ -41,12 +41,12 @@ def test_every_key_of_mpigen_yaml(repo: Path) -> None:
 def test_tool_mpigen_in_pyproject(repo: Path) -> None:
     (repo / "pyproject.toml").write_text(
         '[project]\nname = "x"\n\n[tool.mpigen]\nspecs = ["specs/*.yaml"]\noutput = "deploy"\n'
-        'disable = "one-code"\noperatorVersion = "v0.4.0"\n\n[tool.other]\nkey = 1\n')
+        'disable = "istio-sidecar"\noperatorVersion = "v0.4.0"\n\n[tool.other]\nkey = 1\n')
     config = load_config(start=repo)
     assert config.path == repo / "pyproject.toml"
     assert config.specs == ("specs/*.yaml",)
     assert config.output == "deploy"
-    assert config.disable == frozenset({"one-code"})  # a single string is a list of one
+    assert config.disable == frozenset({"istio-sidecar"})  # a single string is a list of one
     assert config.operator_version == "v0.4.0"
 
 
@@ -154,6 +154,34 @@ def test_unusable_yaml_configuration(repo: Path, text: str, message: str) -> Non
         load_config(start=repo)
     assert message in str(error.value)
     assert str(repo / CONFIG_FILE) in str(error.value)  # every message says which file
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("disable: [no-such-rule]\n", "disable: unknown code 'no-such-rule' (`mpigen rules` lists the lint rules, "
+                                   "docs/errors.md every code)"),
+    ("disable: [istio-sidcar, all]\n", "disable: unknown code 'istio-sidcar' (did you mean 'istio-sidecar'?)"),
+    ("disable: slots-np\n", "disable: unknown code 'slots-np' (did you mean 'slots-np-mismatch'?)"),
+])
+def test_unknown_codes_to_disable_are_refused(repo: Path, text: str, message: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """They were accepted in silence, and switched nothing off (unknown settings were refused).
+    Every command reads the configuration through mpigen.io.load_config, which says so."""
+    from mpigen import io
+
+    monkeypatch.chdir(repo)
+    (repo / CONFIG_FILE).write_text(text)
+    with pytest.raises(io.UsageError) as error:
+        io.load_config(None)
+    assert str(error.value).startswith(f"{repo / CONFIG_FILE}: {message}"), str(error.value)
+
+
+def test_every_code_and_all_may_be_disabled(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mpigen import io
+    from mpigen.diagnostics import CODES
+
+    monkeypatch.chdir(repo)
+    (repo / CONFIG_FILE).write_text(f"disable: [all, {', '.join(sorted(CODES))}]\n")
+    assert io.load_config(None).disable == CODES | {"all"}
 
 
 def test_unknown_key_message_lists_the_known_ones(repo: Path) -> None:

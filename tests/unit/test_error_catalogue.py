@@ -205,6 +205,14 @@ def test_the_source_scan_finds_codes_of_every_kind() -> None:
     assert len(codes) >= 50, sorted(codes)
 
 
+def test_the_codes_disable_accepts_are_the_codes_of_the_source() -> None:
+    """mpigen.diagnostics.CODES (what --disable and a configuration's disable may name) is kept by
+    hand: it must be every code the source gives, and only those."""
+    from mpigen.diagnostics import CODES
+
+    assert set(CODES) == set(source_codes())
+
+
 def test_every_code_is_in_the_catalogue() -> None:
     listed = catalogue()
     missing = sorted(set(source_codes()) - set(listed))

@@ -303,6 +303,24 @@ def test_plaintext_credential_message_names_a_secret_for_the_job() -> None:
     assert "hunter2" not in finding[3], "the message does not repeat the credential"
 
 
+@pytest.mark.parametrize("name, value, credential", [
+    ("GOOGLE_APPLICATION_CREDENTIALS", "/etc/secrets/user-gcp-sa.json", False),  # the mounted key file's path
+    ("AWS_SHARED_CREDENTIALS_FILE", "/root/.aws/credentials", False),
+    ("SSH_PRIVATE_KEY", "/home/mpiuser/.ssh/id_rsa", False),
+    ("API_KEY", "/key.json", False),
+    ("API_KEY", "/ab3xYz", True),  # one part without an extension: may be a secret that starts with a slash
+    ("API_KEY", "/a b/c", True),
+    ("GOOGLE_APPLICATION_CREDENTIALS", '{"type": "service_account"}', True),  # the key itself
+    ("DB_PASSWORD", "hunter2", True),
+])
+def test_a_file_path_is_not_a_credential(name: str, value: str, credential: bool) -> None:
+    from mpigen.credentials import looks_like_credential
+
+    assert looks_like_credential(name, value) is credential
+    spec = spec_of(framework="pytorch", env={name: value})
+    assert [c for _, c, _ in findings(spec)] == (["plaintext-credential"] if credential else [])
+
+
 # --- through the pipeline: environments are checked too ---------------------------------------
 
 def test_an_environment_is_checked_and_located_where_it_writes() -> None:

@@ -104,6 +104,70 @@ def test_a_hostname_error_says_what_is_wrong_with_the_name() -> None:
                               "as '1mnist-master-0', which must be DNS-1035 labels")
 
 
+def test_an_mpijob_v1_says_whose_api_it_is_and_what_migrate_gives() -> None:
+    """Not only "the training-operator's legacy MPIJob": mpi-operator's own v1 too, served still by
+    the training-operator, refused by mpi-operator v0.4.0 and later; migrate gives v2beta1."""
+    obj, _, options = load_case(CASES / "legacy-api-version" / "bad-mpijob-v1.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "legacy-api-version"]
+    assert message.startswith("MPIJob kubeflow.org/v1 is mpi-operator's API up to v0.3.0 and the MPIJob the "
+                              "training-operator (v1.9) still serves and runs: a cluster running mpi-operator v0.8.0 "
+                              "serves MPIJob only as kubeflow.org/v2beta1 (the same CRD name) and rejects it; run "
+                              "`mpigen migrate` to rewrite it as kubeflow.org/v2beta1 for mpi-operator"), message
+    assert message.endswith("(annotation mpigen.dev/disable: legacy-api-version)")
+    [(_, _, _, legacy)] = findings(obj, LintOptions(operator_version=OperatorVersion.parse("v0.4.x")))
+    assert "a cluster running mpi-operator v0.4.0 serves MPIJob only as kubeflow.org/v2beta1" in legacy
+    kept = copy.deepcopy(obj)
+    kept["metadata"]["annotations"] = {DISABLE_ANNOTATION: "legacy-api-version"}
+    assert findings(kept, options) == []
+
+
+@pytest.mark.parametrize("labels, asks, want", [
+    (None, False, Severity.INFO),  # the namespace is not known: a note
+    (None, True, Severity.WARNING),  # a template asks for a sidecar
+    ({"istio-injection": "enabled"}, False, Severity.WARNING),
+    ({"istio.io/rev": "1-24"}, False, Severity.WARNING),  # a revision label, no istio-injection
+    ({"istio-injection": "disabled", "istio.io/rev": "1-24"}, False, None),  # istio-injection wins
+    ({"istio-injection": "disabled"}, True, None),  # nothing is injected there, whatever a pod asks
+    ({}, False, None),  # known, and no injection
+    ({}, True, Severity.WARNING),  # the pod label selects the pod in a namespace without a label
+])
+def test_istio_sidecar_severity_comes_from_what_is_known_of_the_namespace(labels, asks, want) -> None:
+    from mpigen.lint.rules.istio_sidecar import severity
+
+    assert severity(labels, asks) is want
+
+
+def test_istio_sidecar_is_one_finding_per_job_a_note_where_the_namespace_is_not_known() -> None:
+    """It was a warning per pod template (74 on 41 of 67 upstream job files)."""
+    obj, _, _ = load_case(CASES / "istio-sidecar" / "bad-job-metadata.yaml")  # Master and Worker without it
+    [(code, path, severity, message)] = [f for f in findings(obj) if f[0] == "istio-sidecar"]
+    assert severity is Severity.INFO
+    assert path == 'spec.pytorchReplicaSpecs.Master.template.metadata.annotations["sidecar.istio.io/inject"]'
+    assert message.startswith('the Master and Worker pod templates do not set sidecar.istio.io/inject: "false"')
+    assert "if namespace 'default' has Istio injection" in message
+    injected = LintOptions(namespaces={"default": {"istio-injection": "enabled"}, "other": {}})
+    [(_, _, severity, message)] = [f for f in findings(obj, injected) if f[0] == "istio-sidecar"]
+    assert severity is Severity.WARNING and "namespace 'default' has Istio injection (istio-injection: enabled)" in message
+    elsewhere = copy.deepcopy(obj)
+    elsewhere["metadata"]["namespace"] = "other"
+    assert [f for f in findings(elsewhere, injected) if f[0] == "istio-sidecar"] == []
+    elsewhere["metadata"]["namespace"] = "unlisted"  # the cluster file does not say: not known
+    assert [f[2] for f in findings(elsewhere, injected) if f[0] == "istio-sidecar"] == [Severity.INFO]
+
+
+def test_an_mpijob_without_workers_is_told_to_set_worker_replicas_not_np_0() -> None:
+    obj, _, options = load_case(CASES / "slots-np-mismatch" / "bad-no-workers.yaml")
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "slots-np-mismatch"]
+    assert message == ("mpirun asks for 2 ranks but the MPIJob has no workers (Worker replicas is unset, and defaults "
+                       "to 0), so the hostfile has no slots; set Worker replicas to 2")
+    obj["spec"]["slotsPerWorker"] = 4
+    obj["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] = 0
+    obj["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"][2] = "6"
+    [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "slots-np-mismatch"]
+    assert message.endswith("(Worker replicas is 0), so the hostfile has no slots; set Worker replicas to 2 "
+                            "(× slotsPerWorker 4 = 8 slots)"), message
+
+
 def test_every_rule_has_bad_and_good_cases() -> None:
     folders = {p.name for p in CASES.iterdir() if p.is_dir()}
     assert folders == CODES, "a case folder per rule code, and no other"

@@ -16,15 +16,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
-from mpigen.diagnostics import sort_diagnostics
-from mpigen.emit.yaml_emit import dump_all
-from mpigen.load.yaml_loader import load_bytes
 from mpigen.main import main
-from mpigen.pipeline import Options, compile_specs
+from tests.golden.cases import Case, discover
 
 ROOT = Path(__file__).resolve().parents[2]
-SPECS = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("specs/*.yaml"), *ROOT.glob("tests/cases/specs/*/*.yaml")])
 ENV_SPEC = "specs/scheduler-plugins-envs.yaml"
 VALIDATE = sorted(str(p.relative_to(ROOT)) for p in [
     *ROOT.glob("specs/*.yaml"), *ROOT.glob("golden/*/*.yaml"), *ROOT.glob("tests/cases/validate/**/*.yaml"),
@@ -43,33 +40,51 @@ def _run(argv: list[str], capsys) -> tuple[int, str, str]:
     return code, out, err
 
 
-def _expected_build(spec: str, env: str | None) -> tuple[int, str, str]:
-    """What ``mpigen build SPEC [--env ENV]`` prints, from the pipeline itself."""
-    result = compile_specs(load_bytes((ROOT / spec).read_bytes(), spec), spec, Options())
-    err = "".join(d.format() + "\n" for d in sort_diagnostics(result.diagnostics))
-    if not result.ok:
-        return 1, "", err
-    missing = [job.name for job in result.jobs if env is not None and env not in job.environments]
-    if missing:
-        known = sorted({e for job in result.jobs for e in job.environments})
-        return 2, "", err + (f"mpigen: --env {env}: no such environment in {', '.join(missing)} "
-                             f"(environments: {', '.join(known) or 'none'})\n")
-    return 0, dump_all([obj for job in result.jobs for obj in job.objects(env)]), err
+GOLDEN_CASES = discover()
+BUILDS = [(case, env) for case in GOLDEN_CASES for env in [None, *case.envs]]
+INVALID_SPECS = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("tests/cases/specs/invalid/*.yaml"))
+DIAGNOSTIC = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): error (?P<code>[a-z0-9-]+) ")
 
 
-BUILDS = [(spec, env) for spec in SPECS for env in (None, "prod", "dev", "nope")]
+def test_the_builds_are_found() -> None:
+    assert len(GOLDEN_CASES) >= 14 and len(BUILDS) >= 20 and len(INVALID_SPECS) >= 38
 
 
-@pytest.mark.parametrize("spec, env", BUILDS, ids=[f"{s} {e or ''}" for s, e in BUILDS])
-def test_build_prints_what_the_pipeline_compiles(spec: str, env: str | None, capsys) -> None:
-    argv = ["build", spec] + (["--env", env] if env else [])
-    assert _run(argv, capsys) == _expected_build(spec, env)
+@pytest.mark.parametrize("case, env", BUILDS, ids=[f"{c.name} {e or 'base'}" for c, e in BUILDS])
+def test_build_prints_the_reviewed_golden_output(case: Case, env: str | None, capsys) -> None:
+    """What main prints for ``mpigen build SPEC [--env ENV]`` is the golden file, reviewed when it
+    was written (``make golden``); it was compared with the pipeline main itself runs."""
+    code, out, err = _run(["build", case.spec, *case.options(), *(["--env", env] if env else [])], capsys)
+    assert (code, out) == (0, (case.folder / f"{env or 'base'}.yaml").read_text()), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("case", GOLDEN_CASES, ids=[c.name for c in GOLDEN_CASES])
+def test_build_of_an_environment_the_spec_lacks_exits_2(case: Case, capsys) -> None:
+    name = yaml.safe_load((ROOT / case.spec).read_text())["metadata"]["name"]
+    code, out, err = _run(["build", case.spec, *case.options(), "--env", "nope"], capsys)
+    assert (code, out) == (2, "")
+    assert err.endswith(f"mpigen: --env nope: no such environment in {name} "
+                        f"(environments: {', '.join(case.envs) or 'none'})\n"), err
+
+
+@pytest.mark.parametrize("spec", INVALID_SPECS)
+def test_build_of_an_invalid_spec_exits_1_with_its_errors_where_the_spec_says(spec: str, capsys) -> None:
+    """The errors are the ``# expect: LINE:COL CODE`` lines written in each case by hand."""
+    text = (ROOT / spec).read_text()
+    want = {(int(m[1]), int(m[2]), m[3]) for m in re.finditer(r"^# expect: (\d+):(\d+) (\S+)$", text, re.M)}
+    options = re.search(r"^# options: (.*)$", text, re.M)
+    code, out, err = _run(["build", spec, *(options[1].split() if options else [])], capsys)
+    assert (code, out) == (1, ""), err
+    found = {(int(m["line"]), int(m["col"]), m["code"]) for m in map(DIAGNOSTIC.match, err.splitlines()) if m}
+    assert want and found == want, err
 
 
 @pytest.mark.parametrize("argv", [["build", ENV_SPEC, "--env=prod"], ["build", "--env", "prod", ENV_SPEC],
                                   ["build", "--env=prod", ENV_SPEC]], ids=" ".join)
 def test_build_options_in_any_order(argv: list[str], capsys) -> None:
-    assert _run(argv, capsys) == _expected_build(ENV_SPEC, "prod")
+    code, out, err = _run(argv, capsys)
+    assert (code, out) == (0, (ROOT / "golden" / "scheduler-plugins-envs" / "prod.yaml").read_text()), err
 
 
 # (command line, exit code, a line of stdout or stderr)

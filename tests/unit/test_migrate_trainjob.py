@@ -251,6 +251,50 @@ def test_a_gang_the_trainjob_cannot_keep_is_reported() -> None:
     assert gang.severity is Severity.WARNING and "minMember 2 -> 4" in gang.message
 
 
+@pytest.mark.parametrize("old, resources", [
+    (PI, {"cpu": "7", "memory": "1Gi", "nvidia.com/gpu": "6"}),  # the launcher's 1 cpu, 1Gi; 3 workers' 2 cpu, 2 GPUs
+    (SIMPLE, {"nvidia.com/gpu": "8"}),  # 4 nodes of 2 GPUs (limits only: the requests are written from them)
+], ids=["mpijob", "pytorchjob"])
+def test_min_resources_trainer_computes_alike_are_dropped_not_refused(old: dict[str, Any], resources: dict) -> None:
+    """A job whose minResources are the sum of its pods' requests (mpigen's own write them so)
+    keeps its gang: Trainer computes the same. It was refused ('minResources cannot be carried')
+    while compare_gang said the PodGroups were equal."""
+    old = _volcano(old, minResources=resources, priorityClass="high")
+    objects, changes = _run(old)
+    at = ("spec", "runPolicy", "schedulingPolicy", "minResources")
+    assert _codes(changes, at) == [("dropped-field", Severity.INFO)], [c.message for c in changes]
+    assert not [c for c in changes if c.severity is Severity.ERROR]
+    (gang,) = compare_gang(old, objects, None, "x")
+    assert gang.severity is Severity.INFO, gang.message
+    more = _volcano(old, minResources={**resources, "nvidia.com/gpu": "9"}, priorityClass="high")
+    _, changes = migrate(copy.deepcopy(more))
+    [refused] = [c for c in changes if tuple(c.path) == at]
+    assert (refused.code, refused.severity) == ("trainjob-not-carried", Severity.ERROR)
+    assert refused.message.startswith("minResources cannot be carried: Trainer computes the PodGroup's minResources "
+                                      "from the pods' requests (")
+
+
+def test_a_volcano_task_name_of_each_role_is_dropped_under_a_volcano_gang() -> None:
+    """training-operator wrote volcano.sh/task-spec on every pod itself; mpigen's PyTorchJobs carry
+    it per role, which made the Worker template differ from the Master's (refused)."""
+    old = _volcano(SIMPLE)
+    for role in ("Master", "Worker"):
+        old["spec"]["pytorchReplicaSpecs"][role]["template"]["metadata"] = {
+            "annotations": {"volcano.sh/task-spec": role.lower()}}
+    objects, changes = _run(old)
+    assert not [c.message for c in changes if c.severity is Severity.ERROR]
+    for role in ("Master", "Worker"):
+        assert _codes(changes, ("spec", "pytorchReplicaSpecs", role, "template", "metadata", "annotations",
+                                "volcano.sh/task-spec")) == [("dropped-field", Severity.INFO)]
+    assert "volcano.sh/task-spec" not in str(objects)
+    without_gang = copy.deepcopy(old)  # no Volcano gang: the annotation is the user's, and differs
+    for replica in without_gang["spec"]["pytorchReplicaSpecs"].values():
+        del replica["template"]["spec"]["schedulerName"]
+    _, changes = migrate(without_gang, "none")
+    assert ("trainjob-not-carried", Severity.ERROR) in _codes(
+        changes, ("spec", "pytorchReplicaSpecs", "Worker", "template", "metadata"))
+
+
 @pytest.mark.parametrize("old, pods", [(PI, 4), (SIMPLE, 4)], ids=["mpijob", "pytorchjob"])
 def test_min_available_of_every_pod_is_kept(old: dict[str, Any], pods: int) -> None:
     old = _volcano(old, minAvailable=pods, priorityClass="high")

@@ -1,5 +1,6 @@
 """Without the go command the oracle tests behave alike: each one that runs an oracle fails with
-the same message (test_differential.py skipped while test_golden_explain.py failed)."""
+the same message (test_differential.py skipped while test_golden_explain.py failed, and the Trainer tests of
+test_golden_explain.py skipped)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ def test_every_oracle_test_fails_alike_without_go(tmp_path: Path) -> None:
     tests = ["tests/oracle/test_differential.py::test_random_cases_agree_with_the_real_operators",
              "tests/oracle/test_differential.py::test_random_training_jobs_agree_with_the_real_operator",
              "tests/oracle/test_golden_explain.py::test_explain_equals_the_mpi_operator[horovod-volcano/base]",
-             "tests/oracle/test_golden_explain.py::test_explain_equals_the_training_operator[pytorch-ddp/base]"]
+             "tests/oracle/test_golden_explain.py::test_explain_equals_the_training_operator[pytorch-ddp/base]",
+             "tests/oracle/test_golden_explain.py::test_explain_of_examples_equals_the_trainer_framework[torchtune]",
+             "tests/oracle/test_golden_explain.py::test_explain_equals_the_trainer_framework["
+             "trainjob-kueue/base]"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", *tests],
                           cwd=ROOT, env=dict(os.environ, PATH=path, MPIGEN_ORACLE_CASES="1"),
                           capture_output=True, text=True, check=False, timeout=600)

@@ -199,7 +199,7 @@ def _scheduling(gang_name: str, body: str) -> str:
 @pytest.mark.parametrize("with_cluster", [False, True], ids=["no-cluster", "cluster"])
 def test_scheduling_policy_is_what_the_operator_computes(gang_name: str, body: str, given: set[str],
                                                          with_cluster: bool) -> None:
-    tp = pytest.importorskip("mpigen.operator.training_podgroup")
+    from mpigen.operator import training_podgroup as tp
     from mpigen.operator.training_defaults import set_defaults
 
     classes = CLASSES if with_cluster else {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from mpigen.operator.quantity import Quantity
 from mpigen.scheduler.fit import CANNOT_FIT, FITS, MAY_NOT_FIT, Role, gang_fit, node_list
 from mpigen.scheduler.gang import gang_of
 from mpigen.scheduler.nodes import Node, Taint, pod_requests, pod_shape, rejection, tolerates
+from tests.work import lines_run
 
 KWOK = Path(__file__).resolve().parents[1] / "cases" / "cluster" / "kwok-nodes.yaml"
 GPU = "nvidia.com/gpu"
@@ -130,16 +130,26 @@ def test_unschedulable_nodes() -> None:
 
 
 def test_ten_thousand_workers_cost_what_two_do() -> None:
-    start = time.perf_counter()
-    verdict = gang_fit([role("worker", 10_000, {"cpu": "100m"}), role("launcher", 1, LAUNCHER)], 10_001, kwok())
+    """The work (lines of Python run, counted, not timed) does not grow with the replicas."""
+    def fit(workers: int, cpu: str, nodes: list) -> tuple:
+        return lines_run(gang_fit, [role("worker", workers, {"cpu": cpu}), role("launcher", 1, LAUNCHER)],
+                         workers + 1, nodes)
+
+    fit(2, "100m", kwok())  # what is computed once (cached) is not counted below
+    _, two = fit(2, "100m", kwok())
+    verdict, lines = fit(10_000, "100m", kwok())
     assert verdict.reasons == ("10000 workers; each of the 4 nodes can hold at most 110 (110 pods allocatable): "
                                "room for 440 of 10000",)
+    assert lines - two < 100, (two, lines)
     nodes = [node(f"node-{i}", pods="1000000000") for i in range(4)]
-    verdict = gang_fit([role("worker", 10**12, {"cpu": "1n"}), role("launcher", 1, LAUNCHER)], 10**12 + 1, nodes)
+    _, two = fit(2, "1n", nodes)
+    verdict, lines = fit(10**12, "1n", nodes)
     assert verdict.outcome == CANNOT_FIT  # 4e9 pods at most: arithmetic, no loop over replicas
-    verdict = gang_fit([role("worker", 10_000, {"cpu": "1m"}), role("launcher", 1, LAUNCHER)], 10_001, nodes)
+    assert lines - two < 100, (two, lines)
+    _, two = fit(2, "1m", nodes)
+    verdict, lines = fit(10_000, "1m", nodes)
     assert verdict.reasons == ("10000 workers on node-0; launcher on node-0",)
-    assert time.perf_counter() - start < 1
+    assert lines - two < 100, (two, lines)
 
 
 def test_the_launcher_goes_where_there_is_room_for_it() -> None:

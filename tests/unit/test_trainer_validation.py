@@ -226,7 +226,9 @@ def test_runtime_webhook() -> None:
     assert found == [
         (("spec", "template", "spec", "replicatedJobs", 0, "replicas"), '3: always must be 1'),
         (("spec", "template", "spec", "replicatedJobs", 1, "template", "spec", "template", "spec", "containers"),
-         '["model"]: must contain the required container for the ancestor: model-initializer')]
+         '["model"]: must contain the required container for the ancestor: model-initializer; name the container '
+         "that runs the model-initializer step 'model-initializer' (Trainer puts the TrainJob's "
+         "spec.initializer.model (storageUri, env) there)")]
 
 
 def test_unsupported_runtime_kind() -> None:

@@ -273,3 +273,41 @@ def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: 
         firsts.setdefault(pid, int(ready))
     assert str(os.getpid()) in firsts and len(firsts) == 2, notes  # a worker took chunks too
     assert all(firsts[pid] >= 1 for pid in firsts if pid != str(os.getpid())), notes
+
+
+RUNTIME, TRAINJOB = (ROOT / "tests/cases/trainjobs/torch-coscheduling.yaml").read_text().split("\n---\n")
+RUNTIME += "\n"
+
+
+def test_every_worker_knows_the_runtimes_of_every_file(monkeypatch) -> None:
+    """A TrainJob in one file, its runtime in another: whichever process checks the TrainJob knows
+    the runtime (workers were given only the runtimes of the files they checked)."""
+    from mpigen.validate import parallel as module
+
+    contents = {f"f{i:03d}.yaml": GOOD.encode() for i in range(40)}
+    contents["f000.yaml"], contents["f039.yaml"] = TRAINJOB.encode(), RUNTIME.encode()
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
+    assert module.processes_for(list(contents.items()), 2) == 2
+    found, _ = validate_files(contents, ValidateOptions(), workers=2)
+    assert found == []
+    alone, _ = validate_files({"f000.yaml": TRAINJOB.encode()}, ValidateOptions(), workers=2)
+    assert [d.code for d in alone] == ["trainjob-runtime-missing"]
+
+
+def test_every_piece_of_a_large_file_knows_the_runtimes_of_the_whole(monkeypatch) -> None:
+    """The TrainJob in the first piece of a large file cut into pieces, its runtime in the last."""
+    from mpigen.validate import parallel as module
+
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
+    text = "---\n" + TRAINJOB + "".join(GOOD for _ in range(40)) + "---\n" + RUNTIME
+    assert len(split_documents(text, 2 * module.PIECES_PER_WORKER)) > 8
+    one, _ = validate_bytes(text.encode(), "big.yaml", ValidateOptions())
+    pieces, _ = validate_files({"big.yaml": text.encode()}, ValidateOptions(), workers=2)
+    assert one == [] and pieces == []
+
+
+def test_files_beside_the_run_give_their_runtimes_only() -> None:
+    """A file beside the run (of a given file's folder) is read for its runtimes, not checked."""
+    bad = {"other.yaml": BAD.encode(), "runtime.yaml": RUNTIME.encode()}
+    found, _ = validate_files({"job.yaml": TRAINJOB.encode()}, ValidateOptions(), beside=bad)
+    assert found == []

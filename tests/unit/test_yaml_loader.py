@@ -418,6 +418,25 @@ def test_tab_indentation_is_a_syntax_error_with_line():
     assert diag.line == 2
 
 
+@pytest.mark.parametrize("text, line, column", [
+    ("a: 1\n\tb: 2\n", 2, 1),  # "found character that cannot start any token"
+    ("a:\n  b: 1\n\t c: 2\n", 3, 1),  # "found a tab character that violates indentation"
+    ("a:\n  b: 1\n \tc: 2\n", 3, 2),  # a tab after a space in the indentation
+    ("metadata:\n  name: x\ndata:\n  a: \"x\"\t\n\tb: y\n", 5, 1),
+])
+def test_a_tab_is_called_a_tab(text: str, line: int, column: int):
+    """PyYAML never says "tab" when a tab starts a token; the message says what to write."""
+    diag = _only(load_text(text, F), "yaml-syntax")
+    assert (diag.line, diag.column) == (line, column)
+    assert diag.message.startswith("a tab: YAML indents with spaces only; replace the tab with spaces ("), diag.message
+
+
+def test_a_tab_inside_a_value_is_no_error_and_other_errors_do_not_say_tab():
+    assert load_text('a: "x\ty"\nb: [1,\t2]\nc: d\te\n', F).diagnostics == []
+    diag = _only(load_text("a: 1\nb: [1, 2]]\n", F), "yaml-syntax")
+    assert "tab" not in diag.message
+
+
 def test_control_character_is_reported_with_its_line():
     result = load_bytes(b"a: 1\nb: x\x00y\n", F)
     diag = _only(result, "yaml-syntax")

@@ -5,9 +5,10 @@ An env var whose name says it holds a secret (``PASSWORD``, ``PASSWD``, ``SECRET
 name, e.g. ``GIT_SYNC_PASSWORD``, ``HF_TOKEN``, ``WANDB_API_KEY``) with a literal ``value`` is
 stored in the job object, in every pod spec made from it and in the manifests' repository:
 anyone who can read any of them has the credential. Names that point at a credential rather than
-hold it (``*_FILE``, ``*_PATH``, ``*_DIR``, ``*_NAME``, ``*_ID``, ``*_URL``...) and empty values
-are not reported, nor are values made only of ``$(VAR)`` references. Every container and init
-container of every pod template is checked.
+hold it (``*_FILE``, ``*_PATH``, ``*_DIR``, ``*_NAME``, ``*_ID``, ``*_URL``...), values that are a
+file's absolute path (``GOOGLE_APPLICATION_CREDENTIALS: /etc/secrets/user-gcp-sa.json`` names a
+mounted key file) and empty values are not reported, nor are values made only of ``$(VAR)``
+references. Every container and init container of every pod template is checked.
 
 Fix: put the value in a Secret and read it with ``valueFrom.secretKeyRef`` (or mount the Secret
 and point a ``*_FILE`` variable at it).

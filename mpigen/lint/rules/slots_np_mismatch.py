@@ -16,7 +16,8 @@ Horovod's elastic mode (``--min-np``, ``--host-discovery-script``) are not check
 (slotsPerWorker against the GPUs per worker is ``slots-gpu-mismatch``.)
 
 Fix: set ``-np`` to workers × slotsPerWorker (plus slotsPerWorker with runLauncherAsWorker), and
-give horovodrun the operator's hostfile (``--hostfile /etc/mpi/hostfile``).
+give horovodrun the operator's hostfile (``--hostfile /etc/mpi/hostfile``). An MPIJob without
+workers (Worker ``replicas`` unset defaults to 0) is told how many workers its ``-np`` needs.
 """
 
 from __future__ import annotations
@@ -180,7 +181,15 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         return
     if launch.tool == HOROVODRUN and launch.hosts != f"hostfile:{HOSTFILE}":
         return  # hosts of the user's own
-    if np != expected:
+    if np != expected and expected == 0:  # no workers: -np 0 is no answer
+        unset = worker is None or "replicas" not in worker[1]
+        needed = -(-np // slots) if slots > 0 else np
+        yield (where,
+               f"{launch.tool} asks for {plural(np, 'rank')} but the MPIJob has no workers (Worker replicas "
+               f"{'is unset, and defaults to' if unset else 'is'} 0), so the hostfile has no slots; set Worker "
+               f"replicas to {needed}"
+               + (f" (× slotsPerWorker {slots} = {needed * slots} slots)" if slots > 1 else ""))
+    elif np != expected:
         effect = ("OpenMPI refuses to start with too few slots, Intel MPI and MPICH oversubscribe" if np > expected
                   else f"{plural(expected - np, 'slot')} {'stays' if expected - np == 1 else 'stay'} idle")
         yield (where,

@@ -26,6 +26,7 @@ from ._trainer import is_trainjob
 CODE = "trainjob-runtime-missing"
 SEVERITY = Severity.ERROR
 KINDS = ("TrainJob",)
+NOT_GIVEN = "the cluster's runtimes were not given"  # no --cluster file, or one without runtimes
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
@@ -34,7 +35,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         return
     runtimes = trainer_runtimes(ctx.options)
     known = runtimes.names(kind)
-    where = f"{runtimes.source} (no runtimes in the cluster file)" if runtimes.defaults else runtimes.source
+    where = f"{runtimes.source} ({NOT_GIVEN})" if runtimes.defaults else runtimes.source
     namespace = ctx.get("metadata", "namespace", default="default")
     what = f"{kind} {name!r}" + (f" in namespace {namespace!r}" if kind != "ClusterTrainingRuntime" else "")
     yield (("spec", "runtimeRef", "name"),

@@ -53,6 +53,7 @@ from typing import Any
 from ...names import CURRENT_API
 from ...operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 from ..common import Change, Objects, Path, refused
+from .gang import min_resources_change
 from .mpi import MpiJob
 from .pytorch import PyTorchJob
 
@@ -93,5 +94,7 @@ def migrated(old: dict[str, Any], gang: str | None = None, scheduler_name: str =
         return None, [reason], []
     job = (MpiJob if kind == "MPIJob" else PyTorchJob)(old, gang, scheduler_name)
     objects, changes = job.run()
+    if objects is not None and job.min_resources is not None:
+        changes.append(min_resources_change(*job.min_resources, objects))
     return objects, changes, [job.origins[obj["kind"]] for obj in objects or []]
 

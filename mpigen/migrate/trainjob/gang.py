@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from ...diagnostics import Severity, format_path
-from ..common import Change, Objects, Path, mapping
+from ..common import Change, Objects, Path, dropped, mapping
 
 
 GANG_FIELDS = ("minMember", "minResources", "queue", "priorityClassName")
@@ -72,19 +72,43 @@ def new_podgroup(objects: Objects) -> tuple[dict[str, Any] | None, str | None]:
         return None, str(exc)
 
 
-def _gang_facts(group: dict[str, Any] | None) -> dict[str, Any]:
+def min_resources_change(at: Path, given: Any, objects: Objects) -> Change:
+    """The old ``schedulingPolicy.minResources``: dropped when Trainer's PodGroup for the migrated
+    TrainJob has the same (as quantities: mpigen's own jobs write the sum of the pods' requests,
+    which is what Trainer computes), else not carried (an error)."""
+    group, problem = new_podgroup(objects)
+    computed = ((group or {}).get("spec") or {}).get("minResources")
+    same = problem is None and group is not None and _resources(given) == _resources(computed)
+    if same:
+        return dropped(at, "Trainer computes the same minResources from the pods' requests ("
+                       + " ".join(f"{name}={value}" for name, value in (computed or {}).items()) + ")")
+    return Change(at, "trainjob-not-carried", Severity.ERROR, "minResources cannot be carried: Trainer computes the "
+                  "PodGroup's minResources from the pods' requests"
+                  + (" (" + " ".join(f"{name}={value}" for name, value in computed.items()) + ")"
+                     if isinstance(computed, dict) and computed else ""))
+
+
+def _resources(value: Any) -> dict[str, Any] | None:
+    """Resource quantities as exact numbers, zeros left out; None when one does not parse."""
     from ...operator.podgroup import _parse
 
+    out = {}
+    for name, quantity in (value.items() if isinstance(value, dict) else ()):
+        try:
+            amount = _parse(quantity).as_fraction()
+        except (ValueError, TypeError):
+            return None
+        if amount != 0:
+            out[name] = amount
+    return out
+
+
+def _gang_facts(group: dict[str, Any] | None) -> dict[str, Any]:
     if group is None:
         return {}
     spec = group.get("spec") or {}
     facts: dict[str, Any] = {"kind": group["apiVersion"].split("/")[0], "minMember": spec.get("minMember", 0)}
-    resources = {}
-    for name, value in (spec.get("minResources") or {}).items():
-        quantity = _parse(value)
-        if quantity.as_fraction() != 0:
-            resources[name] = quantity.as_fraction()
-    facts["minResources"] = resources
+    facts["minResources"] = _resources(spec.get("minResources")) or {}
     if facts["kind"] == "scheduling.volcano.sh":
         facts["queue"] = spec.get("queue") or "default"  # Volcano's webhook defaults an empty queue
         facts["priorityClassName"] = spec.get("priorityClassName") or ""

@@ -60,6 +60,7 @@ class Job:
         self.patch: dict[str, Any] | None = None  # PyTorchJob: the runtime patch over torch-distributed
         self.template_at: Path = ()  # PyTorchJob: the pod template the node job runs
         self.pods = 0  # the TrainJob's pods: the PodGroup's minMember
+        self.min_resources: tuple[Path, Any] | None = None  # schedulingPolicy.minResources, judged once built
         # where each part of the new objects comes from: new path (a prefix) -> old path
         self.origins: dict[str, dict[Path, Path]] = {TRAINJOB_KIND: {}, TRAINING_RUNTIME_KIND: {}}
 
@@ -128,6 +129,13 @@ class Job:
         trainjob["spec"] = {"runtimeRef": spec.pop("runtimeRef"), **({"trainer": trainer} if trainer else {}), **spec}
         objects.append(trainjob)
         return objects, self.changes
+
+    def volcano_gang(self) -> bool:
+        """Whether the old operator gang-scheduled the job with Volcano (``--gang``, else what the
+        pod templates show)."""
+        from ...lint.base import GANG_VOLCANO, Context, LintOptions
+
+        return Context(self.old, LintOptions(gang=self.gang)).gang == GANG_VOLCANO
 
     def _metadata_notes(self) -> None:
         labels = mapping(self.meta.get("labels"))
@@ -339,9 +347,8 @@ class Job:
             elif key == "minAvailable":
                 self.error(at + (key,), f"minAvailable {value} cannot be carried: Trainer's PodGroup counts every pod "
                            f"of the TrainJob (minMember {self.pods})")
-            elif key == "minResources":
-                self.error(at + (key,), "minResources cannot be carried: Trainer computes the PodGroup's minResources "
-                           "from the pods' requests")
+            elif key == "minResources":  # carried when Trainer computes the same (gang.min_resources_change)
+                self.min_resources = (at + (key,), value)
             elif key == "priorityClass":
                 last = [t["spec"].get("priorityClassName") for t in templates if t["spec"].get("priorityClassName")]
                 if gang == "volcano" and last and last[-1] == value:

@@ -20,6 +20,7 @@ PATCH_POD_FIELDS = ("serviceAccountName", "volumes", "imagePullSecrets", "securi
                     "affinity", "tolerations", "schedulingGates", "terminationGracePeriodSeconds")
 PATCH_CONTAINER_FIELDS = ("volumeMounts", "securityContext")  # ContainerPatch (env goes to trainer.env)
 TRAINER_CONTAINER_FIELDS = ("name", "image", "command", "args", "env", "resources")
+VOLCANO_TASK_SPEC = "volcano.sh/task-spec"  # volcano batch/v1alpha1 TaskSpecKey
 
 
 class PyTorchJob(Job):
@@ -28,7 +29,7 @@ class PyTorchJob(Job):
     def build(self, trainer: dict[str, Any]) -> dict[str, Any] | None:
         spec = self.spec
         base = ("spec", "pytorchReplicaSpecs")
-        replicas = mapping(spec.get("pytorchReplicaSpecs"))
+        replicas = self._without_task_spec(mapping(spec.get("pytorchReplicaSpecs")), base)
         roles = [r for r in ("Master", "Worker") if isinstance(replicas.get(r), dict)]
         if not roles:
             self.refuse(base, "the PyTorchJob has no Master or Worker to migrate")
@@ -101,6 +102,30 @@ class PyTorchJob(Job):
                 "template": {"spec": {"replicatedJobs": [{"name": NODE, "template": {
                     "metadata": {"labels": {ANCESTOR_LABEL: ANCESTOR_TRAINER}},
                     "spec": {"template": runtime_template}}}]}}}
+
+    def _without_task_spec(self, replicas: dict[str, Any], base: Path) -> dict[str, Any]:
+        """The replica specs without the Volcano task name a template carries under a Volcano gang:
+        training-operator wrote ``volcano.sh/task-spec: <replica type>`` on every pod itself,
+        whatever the template said (``VolcanoControl.DecoratePodTemplateSpec``,
+        ``pkg/controller.v1/control/podgroup_control.go``), and Trainer's Volcano PodGroup has no
+        tasks. mpigen's own PyTorchJobs carry it, Master's and Worker's different: one node job
+        runs both."""
+        if not self.volcano_gang():
+            return replicas
+        out = dict(replicas)
+        for role, replica in replicas.items():
+            annotations = mapping(mapping(mapping(replica).get("template")).get("metadata")).get("annotations")
+            if not isinstance(annotations, dict) or VOLCANO_TASK_SPEC not in annotations:
+                continue
+            out[role] = copy.deepcopy(replica)
+            metadata = out[role]["template"]["metadata"]
+            del metadata["annotations"][VOLCANO_TASK_SPEC]
+            if not metadata["annotations"]:
+                del metadata["annotations"]
+            self.info(dropped(base + (role, "template", "metadata", "annotations", VOLCANO_TASK_SPEC),
+                              f"training-operator set {VOLCANO_TASK_SPEC} on every pod itself (the replica type, "
+                              "Volcano's task name), and Trainer's Volcano PodGroup has no tasks"))
+        return out
 
     def _same_template(self, main: dict[str, Any], other: dict[str, Any], main_at: Path, at: Path) -> None:
         """A Worker template that differs from the Master's cannot be carried: one node job runs both."""
