@@ -80,9 +80,9 @@ def compile_specs(loaded: LoadResult, filename: str, options: Options) -> Compil
 
 
 def _skip_null_override(error: Any) -> bool:
-    """In an environment, and in a role's settings, ``null`` removes a field: it is not a type error."""
+    """In an environment, ``null`` removes a field: it is not a type error."""
     path = list(error.absolute_path)
-    return error.instance is None and len(path) >= 4 and path[:2] in (["spec", "environments"], ["spec", "roles"])
+    return error.instance is None and len(path) >= 4 and path[:2] == ["spec", "environments"]
 
 
 def compile_document(doc: Document, filename: str, options: Options) -> tuple[CompiledJob | None, list[Diagnostic]]:

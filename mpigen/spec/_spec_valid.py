@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (252566, 3263286253)
+FINGERPRINT = (256427, 605438642)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -85,103 +85,103 @@ _C182 = frozenset(['devicePath', 'name'])
 _C185 = frozenset(['mountPath', 'name'])
 _C186 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
 _C188 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
-_C198 = frozenset(['secretKeyRef'])
-_C199 = frozenset(['key', 'name'])
-_P203 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
-_P212 = _Pattern('^/')
-_C232 = frozenset(['path'])
-_C233 = frozenset(['path', 'type'])
-_P235 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
-_C237 = frozenset(['Bidirectional', 'HostToContainer', 'None'])
-_C239 = frozenset(['Disabled', 'Enabled', 'IfPossible'])
-_C241 = frozenset(['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'claimName', 'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'mountPath', 'mountPropagation', 'name', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'readOnly', 'recursiveReadOnly', 'scaleIO', 'secret', 'storageos', 'subPath', 'subPathExpr', 'vsphereVolume'])
-_C244 = frozenset(['volumeID'])
-_C245 = frozenset(['fsType', 'partition', 'readOnly', 'volumeID'])
-_C247 = frozenset(['diskName', 'diskURI'])
-_C248 = frozenset(['cachingMode', 'diskName', 'diskURI', 'fsType', 'kind', 'readOnly'])
-_C250 = frozenset(['secretName', 'shareName'])
-_C251 = frozenset(['readOnly', 'secretName', 'shareName'])
-_C253 = frozenset(['monitors'])
-_C255 = frozenset(['monitors', 'path', 'readOnly', 'secretFile', 'secretRef', 'user'])
-_C257 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeID'])
-_C260 = frozenset(['key', 'path'])
-_C261 = frozenset(['key', 'mode', 'path'])
-_C263 = frozenset(['defaultMode', 'items', 'name', 'optional'])
-_C265 = frozenset(['driver'])
-_C266 = frozenset(['driver', 'fsType', 'nodePublishSecretRef', 'readOnly', 'volumeAttributes'])
-_C269 = frozenset(['fieldRef', 'mode', 'path', 'resourceFieldRef'])
-_C271 = frozenset(['defaultMode', 'items'])
-_C273 = frozenset(['medium', 'sizeLimit'])
-_C276 = frozenset(['spec'])
-_C281 = frozenset(['apiVersion', 'fieldsType', 'fieldsV1', 'manager', 'operation', 'subresource', 'time'])
-_C284 = frozenset(['apiVersion', 'kind', 'name', 'uid'])
-_C285 = frozenset(['apiVersion', 'blockOwnerDeletion', 'controller', 'kind', 'name', 'uid'])
-_C287 = frozenset(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid'])
-_C290 = frozenset(['apiGroup', 'kind', 'name'])
-_C292 = frozenset(['apiGroup', 'kind', 'name', 'namespace'])
-_C294 = frozenset(['limits', 'requests'])
-_C295 = frozenset(['accessModes', 'dataSource', 'dataSourceRef', 'resources', 'selector', 'storageClassName', 'volumeAttributesClassName', 'volumeMode', 'volumeName'])
-_C296 = frozenset(['metadata', 'spec'])
-_C297 = frozenset(['volumeClaimTemplate'])
-_C299 = frozenset(['fsType', 'lun', 'readOnly', 'targetWWNs', 'wwids'])
-_C301 = frozenset(['driver', 'fsType', 'options', 'readOnly', 'secretRef'])
-_C303 = frozenset(['datasetName', 'datasetUUID'])
-_C305 = frozenset(['pdName'])
-_C306 = frozenset(['fsType', 'partition', 'pdName', 'readOnly'])
-_C308 = frozenset(['repository'])
-_C309 = frozenset(['directory', 'repository', 'revision'])
-_C311 = frozenset(['endpoints', 'path'])
-_C312 = frozenset(['endpoints', 'path', 'readOnly'])
-_C314 = frozenset(['pullPolicy', 'reference'])
-_C316 = frozenset(['iqn', 'lun', 'targetPortal'])
-_C317 = frozenset(['chapAuthDiscovery', 'chapAuthSession', 'fsType', 'initiatorName', 'iqn', 'iscsiInterface', 'lun', 'portals', 'readOnly', 'secretRef', 'targetPortal'])
-_C319 = frozenset(['path', 'server'])
-_C320 = frozenset(['path', 'readOnly', 'server'])
-_C322 = frozenset(['claimName'])
-_C323 = frozenset(['claimName', 'readOnly'])
-_C325 = frozenset(['pdID'])
-_C326 = frozenset(['fsType', 'pdID'])
-_C328 = frozenset(['fsType', 'readOnly', 'volumeID'])
-_C332 = frozenset(['labelSelector', 'name', 'optional', 'path', 'signerName'])
-_C334 = frozenset(['items', 'name', 'optional'])
-_C336 = frozenset(['items'])
-_C338 = frozenset(['keyType', 'signerName'])
-_C339 = frozenset(['certificateChainPath', 'credentialBundlePath', 'keyPath', 'keyType', 'maxExpirationSeconds', 'signerName', 'userAnnotations'])
-_C342 = frozenset(['audience', 'expirationSeconds', 'path'])
-_C343 = frozenset(['clusterTrustBundle', 'configMap', 'downwardAPI', 'podCertificate', 'secret', 'serviceAccountToken'])
-_C345 = frozenset(['defaultMode', 'sources'])
-_C347 = frozenset(['registry', 'volume'])
-_C348 = frozenset(['group', 'readOnly', 'registry', 'tenant', 'user', 'volume'])
-_C350 = frozenset(['image', 'monitors'])
-_C351 = frozenset(['fsType', 'image', 'keyring', 'monitors', 'pool', 'readOnly', 'secretRef', 'user'])
-_C353 = frozenset(['gateway', 'secretRef', 'system'])
-_C354 = frozenset(['fsType', 'gateway', 'protectionDomain', 'readOnly', 'secretRef', 'sslEnabled', 'storageMode', 'storagePool', 'system', 'volumeName'])
-_C356 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
-_C358 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
-_C360 = frozenset(['volumePath'])
-_C361 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
-_C366 = frozenset(['affinity', 'annotations', 'args', 'command', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
-_C369 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
-_C371 = frozenset(['AtStartup', 'WaitForWorkersReady'])
-_C373 = frozenset(['image', 'priorityClassName', 'resources'])
-_C375 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
-_C377 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
-_C379 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
-_C381 = frozenset(['All', 'None', 'Running'])
-_C384 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
-_C388 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
-_C391 = frozenset(['master', 'port'])
-_C393 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
-_C395 = frozenset(['chief', 'evaluator', 'port', 'ps'])
-_C397 = frozenset(['ClusterIP', 'NodePort'])
-_C399 = frozenset(['image', 'logDir', 'port', 'serviceType'])
-_C401 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
-_C403 = frozenset(['image', 'source'])
-_C405 = frozenset(['git', 'mountPath', 'rsync'])
-_C407 = frozenset(['command', 'framework', 'image', 'workers'])
-_C409 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
-_P410 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C413 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_C202 = frozenset(['secretKeyRef'])
+_C203 = frozenset(['key', 'name'])
+_P207 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
+_P223 = _Pattern('^/')
+_C260 = frozenset(['path'])
+_C261 = frozenset(['path', 'type'])
+_P263 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
+_C265 = frozenset(['Bidirectional', 'HostToContainer', 'None'])
+_C267 = frozenset(['Disabled', 'Enabled', 'IfPossible'])
+_C269 = frozenset(['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'claimName', 'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'mountPath', 'mountPropagation', 'name', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'readOnly', 'recursiveReadOnly', 'scaleIO', 'secret', 'storageos', 'subPath', 'subPathExpr', 'vsphereVolume'])
+_C272 = frozenset(['volumeID'])
+_C273 = frozenset(['fsType', 'partition', 'readOnly', 'volumeID'])
+_C275 = frozenset(['diskName', 'diskURI'])
+_C276 = frozenset(['cachingMode', 'diskName', 'diskURI', 'fsType', 'kind', 'readOnly'])
+_C278 = frozenset(['secretName', 'shareName'])
+_C279 = frozenset(['readOnly', 'secretName', 'shareName'])
+_C281 = frozenset(['monitors'])
+_C283 = frozenset(['monitors', 'path', 'readOnly', 'secretFile', 'secretRef', 'user'])
+_C285 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeID'])
+_C288 = frozenset(['key', 'path'])
+_C289 = frozenset(['key', 'mode', 'path'])
+_C291 = frozenset(['defaultMode', 'items', 'name', 'optional'])
+_C293 = frozenset(['driver'])
+_C294 = frozenset(['driver', 'fsType', 'nodePublishSecretRef', 'readOnly', 'volumeAttributes'])
+_C297 = frozenset(['fieldRef', 'mode', 'path', 'resourceFieldRef'])
+_C299 = frozenset(['defaultMode', 'items'])
+_C301 = frozenset(['medium', 'sizeLimit'])
+_C304 = frozenset(['spec'])
+_C309 = frozenset(['apiVersion', 'fieldsType', 'fieldsV1', 'manager', 'operation', 'subresource', 'time'])
+_C312 = frozenset(['apiVersion', 'kind', 'name', 'uid'])
+_C313 = frozenset(['apiVersion', 'blockOwnerDeletion', 'controller', 'kind', 'name', 'uid'])
+_C315 = frozenset(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid'])
+_C318 = frozenset(['apiGroup', 'kind', 'name'])
+_C320 = frozenset(['apiGroup', 'kind', 'name', 'namespace'])
+_C322 = frozenset(['limits', 'requests'])
+_C323 = frozenset(['accessModes', 'dataSource', 'dataSourceRef', 'resources', 'selector', 'storageClassName', 'volumeAttributesClassName', 'volumeMode', 'volumeName'])
+_C324 = frozenset(['metadata', 'spec'])
+_C325 = frozenset(['volumeClaimTemplate'])
+_C327 = frozenset(['fsType', 'lun', 'readOnly', 'targetWWNs', 'wwids'])
+_C329 = frozenset(['driver', 'fsType', 'options', 'readOnly', 'secretRef'])
+_C331 = frozenset(['datasetName', 'datasetUUID'])
+_C333 = frozenset(['pdName'])
+_C334 = frozenset(['fsType', 'partition', 'pdName', 'readOnly'])
+_C336 = frozenset(['repository'])
+_C337 = frozenset(['directory', 'repository', 'revision'])
+_C339 = frozenset(['endpoints', 'path'])
+_C340 = frozenset(['endpoints', 'path', 'readOnly'])
+_C342 = frozenset(['pullPolicy', 'reference'])
+_C344 = frozenset(['iqn', 'lun', 'targetPortal'])
+_C345 = frozenset(['chapAuthDiscovery', 'chapAuthSession', 'fsType', 'initiatorName', 'iqn', 'iscsiInterface', 'lun', 'portals', 'readOnly', 'secretRef', 'targetPortal'])
+_C347 = frozenset(['path', 'server'])
+_C348 = frozenset(['path', 'readOnly', 'server'])
+_C350 = frozenset(['claimName'])
+_C351 = frozenset(['claimName', 'readOnly'])
+_C353 = frozenset(['pdID'])
+_C354 = frozenset(['fsType', 'pdID'])
+_C356 = frozenset(['fsType', 'readOnly', 'volumeID'])
+_C360 = frozenset(['labelSelector', 'name', 'optional', 'path', 'signerName'])
+_C362 = frozenset(['items', 'name', 'optional'])
+_C364 = frozenset(['items'])
+_C366 = frozenset(['keyType', 'signerName'])
+_C367 = frozenset(['certificateChainPath', 'credentialBundlePath', 'keyPath', 'keyType', 'maxExpirationSeconds', 'signerName', 'userAnnotations'])
+_C370 = frozenset(['audience', 'expirationSeconds', 'path'])
+_C371 = frozenset(['clusterTrustBundle', 'configMap', 'downwardAPI', 'podCertificate', 'secret', 'serviceAccountToken'])
+_C373 = frozenset(['defaultMode', 'sources'])
+_C375 = frozenset(['registry', 'volume'])
+_C376 = frozenset(['group', 'readOnly', 'registry', 'tenant', 'user', 'volume'])
+_C378 = frozenset(['image', 'monitors'])
+_C379 = frozenset(['fsType', 'image', 'keyring', 'monitors', 'pool', 'readOnly', 'secretRef', 'user'])
+_C381 = frozenset(['gateway', 'secretRef', 'system'])
+_C382 = frozenset(['fsType', 'gateway', 'protectionDomain', 'readOnly', 'secretRef', 'sslEnabled', 'storageMode', 'storagePool', 'system', 'volumeName'])
+_C384 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
+_C386 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
+_C388 = frozenset(['volumePath'])
+_C389 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
+_C398 = frozenset(['affinity', 'annotations', 'args', 'command', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
+_C401 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
+_C403 = frozenset(['AtStartup', 'WaitForWorkersReady'])
+_C405 = frozenset(['image', 'priorityClassName', 'resources'])
+_C407 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
+_C409 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
+_C411 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
+_C413 = frozenset(['All', 'None', 'Running'])
+_C416 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
+_C420 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
+_C423 = frozenset(['master', 'port'])
+_C425 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
+_C427 = frozenset(['chief', 'evaluator', 'port', 'ps'])
+_C429 = frozenset(['ClusterIP', 'NodePort'])
+_C431 = frozenset(['image', 'logDir', 'port', 'serviceType'])
+_C433 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
+_C435 = frozenset(['image', 'source'])
+_C437 = frozenset(['git', 'mountPath', 'rsync'])
+_C439 = frozenset(['command', 'framework', 'image', 'workers'])
+_C441 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_P442 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
+_C445 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -1615,7 +1615,19 @@ def _ref194(v):
     return True
 
 
-def _ref195(v):
+def _any195(v):
+    if not (v is None):
+        return False
+    return True
+
+
+def _prop196(v):
+    if not (_ref194(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref197(v):
     if not (type(v) is list):
         return False
     if type(v) is list and (len(v) < 1):
@@ -1625,7 +1637,13 @@ def _ref195(v):
     return True
 
 
-def _ref196(v):
+def _prop198(v):
+    if not (_ref197(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref199(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_extra17, v)):
@@ -1634,58 +1652,70 @@ def _ref196(v):
 
 
 def _prop200(v):
+    if not (_ref199(v) or _any195(v)):
+        return False
+    return True
+
+
+def _prop204(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C199.issubset(v):
+        if not _C203.issubset(v):
             return False
         if 'name' in v and not _prop31(v['name']):
             return False
         if 'key' in v and not _prop31(v['key']):
             return False
-        if not _C199.issuperset(v):
+        if not _C203.issuperset(v):
             return False
     return True
 
 
-def _any201(v):
+def _any205(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C198.issubset(v):
+        if not _C202.issubset(v):
             return False
-        if 'secretKeyRef' in v and not _prop200(v['secretKeyRef']):
+        if 'secretKeyRef' in v and not _prop204(v['secretKeyRef']):
             return False
-        if not _C198.issuperset(v):
+        if not _C202.issuperset(v):
             return False
     return True
 
 
-def _extra202(v):
-    if not (_extra17(v) or _prop61(v) or _any201(v)):
+def _extra206(v):
+    if not (_extra17(v) or _prop61(v) or _any205(v)):
         return False
     return True
 
 
-def _names204(v):
-    if type(v) is str and (_P203.search(v) is None):
+def _names208(v):
+    if type(v) is str and (_P207.search(v) is None):
         return False
     return True
 
 
-def _ref197(v):
+def _ref201(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _extra202(x):
+            if k not in _C11 and not _extra206(x):
                 return False
-        if not all(map(_names204, v)):
+        if not all(map(_names208, v)):
             return False
     return True
 
 
-def _ref205(v):
+def _prop209(v):
+    if not (_ref201(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref210(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref37, v)):
@@ -1693,25 +1723,49 @@ def _ref205(v):
     return True
 
 
-def _ref206(v):
+def _prop211(v):
+    if not (_ref210(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref212(v):
     if not _ref45(v):
         return False
     return True
 
 
-def _ref207(v):
+def _prop213(v):
+    if not (_ref212(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref214(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _ref208(v):
+def _prop215(v):
+    if not (_ref214(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref216(v):
     if not (type(v) is str and v in _C32):
         return False
     return True
 
 
-def _ref209(v):
+def _prop217(v):
+    if not (_ref216(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref218(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_prop31, v)):
@@ -1719,21 +1773,39 @@ def _ref209(v):
     return True
 
 
-def _ref210(v):
+def _prop219(v):
+    if not (_ref218(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref220(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _ref211(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P212.search(v) is None):
+def _prop221(v):
+    if not (_ref220(v) or _any195(v)):
         return False
     return True
 
 
-def _ref213(v):
+def _ref222(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P223.search(v) is None):
+        return False
+    return True
+
+
+def _prop224(v):
+    if not (_ref222(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref225(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1745,7 +1817,13 @@ def _ref213(v):
     return True
 
 
-def _ref214(v):
+def _prop226(v):
+    if not (_ref225(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref227(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1757,7 +1835,13 @@ def _ref214(v):
     return True
 
 
-def _ref215(v):
+def _prop228(v):
+    if not (_ref227(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref229(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1767,7 +1851,13 @@ def _ref215(v):
     return True
 
 
-def _ref216(v):
+def _prop230(v):
+    if not (_ref229(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref231(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_item63, v)):
@@ -1775,13 +1865,25 @@ def _ref216(v):
     return True
 
 
-def _ref217(v):
+def _prop232(v):
+    if not (_ref231(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref233(v):
     if not _ref65(v):
         return False
     return True
 
 
-def _ref218(v):
+def _prop234(v):
+    if not (_ref233(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref235(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref94, v)):
@@ -1789,31 +1891,61 @@ def _ref218(v):
     return True
 
 
-def _ref219(v):
+def _prop236(v):
+    if not (_ref235(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref237(v):
     if not _ref98(v):
         return False
     return True
 
 
-def _ref220(v):
+def _prop238(v):
+    if not (_ref237(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref239(v):
     if not _ref110(v):
         return False
     return True
 
 
-def _ref221(v):
+def _prop240(v):
+    if not (_ref239(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref241(v):
     if not (type(v) is bool):
         return False
     return True
 
 
-def _ref222(v):
+def _prop242(v):
+    if not (_ref241(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref243(v):
     if not (type(v) is str and v in _C116):
         return False
     return True
 
 
-def _ref223(v):
+def _prop244(v):
+    if not (_ref243(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref245(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1821,7 +1953,13 @@ def _ref223(v):
     return True
 
 
-def _ref224(v):
+def _prop246(v):
+    if not (_ref245(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref247(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref118, v)):
@@ -1829,25 +1967,49 @@ def _ref224(v):
     return True
 
 
-def _ref225(v):
+def _prop248(v):
+    if not (_ref247(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref249(v):
     if not _ref122(v):
         return False
     return True
 
 
-def _ref226(v):
+def _prop250(v):
+    if not (_ref249(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref251(v):
     if not _ref122(v):
         return False
     return True
 
 
-def _ref227(v):
+def _prop252(v):
+    if not (_ref251(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref253(v):
     if not _ref122(v):
         return False
     return True
 
 
-def _ref228(v):
+def _prop254(v):
+    if not (_ref253(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref255(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref136, v)):
@@ -1855,60 +2017,66 @@ def _ref228(v):
     return True
 
 
-def _any230(v):
-    if not (type(v) is str):
-        return False
-    if type(v) is str and (_P212.search(v) is None):
+def _prop256(v):
+    if not (_ref255(v) or _any195(v)):
         return False
     return True
 
 
-def _ref231(v):
+def _any258(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (_P223.search(v) is None):
+        return False
+    return True
+
+
+def _ref259(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C232.issubset(v):
+        if not _C260.issubset(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
         if 'type' in v and not _extra17(v['type']):
             return False
-        if not _C233.issuperset(v):
+        if not _C261.issuperset(v):
             return False
     return True
 
 
-def _prop234(v):
-    if not (_any230(v) or _ref231(v)):
+def _prop262(v):
+    if not (_any258(v) or _ref259(v)):
         return False
     return True
 
 
-def _prop236(v):
+def _prop264(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (len(v) > 63 or _P235.search(v) is None):
+    if type(v) is str and (len(v) > 63 or _P263.search(v) is None):
         return False
     return True
 
 
-def _prop238(v):
-    if not (type(v) is str and v in _C237):
+def _prop266(v):
+    if not (type(v) is str and v in _C265):
         return False
     return True
 
 
-def _prop240(v):
-    if not (type(v) is str and v in _C239):
+def _prop268(v):
+    if not (type(v) is str and v in _C267):
         return False
     return True
 
 
-def _ref243(v):
+def _ref271(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C244.issubset(v):
+        if not _C272.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -1918,16 +2086,16 @@ def _ref243(v):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C245.issuperset(v):
+        if not _C273.issuperset(v):
             return False
     return True
 
 
-def _ref246(v):
+def _ref274(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C247.issubset(v):
+        if not _C275.issubset(v):
             return False
         if 'cachingMode' in v and not _extra17(v['cachingMode']):
             return False
@@ -1941,16 +2109,16 @@ def _ref246(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if not _C248.issuperset(v):
+        if not _C276.issuperset(v):
             return False
     return True
 
 
-def _ref249(v):
+def _ref277(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C250.issubset(v):
+        if not _C278.issubset(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
@@ -1958,12 +2126,12 @@ def _ref249(v):
             return False
         if 'shareName' in v and not _extra17(v['shareName']):
             return False
-        if not _C251.issuperset(v):
+        if not _C279.issuperset(v):
             return False
     return True
 
 
-def _ref254(v):
+def _ref282(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1974,11 +2142,11 @@ def _ref254(v):
     return True
 
 
-def _ref252(v):
+def _ref280(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C253.issubset(v):
+        if not _C281.issubset(v):
             return False
         if 'monitors' in v and not _prop36(v['monitors']):
             return False
@@ -1988,39 +2156,39 @@ def _ref252(v):
             return False
         if 'secretFile' in v and not _extra17(v['secretFile']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C255.issuperset(v):
+        if not _C283.issuperset(v):
             return False
     return True
 
 
-def _ref256(v):
+def _ref284(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C244.issubset(v):
+        if not _C272.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C257.issuperset(v):
+        if not _C285.issuperset(v):
             return False
     return True
 
 
-def _ref259(v):
+def _ref287(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C260.issubset(v):
+        if not _C288.issubset(v):
             return False
         if 'key' in v and not _extra17(v['key']):
             return False
@@ -2028,62 +2196,62 @@ def _ref259(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if not _C261.issuperset(v):
+        if not _C289.issuperset(v):
             return False
     return True
 
 
-def _prop262(v):
+def _prop290(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref259, v)):
+    if type(v) is list and not all(map(_ref287, v)):
         return False
     return True
 
 
-def _ref258(v):
+def _ref286(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'defaultMode' in v and not _prop61(v['defaultMode']):
             return False
-        if 'items' in v and not _prop262(v['items']):
+        if 'items' in v and not _prop290(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'optional' in v and not _prop39(v['optional']):
             return False
-        if not _C263.issuperset(v):
+        if not _C291.issuperset(v):
             return False
     return True
 
 
-def _ref264(v):
+def _ref292(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C265.issubset(v):
+        if not _C293.issubset(v):
             return False
         if 'driver' in v and not _extra17(v['driver']):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'nodePublishSecretRef' in v and not _ref254(v['nodePublishSecretRef']):
+        if 'nodePublishSecretRef' in v and not _ref282(v['nodePublishSecretRef']):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
         if 'volumeAttributes' in v and not _prop56(v['volumeAttributes']):
             return False
-        if not _C266.issuperset(v):
+        if not _C294.issuperset(v):
             return False
     return True
 
 
-def _ref268(v):
+def _ref296(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C232.issubset(v):
+        if not _C260.issubset(v):
             return False
         if 'fieldRef' in v and not _ref145(v['fieldRef']):
             return False
@@ -2093,33 +2261,33 @@ def _ref268(v):
             return False
         if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
             return False
-        if not _C269.issuperset(v):
+        if not _C297.issuperset(v):
             return False
     return True
 
 
-def _prop270(v):
+def _prop298(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref268, v)):
+    if type(v) is list and not all(map(_ref296, v)):
         return False
     return True
 
 
-def _ref267(v):
+def _ref295(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'defaultMode' in v and not _prop61(v['defaultMode']):
             return False
-        if 'items' in v and not _prop270(v['items']):
+        if 'items' in v and not _prop298(v['items']):
             return False
-        if not _C271.issuperset(v):
+        if not _C299.issuperset(v):
             return False
     return True
 
 
-def _ref272(v):
+def _ref300(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2127,24 +2295,24 @@ def _ref272(v):
             return False
         if 'sizeLimit' in v and not _ref153(v['sizeLimit']):
             return False
-        if not _C273.issuperset(v):
+        if not _C301.issuperset(v):
             return False
     return True
 
 
-def _ref278(v):
+def _ref306(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _ref280(v):
+def _ref308(v):
     if not (type(v) is dict):
         return False
     return True
 
 
-def _ref279(v):
+def _ref307(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2152,7 +2320,7 @@ def _ref279(v):
             return False
         if 'fieldsType' in v and not _extra17(v['fieldsType']):
             return False
-        if 'fieldsV1' in v and not _ref280(v['fieldsV1']):
+        if 'fieldsV1' in v and not _ref308(v['fieldsV1']):
             return False
         if 'manager' in v and not _extra17(v['manager']):
             return False
@@ -2160,26 +2328,26 @@ def _ref279(v):
             return False
         if 'subresource' in v and not _extra17(v['subresource']):
             return False
-        if 'time' in v and not _ref278(v['time']):
+        if 'time' in v and not _ref306(v['time']):
             return False
-        if not _C281.issuperset(v):
+        if not _C309.issuperset(v):
             return False
     return True
 
 
-def _prop282(v):
+def _prop310(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref279, v)):
+    if type(v) is list and not all(map(_ref307, v)):
         return False
     return True
 
 
-def _ref283(v):
+def _ref311(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C284.issubset(v):
+        if not _C312.issubset(v):
             return False
         if 'apiVersion' in v and not _extra17(v['apiVersion']):
             return False
@@ -2193,30 +2361,30 @@ def _ref283(v):
             return False
         if 'uid' in v and not _extra17(v['uid']):
             return False
-        if not _C285.issuperset(v):
+        if not _C313.issuperset(v):
             return False
     return True
 
 
-def _prop286(v):
+def _prop314(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref283, v)):
+    if type(v) is list and not all(map(_ref311, v)):
         return False
     return True
 
 
-def _ref277(v):
+def _ref305(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'annotations' in v and not _prop56(v['annotations']):
             return False
-        if 'creationTimestamp' in v and not _ref278(v['creationTimestamp']):
+        if 'creationTimestamp' in v and not _ref306(v['creationTimestamp']):
             return False
         if 'deletionGracePeriodSeconds' in v and not _prop61(v['deletionGracePeriodSeconds']):
             return False
-        if 'deletionTimestamp' in v and not _ref278(v['deletionTimestamp']):
+        if 'deletionTimestamp' in v and not _ref306(v['deletionTimestamp']):
             return False
         if 'finalizers' in v and not _prop36(v['finalizers']):
             return False
@@ -2226,13 +2394,13 @@ def _ref277(v):
             return False
         if 'labels' in v and not _prop56(v['labels']):
             return False
-        if 'managedFields' in v and not _prop282(v['managedFields']):
+        if 'managedFields' in v and not _prop310(v['managedFields']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'namespace' in v and not _extra17(v['namespace']):
             return False
-        if 'ownerReferences' in v and not _prop286(v['ownerReferences']):
+        if 'ownerReferences' in v and not _prop314(v['ownerReferences']):
             return False
         if 'resourceVersion' in v and not _extra17(v['resourceVersion']):
             return False
@@ -2240,12 +2408,12 @@ def _ref277(v):
             return False
         if 'uid' in v and not _extra17(v['uid']):
             return False
-        if not _C287.issuperset(v):
+        if not _C315.issuperset(v):
             return False
     return True
 
 
-def _ref289(v):
+def _ref317(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2257,12 +2425,12 @@ def _ref289(v):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if not _C290.issuperset(v):
+        if not _C318.issuperset(v):
             return False
     return True
 
 
-def _ref291(v):
+def _ref319(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2276,12 +2444,12 @@ def _ref291(v):
             return False
         if 'namespace' in v and not _extra17(v['namespace']):
             return False
-        if not _C292.issuperset(v):
+        if not _C320.issuperset(v):
             return False
     return True
 
 
-def _ref293(v):
+def _ref321(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2289,22 +2457,22 @@ def _ref293(v):
             return False
         if 'requests' in v and not _prop172(v['requests']):
             return False
-        if not _C294.issuperset(v):
+        if not _C322.issuperset(v):
             return False
     return True
 
 
-def _ref288(v):
+def _ref316(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'accessModes' in v and not _prop36(v['accessModes']):
             return False
-        if 'dataSource' in v and not _ref289(v['dataSource']):
+        if 'dataSource' in v and not _ref317(v['dataSource']):
             return False
-        if 'dataSourceRef' in v and not _ref291(v['dataSourceRef']):
+        if 'dataSourceRef' in v and not _ref319(v['dataSourceRef']):
             return False
-        if 'resources' in v and not _ref293(v['resources']):
+        if 'resources' in v and not _ref321(v['resources']):
             return False
         if 'selector' in v and not _ref85(v['selector']):
             return False
@@ -2316,38 +2484,38 @@ def _ref288(v):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
-        if not _C295.issuperset(v):
+        if not _C323.issuperset(v):
             return False
     return True
 
 
-def _ref275(v):
+def _ref303(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C276.issubset(v):
+        if not _C304.issubset(v):
             return False
-        if 'metadata' in v and not _ref277(v['metadata']):
+        if 'metadata' in v and not _ref305(v['metadata']):
             return False
-        if 'spec' in v and not _ref288(v['spec']):
+        if 'spec' in v and not _ref316(v['spec']):
             return False
-        if not _C296.issuperset(v):
+        if not _C324.issuperset(v):
             return False
     return True
 
 
-def _ref274(v):
+def _ref302(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'volumeClaimTemplate' in v and not _ref275(v['volumeClaimTemplate']):
+        if 'volumeClaimTemplate' in v and not _ref303(v['volumeClaimTemplate']):
             return False
-        if not _C297.issuperset(v):
+        if not _C325.issuperset(v):
             return False
     return True
 
 
-def _ref298(v):
+def _ref326(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2361,16 +2529,16 @@ def _ref298(v):
             return False
         if 'wwids' in v and not _prop36(v['wwids']):
             return False
-        if not _C299.issuperset(v):
+        if not _C327.issuperset(v):
             return False
     return True
 
 
-def _ref300(v):
+def _ref328(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C265.issubset(v):
+        if not _C293.issubset(v):
             return False
         if 'driver' in v and not _extra17(v['driver']):
             return False
@@ -2380,14 +2548,14 @@ def _ref300(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
-        if not _C301.issuperset(v):
+        if not _C329.issuperset(v):
             return False
     return True
 
 
-def _ref302(v):
+def _ref330(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2395,16 +2563,16 @@ def _ref302(v):
             return False
         if 'datasetUUID' in v and not _extra17(v['datasetUUID']):
             return False
-        if not _C303.issuperset(v):
+        if not _C331.issuperset(v):
             return False
     return True
 
 
-def _ref304(v):
+def _ref332(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C305.issubset(v):
+        if not _C333.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2414,16 +2582,16 @@ def _ref304(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if not _C306.issuperset(v):
+        if not _C334.issuperset(v):
             return False
     return True
 
 
-def _ref307(v):
+def _ref335(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C308.issubset(v):
+        if not _C336.issubset(v):
             return False
         if 'directory' in v and not _extra17(v['directory']):
             return False
@@ -2431,16 +2599,16 @@ def _ref307(v):
             return False
         if 'revision' in v and not _extra17(v['revision']):
             return False
-        if not _C309.issuperset(v):
+        if not _C337.issuperset(v):
             return False
     return True
 
 
-def _ref310(v):
+def _ref338(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C311.issubset(v):
+        if not _C339.issubset(v):
             return False
         if 'endpoints' in v and not _extra17(v['endpoints']):
             return False
@@ -2448,12 +2616,12 @@ def _ref310(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if not _C312.issuperset(v):
+        if not _C340.issuperset(v):
             return False
     return True
 
 
-def _ref313(v):
+def _ref341(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2461,16 +2629,16 @@ def _ref313(v):
             return False
         if 'reference' in v and not _extra17(v['reference']):
             return False
-        if not _C314.issuperset(v):
+        if not _C342.issuperset(v):
             return False
     return True
 
 
-def _ref315(v):
+def _ref343(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C316.issubset(v):
+        if not _C344.issubset(v):
             return False
         if 'chapAuthDiscovery' in v and not _prop39(v['chapAuthDiscovery']):
             return False
@@ -2490,20 +2658,20 @@ def _ref315(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'targetPortal' in v and not _extra17(v['targetPortal']):
             return False
-        if not _C317.issuperset(v):
+        if not _C345.issuperset(v):
             return False
     return True
 
 
-def _ref318(v):
+def _ref346(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C319.issubset(v):
+        if not _C347.issubset(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
@@ -2511,46 +2679,46 @@ def _ref318(v):
             return False
         if 'server' in v and not _extra17(v['server']):
             return False
-        if not _C320.issuperset(v):
+        if not _C348.issuperset(v):
             return False
     return True
 
 
-def _ref321(v):
+def _ref349(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C322.issubset(v):
+        if not _C350.issubset(v):
             return False
         if 'claimName' in v and not _extra17(v['claimName']):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if not _C323.issuperset(v):
+        if not _C351.issuperset(v):
             return False
     return True
 
 
-def _ref324(v):
+def _ref352(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C325.issubset(v):
+        if not _C353.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
         if 'pdID' in v and not _extra17(v['pdID']):
             return False
-        if not _C326.issuperset(v):
+        if not _C354.issuperset(v):
             return False
     return True
 
 
-def _ref327(v):
+def _ref355(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C244.issubset(v):
+        if not _C272.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2558,16 +2726,16 @@ def _ref327(v):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C328.issuperset(v):
+        if not _C356.issuperset(v):
             return False
     return True
 
 
-def _ref331(v):
+def _ref359(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C232.issubset(v):
+        if not _C260.issubset(v):
             return False
         if 'labelSelector' in v and not _ref85(v['labelSelector']):
             return False
@@ -2579,42 +2747,42 @@ def _ref331(v):
             return False
         if 'signerName' in v and not _extra17(v['signerName']):
             return False
-        if not _C332.issuperset(v):
+        if not _C360.issuperset(v):
             return False
     return True
 
 
-def _ref333(v):
+def _ref361(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'items' in v and not _prop262(v['items']):
+        if 'items' in v and not _prop290(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'optional' in v and not _prop39(v['optional']):
             return False
-        if not _C334.issuperset(v):
+        if not _C362.issuperset(v):
             return False
     return True
 
 
-def _ref335(v):
+def _ref363(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'items' in v and not _prop270(v['items']):
+        if 'items' in v and not _prop298(v['items']):
             return False
-        if not _C336.issuperset(v):
+        if not _C364.issuperset(v):
             return False
     return True
 
 
-def _ref337(v):
+def _ref365(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C338.issubset(v):
+        if not _C366.issubset(v):
             return False
         if 'certificateChainPath' in v and not _extra17(v['certificateChainPath']):
             return False
@@ -2630,31 +2798,31 @@ def _ref337(v):
             return False
         if 'userAnnotations' in v and not _prop56(v['userAnnotations']):
             return False
-        if not _C339.issuperset(v):
+        if not _C367.issuperset(v):
             return False
     return True
 
 
-def _ref340(v):
+def _ref368(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'items' in v and not _prop262(v['items']):
+        if 'items' in v and not _prop290(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'optional' in v and not _prop39(v['optional']):
             return False
-        if not _C334.issuperset(v):
+        if not _C362.issuperset(v):
             return False
     return True
 
 
-def _ref341(v):
+def _ref369(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C232.issubset(v):
+        if not _C260.issubset(v):
             return False
         if 'audience' in v and not _extra17(v['audience']):
             return False
@@ -2662,58 +2830,58 @@ def _ref341(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if not _C342.issuperset(v):
+        if not _C370.issuperset(v):
             return False
     return True
 
 
-def _ref330(v):
+def _ref358(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'clusterTrustBundle' in v and not _ref331(v['clusterTrustBundle']):
+        if 'clusterTrustBundle' in v and not _ref359(v['clusterTrustBundle']):
             return False
-        if 'configMap' in v and not _ref333(v['configMap']):
+        if 'configMap' in v and not _ref361(v['configMap']):
             return False
-        if 'downwardAPI' in v and not _ref335(v['downwardAPI']):
+        if 'downwardAPI' in v and not _ref363(v['downwardAPI']):
             return False
-        if 'podCertificate' in v and not _ref337(v['podCertificate']):
+        if 'podCertificate' in v and not _ref365(v['podCertificate']):
             return False
-        if 'secret' in v and not _ref340(v['secret']):
+        if 'secret' in v and not _ref368(v['secret']):
             return False
-        if 'serviceAccountToken' in v and not _ref341(v['serviceAccountToken']):
+        if 'serviceAccountToken' in v and not _ref369(v['serviceAccountToken']):
             return False
-        if not _C343.issuperset(v):
+        if not _C371.issuperset(v):
             return False
     return True
 
 
-def _prop344(v):
+def _prop372(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref330, v)):
+    if type(v) is list and not all(map(_ref358, v)):
         return False
     return True
 
 
-def _ref329(v):
+def _ref357(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'defaultMode' in v and not _prop61(v['defaultMode']):
             return False
-        if 'sources' in v and not _prop344(v['sources']):
+        if 'sources' in v and not _prop372(v['sources']):
             return False
-        if not _C345.issuperset(v):
+        if not _C373.issuperset(v):
             return False
     return True
 
 
-def _ref346(v):
+def _ref374(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C347.issubset(v):
+        if not _C375.issubset(v):
             return False
         if 'group' in v and not _extra17(v['group']):
             return False
@@ -2727,16 +2895,16 @@ def _ref346(v):
             return False
         if 'volume' in v and not _extra17(v['volume']):
             return False
-        if not _C348.issuperset(v):
+        if not _C376.issuperset(v):
             return False
     return True
 
 
-def _ref349(v):
+def _ref377(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C350.issubset(v):
+        if not _C378.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2750,20 +2918,20 @@ def _ref349(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C351.issuperset(v):
+        if not _C379.issuperset(v):
             return False
     return True
 
 
-def _ref352(v):
+def _ref380(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C353.issubset(v):
+        if not _C381.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2773,7 +2941,7 @@ def _ref352(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'sslEnabled' in v and not _prop39(v['sslEnabled']):
             return False
@@ -2785,29 +2953,29 @@ def _ref352(v):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
-        if not _C354.issuperset(v):
+        if not _C382.issuperset(v):
             return False
     return True
 
 
-def _ref355(v):
+def _ref383(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'defaultMode' in v and not _prop61(v['defaultMode']):
             return False
-        if 'items' in v and not _prop262(v['items']):
+        if 'items' in v and not _prop290(v['items']):
             return False
         if 'optional' in v and not _prop39(v['optional']):
             return False
         if 'secretName' in v and not _extra17(v['secretName']):
             return False
-        if not _C356.issuperset(v):
+        if not _C384.issuperset(v):
             return False
     return True
 
 
-def _ref357(v):
+def _ref385(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2815,22 +2983,22 @@ def _ref357(v):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref254(v['secretRef']):
+        if 'secretRef' in v and not _ref282(v['secretRef']):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
         if 'volumeNamespace' in v and not _extra17(v['volumeNamespace']):
             return False
-        if not _C358.issuperset(v):
+        if not _C386.issuperset(v):
             return False
     return True
 
 
-def _ref359(v):
+def _ref387(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C360.issubset(v):
+        if not _C388.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2840,114 +3008,120 @@ def _ref359(v):
             return False
         if 'volumePath' in v and not _extra17(v['volumePath']):
             return False
-        if not _C361.issuperset(v):
+        if not _C389.issuperset(v):
             return False
     return True
 
 
-def _ref242(v):
+def _ref270(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'awsElasticBlockStore' in v and not _ref243(v['awsElasticBlockStore']):
+        if 'awsElasticBlockStore' in v and not _ref271(v['awsElasticBlockStore']):
             return False
-        if 'azureDisk' in v and not _ref246(v['azureDisk']):
+        if 'azureDisk' in v and not _ref274(v['azureDisk']):
             return False
-        if 'azureFile' in v and not _ref249(v['azureFile']):
+        if 'azureFile' in v and not _ref277(v['azureFile']):
             return False
-        if 'cephfs' in v and not _ref252(v['cephfs']):
+        if 'cephfs' in v and not _ref280(v['cephfs']):
             return False
-        if 'cinder' in v and not _ref256(v['cinder']):
+        if 'cinder' in v and not _ref284(v['cinder']):
             return False
-        if 'configMap' in v and not _ref258(v['configMap']):
+        if 'configMap' in v and not _ref286(v['configMap']):
             return False
-        if 'csi' in v and not _ref264(v['csi']):
+        if 'csi' in v and not _ref292(v['csi']):
             return False
-        if 'downwardAPI' in v and not _ref267(v['downwardAPI']):
+        if 'downwardAPI' in v and not _ref295(v['downwardAPI']):
             return False
-        if 'emptyDir' in v and not _ref272(v['emptyDir']):
+        if 'emptyDir' in v and not _ref300(v['emptyDir']):
             return False
-        if 'ephemeral' in v and not _ref274(v['ephemeral']):
+        if 'ephemeral' in v and not _ref302(v['ephemeral']):
             return False
-        if 'fc' in v and not _ref298(v['fc']):
+        if 'fc' in v and not _ref326(v['fc']):
             return False
-        if 'flexVolume' in v and not _ref300(v['flexVolume']):
+        if 'flexVolume' in v and not _ref328(v['flexVolume']):
             return False
-        if 'flocker' in v and not _ref302(v['flocker']):
+        if 'flocker' in v and not _ref330(v['flocker']):
             return False
-        if 'gcePersistentDisk' in v and not _ref304(v['gcePersistentDisk']):
+        if 'gcePersistentDisk' in v and not _ref332(v['gcePersistentDisk']):
             return False
-        if 'gitRepo' in v and not _ref307(v['gitRepo']):
+        if 'gitRepo' in v and not _ref335(v['gitRepo']):
             return False
-        if 'glusterfs' in v and not _ref310(v['glusterfs']):
+        if 'glusterfs' in v and not _ref338(v['glusterfs']):
             return False
-        if 'image' in v and not _ref313(v['image']):
+        if 'image' in v and not _ref341(v['image']):
             return False
-        if 'iscsi' in v and not _ref315(v['iscsi']):
+        if 'iscsi' in v and not _ref343(v['iscsi']):
             return False
-        if 'nfs' in v and not _ref318(v['nfs']):
+        if 'nfs' in v and not _ref346(v['nfs']):
             return False
-        if 'persistentVolumeClaim' in v and not _ref321(v['persistentVolumeClaim']):
+        if 'persistentVolumeClaim' in v and not _ref349(v['persistentVolumeClaim']):
             return False
-        if 'photonPersistentDisk' in v and not _ref324(v['photonPersistentDisk']):
+        if 'photonPersistentDisk' in v and not _ref352(v['photonPersistentDisk']):
             return False
-        if 'portworxVolume' in v and not _ref327(v['portworxVolume']):
+        if 'portworxVolume' in v and not _ref355(v['portworxVolume']):
             return False
-        if 'projected' in v and not _ref329(v['projected']):
+        if 'projected' in v and not _ref357(v['projected']):
             return False
-        if 'quobyte' in v and not _ref346(v['quobyte']):
+        if 'quobyte' in v and not _ref374(v['quobyte']):
             return False
-        if 'rbd' in v and not _ref349(v['rbd']):
+        if 'rbd' in v and not _ref377(v['rbd']):
             return False
-        if 'scaleIO' in v and not _ref352(v['scaleIO']):
+        if 'scaleIO' in v and not _ref380(v['scaleIO']):
             return False
-        if 'secret' in v and not _ref355(v['secret']):
+        if 'secret' in v and not _ref383(v['secret']):
             return False
-        if 'storageos' in v and not _ref357(v['storageos']):
+        if 'storageos' in v and not _ref385(v['storageos']):
             return False
-        if 'vsphereVolume' in v and not _ref359(v['vsphereVolume']):
+        if 'vsphereVolume' in v and not _ref387(v['vsphereVolume']):
             return False
     return True
 
 
-def _item362(v):
+def _item390(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'claimName' in v and not _prop31(v['claimName']):
             return False
-        if 'hostPath' in v and not _prop234(v['hostPath']):
+        if 'hostPath' in v and not _prop262(v['hostPath']):
             return False
-        if 'mountPath' in v and not _any230(v['mountPath']):
+        if 'mountPath' in v and not _any258(v['mountPath']):
             return False
         if 'readOnly' in v and not _prop39(v['readOnly']):
             return False
         if 'subPath' in v and not _extra17(v['subPath']):
             return False
-        if 'name' in v and not _prop236(v['name']):
+        if 'name' in v and not _prop264(v['name']):
             return False
         if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
             return False
-        if 'mountPropagation' in v and not _prop238(v['mountPropagation']):
+        if 'mountPropagation' in v and not _prop266(v['mountPropagation']):
             return False
-        if 'recursiveReadOnly' in v and not _prop240(v['recursiveReadOnly']):
+        if 'recursiveReadOnly' in v and not _prop268(v['recursiveReadOnly']):
             return False
-        if not _C241.issuperset(v):
+        if not _C269.issuperset(v):
             return False
-    if not _ref242(v):
+    if not _ref270(v):
         return False
     return True
 
 
-def _ref229(v):
+def _ref257(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item362, v)):
+    if type(v) is list and not all(map(_item390, v)):
         return False
     return True
 
 
-def _ref363(v):
+def _prop391(v):
+    if not (_ref257(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref392(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref139, v)):
@@ -2955,7 +3129,13 @@ def _ref363(v):
     return True
 
 
-def _ref364(v):
+def _prop393(v):
+    if not (_ref392(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref394(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref139, v)):
@@ -2963,8 +3143,20 @@ def _ref364(v):
     return True
 
 
-def _ref365(v):
+def _prop395(v):
+    if not (_ref394(v) or _any195(v)):
+        return False
+    return True
+
+
+def _ref396(v):
     if not _ref190(v):
+        return False
+    return True
+
+
+def _prop397(v):
+    if not (_ref396(v) or _any195(v)):
         return False
     return True
 
@@ -2973,104 +3165,104 @@ def _ref193(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'image' in v and not _ref194(v['image']):
+        if 'image' in v and not _prop196(v['image']):
             return False
-        if 'command' in v and not _ref195(v['command']):
+        if 'command' in v and not _prop198(v['command']):
             return False
-        if 'args' in v and not _ref196(v['args']):
+        if 'args' in v and not _prop200(v['args']):
             return False
-        if 'env' in v and not _ref197(v['env']):
+        if 'env' in v and not _prop209(v['env']):
             return False
-        if 'envFrom' in v and not _ref205(v['envFrom']):
+        if 'envFrom' in v and not _prop211(v['envFrom']):
             return False
-        if 'resources' in v and not _ref206(v['resources']):
+        if 'resources' in v and not _prop213(v['resources']):
             return False
-        if 'priorityClassName' in v and not _ref207(v['priorityClassName']):
+        if 'priorityClassName' in v and not _prop215(v['priorityClassName']):
             return False
-        if 'imagePullPolicy' in v and not _ref208(v['imagePullPolicy']):
+        if 'imagePullPolicy' in v and not _prop217(v['imagePullPolicy']):
             return False
-        if 'imagePullSecrets' in v and not _ref209(v['imagePullSecrets']):
+        if 'imagePullSecrets' in v and not _prop219(v['imagePullSecrets']):
             return False
-        if 'serviceAccountName' in v and not _ref210(v['serviceAccountName']):
+        if 'serviceAccountName' in v and not _prop221(v['serviceAccountName']):
             return False
-        if 'workingDir' in v and not _ref211(v['workingDir']):
+        if 'workingDir' in v and not _prop224(v['workingDir']):
             return False
-        if 'labels' in v and not _ref213(v['labels']):
+        if 'labels' in v and not _prop226(v['labels']):
             return False
-        if 'annotations' in v and not _ref214(v['annotations']):
+        if 'annotations' in v and not _prop228(v['annotations']):
             return False
-        if 'nodeSelector' in v and not _ref215(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop230(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _ref216(v['tolerations']):
+        if 'tolerations' in v and not _prop232(v['tolerations']):
             return False
-        if 'affinity' in v and not _ref217(v['affinity']):
+        if 'affinity' in v and not _prop234(v['affinity']):
             return False
-        if 'topologySpreadConstraints' in v and not _ref218(v['topologySpreadConstraints']):
+        if 'topologySpreadConstraints' in v and not _prop236(v['topologySpreadConstraints']):
             return False
-        if 'securityContext' in v and not _ref219(v['securityContext']):
+        if 'securityContext' in v and not _prop238(v['securityContext']):
             return False
-        if 'podSecurityContext' in v and not _ref220(v['podSecurityContext']):
+        if 'podSecurityContext' in v and not _prop240(v['podSecurityContext']):
             return False
-        if 'hostNetwork' in v and not _ref221(v['hostNetwork']):
+        if 'hostNetwork' in v and not _prop242(v['hostNetwork']):
             return False
-        if 'dnsPolicy' in v and not _ref222(v['dnsPolicy']):
+        if 'dnsPolicy' in v and not _prop244(v['dnsPolicy']):
             return False
-        if 'runtimeClassName' in v and not _ref223(v['runtimeClassName']):
+        if 'runtimeClassName' in v and not _prop246(v['runtimeClassName']):
             return False
-        if 'ports' in v and not _ref224(v['ports']):
+        if 'ports' in v and not _prop248(v['ports']):
             return False
-        if 'livenessProbe' in v and not _ref225(v['livenessProbe']):
+        if 'livenessProbe' in v and not _prop250(v['livenessProbe']):
             return False
-        if 'readinessProbe' in v and not _ref226(v['readinessProbe']):
+        if 'readinessProbe' in v and not _prop252(v['readinessProbe']):
             return False
-        if 'startupProbe' in v and not _ref227(v['startupProbe']):
+        if 'startupProbe' in v and not _prop254(v['startupProbe']):
             return False
-        if 'resourceClaims' in v and not _ref228(v['resourceClaims']):
+        if 'resourceClaims' in v and not _prop256(v['resourceClaims']):
             return False
-        if 'volumes' in v and not _ref229(v['volumes']):
+        if 'volumes' in v and not _prop391(v['volumes']):
             return False
-        if 'initContainers' in v and not _ref363(v['initContainers']):
+        if 'initContainers' in v and not _prop393(v['initContainers']):
             return False
-        if 'sidecars' in v and not _ref364(v['sidecars']):
+        if 'sidecars' in v and not _prop395(v['sidecars']):
             return False
-        if 'podTemplatePatch' in v and not _ref365(v['podTemplatePatch']):
+        if 'podTemplatePatch' in v and not _prop397(v['podTemplatePatch']):
             return False
-        if not _C366.issuperset(v):
+        if not _C398.issuperset(v):
             return False
     return True
 
 
-def _names367(v):
+def _names399(v):
     if type(v) is str and (len(v) > 63 or _P9.search(v) is None):
         return False
     return True
 
 
-def _prop368(v):
+def _prop400(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
             if k not in _C11 and not _ref193(x):
                 return False
-        if not all(map(_names367, v)):
+        if not all(map(_names399, v)):
             return False
     return True
 
 
-def _prop370(v):
-    if not (type(v) is str and v in _C369):
+def _prop402(v):
+    if not (type(v) is str and v in _C401):
         return False
     return True
 
 
-def _prop372(v):
-    if not (type(v) is str and v in _C371):
+def _prop404(v):
+    if not (type(v) is str and v in _C403):
         return False
     return True
 
 
-def _prop374(v):
+def _prop406(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3080,45 +3272,45 @@ def _prop374(v):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if not _C373.issuperset(v):
+        if not _C405.issuperset(v):
             return False
     return True
 
 
-def _prop376(v):
+def _prop408(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'implementation' in v and not _prop370(v['implementation']):
+        if 'implementation' in v and not _prop402(v['implementation']):
             return False
         if 'extraArgs' in v and not _prop36(v['extraArgs']):
             return False
         if 'mpirun' in v and not _prop39(v['mpirun']):
             return False
-        if 'sshAuthMountPath' in v and not _any230(v['sshAuthMountPath']):
+        if 'sshAuthMountPath' in v and not _any258(v['sshAuthMountPath']):
             return False
-        if 'launcherCreationPolicy' in v and not _prop372(v['launcherCreationPolicy']):
+        if 'launcherCreationPolicy' in v and not _prop404(v['launcherCreationPolicy']):
             return False
         if 'runLauncherAsWorker' in v and not _prop39(v['runLauncherAsWorker']):
             return False
-        if 'launcher' in v and not _prop374(v['launcher']):
+        if 'launcher' in v and not _prop406(v['launcher']):
             return False
-        if not _C375.issuperset(v):
+        if not _C407.issuperset(v):
             return False
     return True
 
 
-def _prop378(v):
-    if not (type(v) is str and v in _C377):
+def _prop410(v):
+    if not (type(v) is str and v in _C409):
         return False
     return True
 
 
-def _prop380(v):
+def _prop412(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gang' in v and not _prop378(v['gang']):
+        if 'gang' in v and not _prop410(v['gang']):
             return False
         if 'schedulerName' in v and not _prop31(v['schedulerName']):
             return False
@@ -3134,18 +3326,18 @@ def _prop380(v):
             return False
         if 'gpuTopology' in v and not _prop39(v['gpuTopology']):
             return False
-        if not _C379.issuperset(v):
+        if not _C411.issuperset(v):
             return False
     return True
 
 
-def _prop382(v):
-    if not (type(v) is str and v in _C381):
+def _prop414(v):
+    if not (type(v) is str and v in _C413):
         return False
     return True
 
 
-def _prop383(v):
+def _prop415(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -3156,52 +3348,52 @@ def _prop383(v):
     return True
 
 
-def _prop385(v):
+def _prop417(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'cleanPodPolicy' in v and not _prop382(v['cleanPodPolicy']):
+        if 'cleanPodPolicy' in v and not _prop414(v['cleanPodPolicy']):
             return False
         if 'ttlSecondsAfterFinished' in v and not _prop44(v['ttlSecondsAfterFinished']):
             return False
-        if 'activeDeadlineSeconds' in v and not _prop383(v['activeDeadlineSeconds']):
+        if 'activeDeadlineSeconds' in v and not _prop415(v['activeDeadlineSeconds']):
             return False
         if 'backoffLimit' in v and not _prop44(v['backoffLimit']):
             return False
         if 'suspend' in v and not _prop39(v['suspend']):
             return False
-        if not _C384.issuperset(v):
+        if not _C416.issuperset(v):
             return False
     return True
 
 
-def _prop386(v):
+def _prop418(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _extra202(x):
+            if k not in _C11 and not _extra206(x):
                 return False
-        if not all(map(_names204, v)):
+        if not all(map(_names208, v)):
             return False
     return True
 
 
-def _prop387(v):
+def _prop419(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item362, v)):
+    if type(v) is list and not all(map(_item390, v)):
         return False
     return True
 
 
-def _prop389(v):
-    if not (type(v) is str and v in _C388):
+def _prop421(v):
+    if not (type(v) is str and v in _C420):
         return False
     return True
 
 
-def _prop390(v):
+def _prop422(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -3212,20 +3404,20 @@ def _prop390(v):
     return True
 
 
-def _prop392(v):
+def _prop424(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop390(v['port']):
+        if 'port' in v and not _prop422(v['port']):
             return False
-        if 'master' in v and not _prop374(v['master']):
+        if 'master' in v and not _prop406(v['master']):
             return False
-        if not _C391.issuperset(v):
+        if not _C423.issuperset(v):
             return False
     return True
 
 
-def _prop394(v):
+def _prop426(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3237,52 +3429,52 @@ def _prop394(v):
             return False
         if 'replicas' in v and not _prop55(v['replicas']):
             return False
-        if not _C393.issuperset(v):
+        if not _C425.issuperset(v):
             return False
     return True
 
 
-def _prop396(v):
+def _prop428(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop390(v['port']):
+        if 'port' in v and not _prop422(v['port']):
             return False
-        if 'ps' in v and not _prop394(v['ps']):
+        if 'ps' in v and not _prop426(v['ps']):
             return False
-        if 'chief' in v and not _prop374(v['chief']):
+        if 'chief' in v and not _prop406(v['chief']):
             return False
-        if 'evaluator' in v and not _prop374(v['evaluator']):
+        if 'evaluator' in v and not _prop406(v['evaluator']):
             return False
-        if not _C395.issuperset(v):
+        if not _C427.issuperset(v):
             return False
     return True
 
 
-def _prop398(v):
-    if not (type(v) is str and v in _C397):
+def _prop430(v):
+    if not (type(v) is str and v in _C429):
         return False
     return True
 
 
-def _prop400(v):
+def _prop432(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'logDir' in v and not _any230(v['logDir']):
+        if 'logDir' in v and not _any258(v['logDir']):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'port' in v and not _prop390(v['port']):
+        if 'port' in v and not _prop422(v['port']):
             return False
-        if 'serviceType' in v and not _prop398(v['serviceType']):
+        if 'serviceType' in v and not _prop430(v['serviceType']):
             return False
-        if not _C399.issuperset(v):
+        if not _C431.issuperset(v):
             return False
     return True
 
 
-def _prop402(v):
+def _prop434(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3298,12 +3490,12 @@ def _prop402(v):
             return False
         if 'password' in v and not _extra17(v['password']):
             return False
-        if not _C401.issuperset(v):
+        if not _C433.issuperset(v):
             return False
     return True
 
 
-def _prop404(v):
+def _prop436(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3311,22 +3503,22 @@ def _prop404(v):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if not _C403.issuperset(v):
+        if not _C435.issuperset(v):
             return False
     return True
 
 
-def _prop406(v):
+def _prop438(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'mountPath' in v and not _any230(v['mountPath']):
+        if 'mountPath' in v and not _any258(v['mountPath']):
             return False
-        if 'git' in v and not _prop402(v['git']):
+        if 'git' in v and not _prop434(v['git']):
             return False
-        if 'rsync' in v and not _prop404(v['rsync']):
+        if 'rsync' in v and not _prop436(v['rsync']):
             return False
-        if not _C405.issuperset(v):
+        if not _C437.issuperset(v):
             return False
     return True
 
@@ -3395,62 +3587,62 @@ def _ref22(v):
             return False
         if 'podTemplatePatch' in v and not _ref190(v['podTemplatePatch']):
             return False
-        if 'roles' in v and not _prop368(v['roles']):
+        if 'roles' in v and not _prop400(v['roles']):
             return False
-        if 'mpi' in v and not _prop376(v['mpi']):
+        if 'mpi' in v and not _prop408(v['mpi']):
             return False
-        if 'scheduling' in v and not _prop380(v['scheduling']):
+        if 'scheduling' in v and not _prop412(v['scheduling']):
             return False
-        if 'runPolicy' in v and not _prop385(v['runPolicy']):
+        if 'runPolicy' in v and not _prop417(v['runPolicy']):
             return False
-        if 'env' in v and not _prop386(v['env']):
+        if 'env' in v and not _prop418(v['env']):
             return False
-        if 'volumes' in v and not _prop387(v['volumes']):
+        if 'volumes' in v and not _prop419(v['volumes']):
             return False
-        if 'workingDir' in v and not _any230(v['workingDir']):
+        if 'workingDir' in v and not _any258(v['workingDir']):
             return False
         if 'labels' in v and not _prop16(v['labels']):
             return False
         if 'annotations' in v and not _prop18(v['annotations']):
             return False
-        if 'restartPolicy' in v and not _prop389(v['restartPolicy']):
+        if 'restartPolicy' in v and not _prop421(v['restartPolicy']):
             return False
-        if 'pytorch' in v and not _prop392(v['pytorch']):
+        if 'pytorch' in v and not _prop424(v['pytorch']):
             return False
-        if 'tensorflow' in v and not _prop396(v['tensorflow']):
+        if 'tensorflow' in v and not _prop428(v['tensorflow']):
             return False
-        if 'tensorboard' in v and not _prop400(v['tensorboard']):
+        if 'tensorboard' in v and not _prop432(v['tensorboard']):
             return False
-        if 'code' in v and not _prop406(v['code']):
+        if 'code' in v and not _prop438(v['code']):
             return False
         if 'shmSize' in v and not _prop51(v['shmSize']):
             return False
     return True
 
 
-def _ref408(v):
+def _ref440(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C409.issuperset(v):
+        if not _C441.issuperset(v):
             return False
     return True
 
 
-def _names411(v):
-    if type(v) is str and (_P410.search(v) is None):
+def _names443(v):
+    if type(v) is str and (_P442.search(v) is None):
         return False
     return True
 
 
-def _prop412(v):
+def _prop444(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref408(x):
+            if k not in _C11 and not _ref440(x):
                 return False
-        if not all(map(_names411, v)):
+        if not all(map(_names443, v)):
             return False
     return True
 
@@ -3459,11 +3651,11 @@ def _ref21(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C407.issubset(v):
+        if not _C439.issubset(v):
             return False
-        if 'environments' in v and not _prop412(v['environments']):
+        if 'environments' in v and not _prop444(v['environments']):
             return False
-        if not _C413.issuperset(v):
+        if not _C445.issuperset(v):
             return False
     return True
 

@@ -152,6 +152,14 @@ def local_ref(schema: Any, root: dict[str, Any]) -> Any:
     return target
 
 
+def _referenced(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """``schema``, or what its chain of local ``$ref`` leads to (for the type of an anyOf branch)."""
+    seen = 0
+    while (target := local_ref(schema, root)) is not None and isinstance(target, dict) and seen < 32:
+        schema, seen = target, seen + 1
+    return schema
+
+
 def _properties(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     """Property names a (sub)schema declares, following local $refs and allOf."""
     names = set(schema.get("properties", {}))
@@ -358,7 +366,7 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
             emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
                  + (f": {what}" if what else ""))
         elif kind in ("anyOf", "oneOf"):
-            branches = [s for s in error.validator_value if isinstance(s, dict)]
+            branches = [_referenced(s, root) for s in error.validator_value if isinstance(s, dict)]
             fits = [i for i, s in enumerate(branches) if "type" in s and any(
                 validator.is_type(value, t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]]))]
             within = [e for e in error.context or () if len(fits) == 1 and list(e.relative_schema_path)[:1] == fits]
@@ -366,7 +374,8 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
                 for sub in within:
                     explain(sub)
                 return
-            types = [s.get("type") for s in branches if "type" in s]
+            types = [t for s in branches if "type" in s for t in (s["type"] if isinstance(s["type"], list)
+                                                                  else [s["type"]])]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
             desc = error.schema.get("description", "")
             emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")

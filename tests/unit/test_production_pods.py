@@ -341,3 +341,16 @@ def test_a_lint_finding_on_what_a_patch_set_is_reported_at_the_patch() -> None:
 def test_no_host_network_warning_once_mpirun_is_told_the_ssh_port() -> None:
     body = MPI + "  hostNetwork: true\n  mpi: {extraArgs: [-mca, plm_rsh_args, \"-p 2222\"]}\n"
     assert "host-network-ssh" not in [code for code, _, _ in findings(body)]
+
+
+def test_null_removes_a_job_wide_setting_from_a_role_and_a_wrong_type_says_what_is_wanted() -> None:
+    body = MPI + "  hostNetwork: true\n  mpi: {extraArgs: [-mca, plm_rsh_args, \"-p 2222\"]}\n" \
+                 "  roles: {launcher: {hostNetwork: null}}\n"
+    launcher, worker = pods(build(body)).values()
+    assert "hostNetwork" not in launcher and worker["hostNetwork"] is True
+    wrong = compile_body(MPI + "  roles:\n    worker:\n      nodeSelector: x\n"
+                               "      tolerations: [{key: a, operator: Exist}]\n").diagnostics
+    assert [(d.path, d.message) for d in wrong] == [
+        ("spec.roles.worker.nodeSelector", 'expected a mapping or null, got a string "x"'),
+        ("spec.roles.worker.tolerations[0].operator",
+         'a string "Exist" is not allowed (did you mean Exists?); choose one of: Exists, Equal')]
