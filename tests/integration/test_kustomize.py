@@ -69,7 +69,7 @@ def test_a_trainjob_tree_applies_its_runtime_before_its_trainjob(tmp_path: Path)
     only) keeps the order mpigen writes, the runtime first; checked with the real kubectl kustomize
     on the trees mpigen build -o writes."""
     specs = [case.spec for case in CASES if case.spec.startswith("specs/trainjob-")]
-    assert len(specs) == 3, specs
+    assert len(specs) >= 3, specs  # the TrainJob specs of specs/ (a count guard)
     (tmp_path / "envrt.yaml").write_text(ENV_ONLY_RUNTIME)
     checked = 0
     for spec in [*specs, str(tmp_path / "envrt.yaml")]:
