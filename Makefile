@@ -7,7 +7,7 @@ LOCALBIN := $(CURDIR)/bin
 KUBECONFORM_VERSION := v0.7.0
 GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS="-mod=mod -trimpath" GOMODCACHE=$(CURDIR)/.cache/gomod
 
-.PHONY: setup demo test golden schemas spec-validator check-schemas clean tools bench oracle fuzz
+.PHONY: setup demo test golden schemas examples upstream-expected spec-validator check-schemas clean tools bench oracle fuzz
 
 setup: $(STAMP)
 
@@ -35,8 +35,20 @@ test: setup tools
 golden: setup
 	$(BIN)/python -m tests.golden.regenerate
 
+# The pins (scripts/schema_sources.json) give schemas/, mpigen/data/ and the upstream corpus
+# (tests/cases/upstream/): a bump regenerates all three. After the corpus changes, run
+# `make upstream-expected` and review every UNREVIEWED finding in tests/cases/upstream_expected.yaml.
 schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py
+	$(BIN)/python scripts/fetch_examples.py
+
+examples: setup
+	$(BIN)/python scripts/fetch_examples.py
+
+# mpigen validate's findings on the upstream corpus, rewritten with the review notes kept
+# (tests/integration/test_upstream_corpus.py compares them; read the diff before committing it).
+upstream-expected: setup
+	$(BIN)/python -m tests.upstream_corpus
 
 # After editing schemas/mpigen.dev/trainingjob_v1alpha1.json: regenerate the fast spec validator
 # (mpigen/spec/_spec_valid.py; tests/unit/test_schemagen.py fails while it is stale).
@@ -45,6 +57,7 @@ spec-validator: setup
 
 check-schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py --check
+	$(BIN)/python scripts/fetch_examples.py --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
