@@ -106,10 +106,13 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
     if spec.get("framework", "mpi") == "mpi" and not ssh_port_chosen(spec):
         yield (("spec", "scheduling", "gpuTopology"), "host-network-ssh", Severity.WARNING,
                "gpuTopology runs the pods on the host network: the MPI workers' sshd then needs the node's port "
-               "22, which the node's own sshd usually holds; use an image whose sshd listens on another port "
-               "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
+               "22, which the node's own sshd usually holds; " + SSH_PORT_HINT)
 
 
+SSH_PORT_HINT = ("run the workers' sshd on another port (roles.worker.command: [/usr/sbin/sshd, -De, -p, \"2222\"]) "
+                 "and tell mpirun (mpi.extraArgs: [-mca, plm_rsh_args, \"-p 2222 -o ConnectionAttempts=10\"]; on "
+                 "the command line it replaces the operator's OMPI_MCA_plm_rsh_args, whose ConnectionAttempts=10 "
+                 "lets the launcher wait for the workers)")
 _SSH_PORT = re.compile(r"(^|\s)-p\s*[0-9]+|Port=[0-9]+")
 
 

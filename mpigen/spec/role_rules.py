@@ -135,7 +135,7 @@ def _where(spec: dict, role: str, field: str) -> tuple:
 
 def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
     """An MPI job's workers on the host network: their sshd needs the node's SSH port."""
-    from .feature_rules import ssh_port_chosen
+    from .feature_rules import SSH_PORT_HINT, ssh_port_chosen
 
     if spec.get("framework", "mpi") != "mpi" or spec.get("runtime") is not None or ssh_port_chosen(spec):
         return
@@ -143,8 +143,7 @@ def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
         if settings.get("hostNetwork") and (base == ("spec",) or base[-1] == "worker"):
             yield (base + ("hostNetwork",), "host-network-ssh", Severity.WARNING,
                    "on the host network the MPI workers' sshd needs the node's port 22, which the node's own "
-                   "sshd usually holds; use an image whose sshd listens on another port and tell mpirun "
-                   "(mpi.extraArgs: [-mca, plm_rsh_args, \"-p PORT\"])")
+                   "sshd usually holds; " + SSH_PORT_HINT)
             return
 
 
