@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (252566, 3263286253)
+FINGERPRINT = (253158, 3435142259)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -22,69 +22,69 @@ _C23 = frozenset(['mpi', 'pytorch', 'tensorflow'])
 _C26 = frozenset(['ClusterTrainingRuntime', 'TrainingRuntime'])
 _C28 = frozenset(['kind', 'name'])
 _C32 = frozenset(['Always', 'IfNotPresent', 'Never'])
-_C40 = frozenset(['name', 'optional'])
-_C42 = frozenset(['configMapRef', 'prefix', 'secretRef'])
-_P47 = _Pattern('^[0-9]+$')
-_C52 = frozenset(['cpu', 'gpu', 'memory'])
-_P53 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
-_C57 = frozenset(['Equal', 'Exists'])
-_C59 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
-_C62 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
-_C68 = frozenset(['preference', 'weight'])
-_C71 = frozenset(['key', 'operator'])
-_C72 = frozenset(['key', 'operator', 'values'])
-_C74 = frozenset(['matchExpressions', 'matchFields'])
-_C77 = frozenset(['nodeSelectorTerms'])
-_C79 = frozenset(['preferredDuringSchedulingIgnoredDuringExecution', 'requiredDuringSchedulingIgnoredDuringExecution'])
-_C82 = frozenset(['podAffinityTerm', 'weight'])
-_C84 = frozenset(['topologyKey'])
-_C88 = frozenset(['matchExpressions', 'matchLabels'])
-_C89 = frozenset(['labelSelector', 'matchLabelKeys', 'mismatchLabelKeys', 'namespaceSelector', 'namespaces', 'topologyKey'])
-_C93 = frozenset(['nodeAffinity', 'podAffinity', 'podAntiAffinity'])
-_C95 = frozenset(['maxSkew', 'topologyKey', 'whenUnsatisfiable'])
-_C96 = frozenset(['labelSelector', 'matchLabelKeys', 'maxSkew', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'topologyKey', 'whenUnsatisfiable'])
-_C100 = frozenset(['type'])
-_C101 = frozenset(['localhostProfile', 'type'])
-_C103 = frozenset(['add', 'drop'])
-_C105 = frozenset(['level', 'role', 'type', 'user'])
-_C108 = frozenset(['gmsaCredentialSpec', 'gmsaCredentialSpecName', 'hostProcess', 'runAsUserName'])
-_C109 = frozenset(['allowPrivilegeEscalation', 'appArmorProfile', 'capabilities', 'privileged', 'procMount', 'readOnlyRootFilesystem', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'windowsOptions'])
-_C113 = frozenset(['name', 'value'])
-_C115 = frozenset(['appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxChangePolicy', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'supplementalGroupsPolicy', 'sysctls', 'windowsOptions'])
-_C116 = frozenset(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])
-_C119 = frozenset(['containerPort'])
-_C120 = frozenset(['containerPort', 'hostIP', 'hostPort', 'name', 'protocol'])
-_C124 = frozenset(['command'])
-_C126 = frozenset(['port'])
-_C127 = frozenset(['port', 'service'])
-_C132 = frozenset(['host', 'httpHeaders', 'path', 'port', 'scheme'])
-_C134 = frozenset(['host', 'port'])
-_C135 = frozenset(['exec', 'failureThreshold', 'grpc', 'httpGet', 'initialDelaySeconds', 'periodSeconds', 'successThreshold', 'tcpSocket', 'terminationGracePeriodSeconds', 'timeoutSeconds'])
-_C137 = frozenset(['name', 'resourceClaimName', 'resourceClaimTemplateName'])
-_C143 = frozenset(['key'])
-_C144 = frozenset(['key', 'name', 'optional'])
-_C146 = frozenset(['fieldPath'])
-_C147 = frozenset(['apiVersion', 'fieldPath'])
-_C149 = frozenset(['key', 'path', 'volumeName'])
-_C150 = frozenset(['key', 'optional', 'path', 'volumeName'])
-_C152 = frozenset(['resource'])
-_C154 = frozenset(['containerName', 'divisor', 'resource'])
-_C156 = frozenset(['configMapKeyRef', 'fieldRef', 'fileKeyRef', 'resourceFieldRef', 'secretKeyRef'])
-_C157 = frozenset(['name', 'value', 'valueFrom'])
-_C162 = frozenset(['seconds'])
-_C163 = frozenset(['exec', 'httpGet', 'sleep', 'tcpSocket'])
-_C164 = frozenset(['postStart', 'preStop', 'stopSignal'])
-_C166 = frozenset(['resourceName', 'restartPolicy'])
-_C170 = frozenset(['name', 'request'])
-_C173 = frozenset(['claims', 'limits', 'requests'])
-_C175 = frozenset(['action'])
-_C177 = frozenset(['operator'])
-_C178 = frozenset(['operator', 'values'])
-_C179 = frozenset(['action', 'exitCodes'])
-_C182 = frozenset(['devicePath', 'name'])
-_C185 = frozenset(['mountPath', 'name'])
-_C186 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
-_C188 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
+_C39 = frozenset(['name', 'optional'])
+_C41 = frozenset(['configMapRef', 'prefix', 'secretRef'])
+_P46 = _Pattern('^[0-9]+$')
+_C51 = frozenset(['cpu', 'gpu', 'memory'])
+_P52 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
+_C56 = frozenset(['Equal', 'Exists'])
+_C58 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
+_C61 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
+_C67 = frozenset(['preference', 'weight'])
+_C70 = frozenset(['key', 'operator'])
+_C71 = frozenset(['key', 'operator', 'values'])
+_C73 = frozenset(['matchExpressions', 'matchFields'])
+_C76 = frozenset(['nodeSelectorTerms'])
+_C78 = frozenset(['preferredDuringSchedulingIgnoredDuringExecution', 'requiredDuringSchedulingIgnoredDuringExecution'])
+_C81 = frozenset(['podAffinityTerm', 'weight'])
+_C83 = frozenset(['topologyKey'])
+_C87 = frozenset(['matchExpressions', 'matchLabels'])
+_C88 = frozenset(['labelSelector', 'matchLabelKeys', 'mismatchLabelKeys', 'namespaceSelector', 'namespaces', 'topologyKey'])
+_C92 = frozenset(['nodeAffinity', 'podAffinity', 'podAntiAffinity'])
+_C94 = frozenset(['maxSkew', 'topologyKey', 'whenUnsatisfiable'])
+_C95 = frozenset(['labelSelector', 'matchLabelKeys', 'maxSkew', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'topologyKey', 'whenUnsatisfiable'])
+_C99 = frozenset(['type'])
+_C100 = frozenset(['localhostProfile', 'type'])
+_C102 = frozenset(['add', 'drop'])
+_C104 = frozenset(['level', 'role', 'type', 'user'])
+_C107 = frozenset(['gmsaCredentialSpec', 'gmsaCredentialSpecName', 'hostProcess', 'runAsUserName'])
+_C108 = frozenset(['allowPrivilegeEscalation', 'appArmorProfile', 'capabilities', 'privileged', 'procMount', 'readOnlyRootFilesystem', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'windowsOptions'])
+_C112 = frozenset(['name', 'value'])
+_C114 = frozenset(['appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxChangePolicy', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'supplementalGroupsPolicy', 'sysctls', 'windowsOptions'])
+_C115 = frozenset(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])
+_C118 = frozenset(['containerPort'])
+_C119 = frozenset(['containerPort', 'hostIP', 'hostPort', 'name', 'protocol'])
+_C123 = frozenset(['command'])
+_C125 = frozenset(['port'])
+_C126 = frozenset(['port', 'service'])
+_C131 = frozenset(['host', 'httpHeaders', 'path', 'port', 'scheme'])
+_C133 = frozenset(['host', 'port'])
+_C134 = frozenset(['exec', 'failureThreshold', 'grpc', 'httpGet', 'initialDelaySeconds', 'periodSeconds', 'successThreshold', 'tcpSocket', 'terminationGracePeriodSeconds', 'timeoutSeconds'])
+_C136 = frozenset(['name', 'resourceClaimName', 'resourceClaimTemplateName'])
+_C142 = frozenset(['key'])
+_C143 = frozenset(['key', 'name', 'optional'])
+_C145 = frozenset(['fieldPath'])
+_C146 = frozenset(['apiVersion', 'fieldPath'])
+_C148 = frozenset(['key', 'path', 'volumeName'])
+_C149 = frozenset(['key', 'optional', 'path', 'volumeName'])
+_C151 = frozenset(['resource'])
+_C153 = frozenset(['containerName', 'divisor', 'resource'])
+_C155 = frozenset(['configMapKeyRef', 'fieldRef', 'fileKeyRef', 'resourceFieldRef', 'secretKeyRef'])
+_C156 = frozenset(['name', 'value', 'valueFrom'])
+_C161 = frozenset(['seconds'])
+_C162 = frozenset(['exec', 'httpGet', 'sleep', 'tcpSocket'])
+_C163 = frozenset(['postStart', 'preStop', 'stopSignal'])
+_C165 = frozenset(['resourceName', 'restartPolicy'])
+_C169 = frozenset(['name', 'request'])
+_C172 = frozenset(['claims', 'limits', 'requests'])
+_C174 = frozenset(['action'])
+_C176 = frozenset(['operator'])
+_C177 = frozenset(['operator', 'values'])
+_C178 = frozenset(['action', 'exitCodes'])
+_C181 = frozenset(['devicePath', 'name'])
+_C184 = frozenset(['mountPath', 'name'])
+_C185 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
+_C187 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
 _C198 = frozenset(['secretKeyRef'])
 _C199 = frozenset(['key', 'name'])
 _P203 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
@@ -160,7 +160,7 @@ _C356 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
 _C358 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
 _C360 = frozenset(['volumePath'])
 _C361 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
-_C366 = frozenset(['affinity', 'annotations', 'args', 'command', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
+_C366 = frozenset(['affinity', 'annotations', 'args', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
 _C369 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
 _C371 = frozenset(['AtStartup', 'WaitForWorkersReady'])
 _C373 = frozenset(['image', 'priorityClassName', 'resources'])
@@ -179,9 +179,9 @@ _C401 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'use
 _C403 = frozenset(['image', 'source'])
 _C405 = frozenset(['git', 'mountPath', 'rsync'])
 _C407 = frozenset(['command', 'framework', 'image', 'workers'])
-_C409 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_C409 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 _P410 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C413 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_C413 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -340,50 +340,14 @@ def _prop34(v):
 def _prop35(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and (len(v) < 1):
-        return False
     if type(v) is list and not all(map(_extra17, v)):
         return False
     return True
 
 
-def _prop36(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_extra17, v)):
-        return False
-    return True
-
-
-def _prop39(v):
+def _prop38(v):
     if not (type(v) is bool):
         return False
-    return True
-
-
-def _ref38(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C40.issuperset(v):
-            return False
-    return True
-
-
-def _ref41(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C40.issuperset(v):
-            return False
     return True
 
 
@@ -391,26 +355,52 @@ def _ref37(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'configMapRef' in v and not _ref38(v['configMapRef']):
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C39.issuperset(v):
+            return False
+    return True
+
+
+def _ref40(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C39.issuperset(v):
+            return False
+    return True
+
+
+def _ref36(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'configMapRef' in v and not _ref37(v['configMapRef']):
             return False
         if 'prefix' in v and not _extra17(v['prefix']):
             return False
-        if 'secretRef' in v and not _ref41(v['secretRef']):
+        if 'secretRef' in v and not _ref40(v['secretRef']):
             return False
-        if not _C42.issuperset(v):
+        if not _C41.issuperset(v):
             return False
+    return True
+
+
+def _prop42(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref36, v)):
+        return False
     return True
 
 
 def _prop43(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref37, v)):
-        return False
-    return True
-
-
-def _prop44(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -421,7 +411,7 @@ def _prop44(v):
     return True
 
 
-def _any46(v):
+def _any45(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -430,57 +420,57 @@ def _any46(v):
     return True
 
 
-def _any48(v):
+def _any47(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P47.search(v) is None):
+    if type(v) is str and (_P46.search(v) is None):
         return False
     return True
 
 
-def _prop49(v):
-    if not (_any46(v) or _any48(v)):
+def _prop48(v):
+    if not (_any45(v) or _any47(v)):
         return False
     return True
 
 
-def _any50(v):
+def _any49(v):
     if not ((type(v) is int or type(v) is float)):
         return False
     return True
 
 
-def _prop51(v):
-    if not (_prop31(v) or _any50(v)):
+def _prop50(v):
+    if not (_prop31(v) or _any49(v)):
         return False
     return True
 
 
-def _names54(v):
-    if type(v) is str and (_P53.search(v) is None):
+def _names53(v):
+    if type(v) is str and (_P52.search(v) is None):
         return False
     return True
 
 
-def _ref45(v):
+def _ref44(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gpu' in v and not _prop49(v['gpu']):
+        if 'gpu' in v and not _prop48(v['gpu']):
             return False
-        if 'cpu' in v and not _prop51(v['cpu']):
+        if 'cpu' in v and not _prop50(v['cpu']):
             return False
-        if 'memory' in v and not _prop51(v['memory']):
+        if 'memory' in v and not _prop50(v['memory']):
             return False
         for k, x in v.items():
-            if k not in _C52 and not _prop51(x):
+            if k not in _C51 and not _prop50(x):
                 return False
-        if not all(map(_names54, v)):
+        if not all(map(_names53, v)):
             return False
     return True
 
 
-def _prop55(v):
+def _prop54(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -491,7 +481,7 @@ def _prop55(v):
     return True
 
 
-def _prop56(v):
+def _prop55(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -501,72 +491,47 @@ def _prop56(v):
     return True
 
 
-def _prop58(v):
-    if not (type(v) is str and v in _C57):
+def _prop57(v):
+    if not (type(v) is str and v in _C56):
+        return False
+    return True
+
+
+def _prop59(v):
+    if not (type(v) is str and v in _C58):
         return False
     return True
 
 
 def _prop60(v):
-    if not (type(v) is str and v in _C59):
-        return False
-    return True
-
-
-def _prop61(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     return True
 
 
-def _item63(v):
+def _item62(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'key' in v and not _extra17(v['key']):
             return False
-        if 'operator' in v and not _prop58(v['operator']):
+        if 'operator' in v and not _prop57(v['operator']):
             return False
         if 'value' in v and not _extra17(v['value']):
             return False
-        if 'effect' in v and not _prop60(v['effect']):
+        if 'effect' in v and not _prop59(v['effect']):
             return False
-        if 'tolerationSeconds' in v and not _prop61(v['tolerationSeconds']):
+        if 'tolerationSeconds' in v and not _prop60(v['tolerationSeconds']):
             return False
-        if not _C62.issuperset(v):
+        if not _C61.issuperset(v):
             return False
     return True
 
 
-def _prop64(v):
+def _prop63(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item63, v)):
-        return False
-    return True
-
-
-def _ref70(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C71.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop36(v['values']):
-            return False
-        if not _C72.issuperset(v):
-            return False
-    return True
-
-
-def _prop73(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref70, v)):
+    if type(v) is list and not all(map(_item62, v)):
         return False
     return True
 
@@ -575,39 +540,20 @@ def _ref69(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'matchExpressions' in v and not _prop73(v['matchExpressions']):
+        if not _C70.issubset(v):
             return False
-        if 'matchFields' in v and not _prop73(v['matchFields']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if not _C74.issuperset(v):
+        if 'operator' in v and not _extra17(v['operator']):
             return False
-    return True
-
-
-def _ref67(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C68.issubset(v):
+        if 'values' in v and not _prop35(v['values']):
             return False
-        if 'preference' in v and not _ref69(v['preference']):
-            return False
-        if 'weight' in v and not _prop61(v['weight']):
-            return False
-        if not _C68.issuperset(v):
+        if not _C71.issuperset(v):
             return False
     return True
 
 
-def _prop75(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref67, v)):
-        return False
-    return True
-
-
-def _prop78(v):
+def _prop72(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref69, v)):
@@ -615,15 +561,15 @@ def _prop78(v):
     return True
 
 
-def _ref76(v):
+def _ref68(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C77.issubset(v):
+        if 'matchExpressions' in v and not _prop72(v['matchExpressions']):
             return False
-        if 'nodeSelectorTerms' in v and not _prop78(v['nodeSelectorTerms']):
+        if 'matchFields' in v and not _prop72(v['matchFields']):
             return False
-        if not _C77.issuperset(v):
+        if not _C73.issuperset(v):
             return False
     return True
 
@@ -632,129 +578,42 @@ def _ref66(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop75(v['preferredDuringSchedulingIgnoredDuringExecution']):
+        if not _C67.issubset(v):
             return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _ref76(v['requiredDuringSchedulingIgnoredDuringExecution']):
+        if 'preference' in v and not _ref68(v['preference']):
             return False
-        if not _C79.issuperset(v):
+        if 'weight' in v and not _prop60(v['weight']):
             return False
-    return True
-
-
-def _ref86(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C71.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop36(v['values']):
-            return False
-        if not _C72.issuperset(v):
+        if not _C67.issuperset(v):
             return False
     return True
 
 
-def _prop87(v):
+def _prop74(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref86, v)):
+    if type(v) is list and not all(map(_ref66, v)):
         return False
     return True
 
 
-def _ref85(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'matchExpressions' in v and not _prop87(v['matchExpressions']):
-            return False
-        if 'matchLabels' in v and not _prop56(v['matchLabels']):
-            return False
-        if not _C88.issuperset(v):
-            return False
-    return True
-
-
-def _ref83(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C84.issubset(v):
-            return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
-            return False
-        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
-            return False
-        if 'mismatchLabelKeys' in v and not _prop36(v['mismatchLabelKeys']):
-            return False
-        if 'namespaceSelector' in v and not _ref85(v['namespaceSelector']):
-            return False
-        if 'namespaces' in v and not _prop36(v['namespaces']):
-            return False
-        if 'topologyKey' in v and not _extra17(v['topologyKey']):
-            return False
-        if not _C89.issuperset(v):
-            return False
-    return True
-
-
-def _ref81(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C82.issubset(v):
-            return False
-        if 'podAffinityTerm' in v and not _ref83(v['podAffinityTerm']):
-            return False
-        if 'weight' in v and not _prop61(v['weight']):
-            return False
-        if not _C82.issuperset(v):
-            return False
-    return True
-
-
-def _prop90(v):
+def _prop77(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref81, v)):
+    if type(v) is list and not all(map(_ref68, v)):
         return False
     return True
 
 
-def _prop91(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref83, v)):
-        return False
-    return True
-
-
-def _ref80(v):
+def _ref75(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
+        if not _C76.issubset(v):
             return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
+        if 'nodeSelectorTerms' in v and not _prop77(v['nodeSelectorTerms']):
             return False
-        if not _C79.issuperset(v):
-            return False
-    return True
-
-
-def _ref92(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
-            return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
-            return False
-        if not _C79.issuperset(v):
+        if not _C76.issuperset(v):
             return False
     return True
 
@@ -763,30 +622,161 @@ def _ref65(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'nodeAffinity' in v and not _ref66(v['nodeAffinity']):
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop74(v['preferredDuringSchedulingIgnoredDuringExecution']):
             return False
-        if 'podAffinity' in v and not _ref80(v['podAffinity']):
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _ref75(v['requiredDuringSchedulingIgnoredDuringExecution']):
             return False
-        if 'podAntiAffinity' in v and not _ref92(v['podAntiAffinity']):
-            return False
-        if not _C93.issuperset(v):
+        if not _C78.issuperset(v):
             return False
     return True
 
 
-def _ref94(v):
+def _ref85(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C95.issubset(v):
+        if not _C70.issubset(v):
             return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
+        if 'operator' in v and not _extra17(v['operator']):
             return False
-        if 'maxSkew' in v and not _prop61(v['maxSkew']):
+        if 'values' in v and not _prop35(v['values']):
             return False
-        if 'minDomains' in v and not _prop61(v['minDomains']):
+        if not _C71.issuperset(v):
+            return False
+    return True
+
+
+def _prop86(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref85, v)):
+        return False
+    return True
+
+
+def _ref84(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'matchExpressions' in v and not _prop86(v['matchExpressions']):
+            return False
+        if 'matchLabels' in v and not _prop55(v['matchLabels']):
+            return False
+        if not _C87.issuperset(v):
+            return False
+    return True
+
+
+def _ref82(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C83.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop35(v['matchLabelKeys']):
+            return False
+        if 'mismatchLabelKeys' in v and not _prop35(v['mismatchLabelKeys']):
+            return False
+        if 'namespaceSelector' in v and not _ref84(v['namespaceSelector']):
+            return False
+        if 'namespaces' in v and not _prop35(v['namespaces']):
+            return False
+        if 'topologyKey' in v and not _extra17(v['topologyKey']):
+            return False
+        if not _C88.issuperset(v):
+            return False
+    return True
+
+
+def _ref80(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C81.issubset(v):
+            return False
+        if 'podAffinityTerm' in v and not _ref82(v['podAffinityTerm']):
+            return False
+        if 'weight' in v and not _prop60(v['weight']):
+            return False
+        if not _C81.issuperset(v):
+            return False
+    return True
+
+
+def _prop89(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref80, v)):
+        return False
+    return True
+
+
+def _prop90(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref82, v)):
+        return False
+    return True
+
+
+def _ref79(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop89(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C78.issuperset(v):
+            return False
+    return True
+
+
+def _ref91(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop89(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C78.issuperset(v):
+            return False
+    return True
+
+
+def _ref64(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'nodeAffinity' in v and not _ref65(v['nodeAffinity']):
+            return False
+        if 'podAffinity' in v and not _ref79(v['podAffinity']):
+            return False
+        if 'podAntiAffinity' in v and not _ref91(v['podAntiAffinity']):
+            return False
+        if not _C92.issuperset(v):
+            return False
+    return True
+
+
+def _ref93(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C94.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop35(v['matchLabelKeys']):
+            return False
+        if 'maxSkew' in v and not _prop60(v['maxSkew']):
+            return False
+        if 'minDomains' in v and not _prop60(v['minDomains']):
             return False
         if 'nodeAffinityPolicy' in v and not _extra17(v['nodeAffinityPolicy']):
             return False
@@ -796,48 +786,48 @@ def _ref94(v):
             return False
         if 'whenUnsatisfiable' in v and not _extra17(v['whenUnsatisfiable']):
             return False
-        if not _C96.issuperset(v):
+        if not _C95.issuperset(v):
             return False
     return True
 
 
-def _prop97(v):
+def _prop96(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref94, v)):
+    if type(v) is list and not all(map(_ref93, v)):
         return False
     return True
 
 
-def _ref99(v):
+def _ref98(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C100.issubset(v):
+        if not _C99.issubset(v):
             return False
         if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
             return False
         if 'type' in v and not _extra17(v['type']):
             return False
-        if not _C101.issuperset(v):
+        if not _C100.issuperset(v):
             return False
     return True
 
 
-def _ref102(v):
+def _ref101(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'add' in v and not _prop36(v['add']):
+        if 'add' in v and not _prop35(v['add']):
             return False
-        if 'drop' in v and not _prop36(v['drop']):
+        if 'drop' in v and not _prop35(v['drop']):
             return False
-        if not _C103.issuperset(v):
+        if not _C102.issuperset(v):
             return False
     return True
 
 
-def _ref104(v):
+def _ref103(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -849,7 +839,22 @@ def _ref104(v):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C105.issuperset(v):
+        if not _C104.issuperset(v):
+            return False
+    return True
+
+
+def _ref105(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C99.issubset(v):
+            return False
+        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if not _C100.issuperset(v):
             return False
     return True
 
@@ -858,256 +863,150 @@ def _ref106(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C100.issubset(v):
-            return False
-        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
-            return False
-        if 'type' in v and not _extra17(v['type']):
-            return False
-        if not _C101.issuperset(v):
-            return False
-    return True
-
-
-def _ref107(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
         if 'gmsaCredentialSpec' in v and not _extra17(v['gmsaCredentialSpec']):
             return False
         if 'gmsaCredentialSpecName' in v and not _extra17(v['gmsaCredentialSpecName']):
             return False
-        if 'hostProcess' in v and not _prop39(v['hostProcess']):
+        if 'hostProcess' in v and not _prop38(v['hostProcess']):
             return False
         if 'runAsUserName' in v and not _extra17(v['runAsUserName']):
+            return False
+        if not _C107.issuperset(v):
+            return False
+    return True
+
+
+def _ref97(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'allowPrivilegeEscalation' in v and not _prop38(v['allowPrivilegeEscalation']):
+            return False
+        if 'appArmorProfile' in v and not _ref98(v['appArmorProfile']):
+            return False
+        if 'capabilities' in v and not _ref101(v['capabilities']):
+            return False
+        if 'privileged' in v and not _prop38(v['privileged']):
+            return False
+        if 'procMount' in v and not _extra17(v['procMount']):
+            return False
+        if 'readOnlyRootFilesystem' in v and not _prop38(v['readOnlyRootFilesystem']):
+            return False
+        if 'runAsGroup' in v and not _prop60(v['runAsGroup']):
+            return False
+        if 'runAsNonRoot' in v and not _prop38(v['runAsNonRoot']):
+            return False
+        if 'runAsUser' in v and not _prop60(v['runAsUser']):
+            return False
+        if 'seLinuxOptions' in v and not _ref103(v['seLinuxOptions']):
+            return False
+        if 'seccompProfile' in v and not _ref105(v['seccompProfile']):
+            return False
+        if 'windowsOptions' in v and not _ref106(v['windowsOptions']):
             return False
         if not _C108.issuperset(v):
             return False
     return True
 
 
-def _ref98(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'allowPrivilegeEscalation' in v and not _prop39(v['allowPrivilegeEscalation']):
-            return False
-        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
-            return False
-        if 'capabilities' in v and not _ref102(v['capabilities']):
-            return False
-        if 'privileged' in v and not _prop39(v['privileged']):
-            return False
-        if 'procMount' in v and not _extra17(v['procMount']):
-            return False
-        if 'readOnlyRootFilesystem' in v and not _prop39(v['readOnlyRootFilesystem']):
-            return False
-        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
-            return False
-        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
-            return False
-        if 'runAsUser' in v and not _prop61(v['runAsUser']):
-            return False
-        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
-            return False
-        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
-            return False
-        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
-            return False
-        if not _C109.issuperset(v):
-            return False
-    return True
-
-
-def _prop111(v):
+def _prop110(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_prop61, v)):
+    if type(v) is list and not all(map(_prop60, v)):
         return False
     return True
 
 
-def _ref112(v):
+def _ref111(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C113.issubset(v):
+        if not _C112.issubset(v):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'value' in v and not _extra17(v['value']):
             return False
-        if not _C113.issuperset(v):
+        if not _C112.issuperset(v):
             return False
     return True
 
 
-def _prop114(v):
+def _prop113(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref112, v)):
+    if type(v) is list and not all(map(_ref111, v)):
         return False
     return True
 
 
-def _ref110(v):
+def _ref109(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
+        if 'appArmorProfile' in v and not _ref98(v['appArmorProfile']):
             return False
-        if 'fsGroup' in v and not _prop61(v['fsGroup']):
+        if 'fsGroup' in v and not _prop60(v['fsGroup']):
             return False
         if 'fsGroupChangePolicy' in v and not _extra17(v['fsGroupChangePolicy']):
             return False
-        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
+        if 'runAsGroup' in v and not _prop60(v['runAsGroup']):
             return False
-        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
+        if 'runAsNonRoot' in v and not _prop38(v['runAsNonRoot']):
             return False
-        if 'runAsUser' in v and not _prop61(v['runAsUser']):
+        if 'runAsUser' in v and not _prop60(v['runAsUser']):
             return False
         if 'seLinuxChangePolicy' in v and not _extra17(v['seLinuxChangePolicy']):
             return False
-        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
+        if 'seLinuxOptions' in v and not _ref103(v['seLinuxOptions']):
             return False
-        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
+        if 'seccompProfile' in v and not _ref105(v['seccompProfile']):
             return False
-        if 'supplementalGroups' in v and not _prop111(v['supplementalGroups']):
+        if 'supplementalGroups' in v and not _prop110(v['supplementalGroups']):
             return False
         if 'supplementalGroupsPolicy' in v and not _extra17(v['supplementalGroupsPolicy']):
             return False
-        if 'sysctls' in v and not _prop114(v['sysctls']):
+        if 'sysctls' in v and not _prop113(v['sysctls']):
             return False
-        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
+        if 'windowsOptions' in v and not _ref106(v['windowsOptions']):
             return False
-        if not _C115.issuperset(v):
+        if not _C114.issuperset(v):
             return False
     return True
 
 
-def _prop117(v):
-    if not (type(v) is str and v in _C116):
+def _prop116(v):
+    if not (type(v) is str and v in _C115):
         return False
     return True
 
 
-def _ref118(v):
+def _ref117(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C119.issubset(v):
+        if not _C118.issubset(v):
             return False
-        if 'containerPort' in v and not _prop61(v['containerPort']):
+        if 'containerPort' in v and not _prop60(v['containerPort']):
             return False
         if 'hostIP' in v and not _extra17(v['hostIP']):
             return False
-        if 'hostPort' in v and not _prop61(v['hostPort']):
+        if 'hostPort' in v and not _prop60(v['hostPort']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'protocol' in v and not _extra17(v['protocol']):
             return False
-        if not _C120.issuperset(v):
+        if not _C119.issuperset(v):
             return False
     return True
 
 
-def _prop121(v):
+def _prop120(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref118, v)):
+    if type(v) is list and not all(map(_ref117, v)):
         return False
-    return True
-
-
-def _ref123(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'command' in v and not _prop36(v['command']):
-            return False
-        if not _C124.issuperset(v):
-            return False
-    return True
-
-
-def _ref125(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'port' in v and not _prop61(v['port']):
-            return False
-        if 'service' in v and not _extra17(v['service']):
-            return False
-        if not _C127.issuperset(v):
-            return False
-    return True
-
-
-def _ref129(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C113.issubset(v):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'value' in v and not _extra17(v['value']):
-            return False
-        if not _C113.issuperset(v):
-            return False
-    return True
-
-
-def _prop130(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref129, v)):
-        return False
-    return True
-
-
-def _ref131(v):
-    if [_prop61(v), _extra17(v)].count(True) != 1:
-        return False
-    return True
-
-
-def _ref128(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'host' in v and not _extra17(v['host']):
-            return False
-        if 'httpHeaders' in v and not _prop130(v['httpHeaders']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if 'port' in v and not _ref131(v['port']):
-            return False
-        if 'scheme' in v and not _extra17(v['scheme']):
-            return False
-        if not _C132.issuperset(v):
-            return False
-    return True
-
-
-def _ref133(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'host' in v and not _extra17(v['host']):
-            return False
-        if 'port' in v and not _ref131(v['port']):
-            return False
-        if not _C134.issuperset(v):
-            return False
     return True
 
 
@@ -1115,32 +1014,123 @@ def _ref122(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'exec' in v and not _ref123(v['exec']):
+        if 'command' in v and not _prop35(v['command']):
             return False
-        if 'failureThreshold' in v and not _prop61(v['failureThreshold']):
-            return False
-        if 'grpc' in v and not _ref125(v['grpc']):
-            return False
-        if 'httpGet' in v and not _ref128(v['httpGet']):
-            return False
-        if 'initialDelaySeconds' in v and not _prop61(v['initialDelaySeconds']):
-            return False
-        if 'periodSeconds' in v and not _prop61(v['periodSeconds']):
-            return False
-        if 'successThreshold' in v and not _prop61(v['successThreshold']):
-            return False
-        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
-            return False
-        if 'terminationGracePeriodSeconds' in v and not _prop61(v['terminationGracePeriodSeconds']):
-            return False
-        if 'timeoutSeconds' in v and not _prop61(v['timeoutSeconds']):
-            return False
-        if not _C135.issuperset(v):
+        if not _C123.issuperset(v):
             return False
     return True
 
 
-def _ref136(v):
+def _ref124(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'port' in v and not _prop60(v['port']):
+            return False
+        if 'service' in v and not _extra17(v['service']):
+            return False
+        if not _C126.issuperset(v):
+            return False
+    return True
+
+
+def _ref128(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C112.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if not _C112.issuperset(v):
+            return False
+    return True
+
+
+def _prop129(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref128, v)):
+        return False
+    return True
+
+
+def _ref130(v):
+    if [_prop60(v), _extra17(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref127(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'httpHeaders' in v and not _prop129(v['httpHeaders']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'port' in v and not _ref130(v['port']):
+            return False
+        if 'scheme' in v and not _extra17(v['scheme']):
+            return False
+        if not _C131.issuperset(v):
+            return False
+    return True
+
+
+def _ref132(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'port' in v and not _ref130(v['port']):
+            return False
+        if not _C133.issuperset(v):
+            return False
+    return True
+
+
+def _ref121(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref122(v['exec']):
+            return False
+        if 'failureThreshold' in v and not _prop60(v['failureThreshold']):
+            return False
+        if 'grpc' in v and not _ref124(v['grpc']):
+            return False
+        if 'httpGet' in v and not _ref127(v['httpGet']):
+            return False
+        if 'initialDelaySeconds' in v and not _prop60(v['initialDelaySeconds']):
+            return False
+        if 'periodSeconds' in v and not _prop60(v['periodSeconds']):
+            return False
+        if 'successThreshold' in v and not _prop60(v['successThreshold']):
+            return False
+        if 'tcpSocket' in v and not _ref132(v['tcpSocket']):
+            return False
+        if 'terminationGracePeriodSeconds' in v and not _prop60(v['terminationGracePeriodSeconds']):
+            return False
+        if 'timeoutSeconds' in v and not _prop60(v['timeoutSeconds']):
+            return False
+        if not _C134.issuperset(v):
+            return False
+    return True
+
+
+def _ref135(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1152,107 +1142,16 @@ def _ref136(v):
             return False
         if 'resourceClaimTemplateName' in v and not _extra17(v['resourceClaimTemplateName']):
             return False
-        if not _C137.issuperset(v):
+        if not _C136.issuperset(v):
             return False
     return True
 
 
-def _prop138(v):
+def _prop137(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref136, v)):
+    if type(v) is list and not all(map(_ref135, v)):
         return False
-    return True
-
-
-def _ref142(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C143.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C144.issuperset(v):
-            return False
-    return True
-
-
-def _ref145(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C146.issubset(v):
-            return False
-        if 'apiVersion' in v and not _extra17(v['apiVersion']):
-            return False
-        if 'fieldPath' in v and not _extra17(v['fieldPath']):
-            return False
-        if not _C147.issuperset(v):
-            return False
-    return True
-
-
-def _ref148(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C149.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if 'volumeName' in v and not _extra17(v['volumeName']):
-            return False
-        if not _C150.issuperset(v):
-            return False
-    return True
-
-
-def _ref153(v):
-    if [_extra17(v), _any50(v)].count(True) != 1:
-        return False
-    return True
-
-
-def _ref151(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C152.issubset(v):
-            return False
-        if 'containerName' in v and not _extra17(v['containerName']):
-            return False
-        if 'divisor' in v and not _ref153(v['divisor']):
-            return False
-        if 'resource' in v and not _extra17(v['resource']):
-            return False
-        if not _C154.issuperset(v):
-            return False
-    return True
-
-
-def _ref155(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C143.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C144.issuperset(v):
-            return False
     return True
 
 
@@ -1260,17 +1159,89 @@ def _ref141(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'configMapKeyRef' in v and not _ref142(v['configMapKeyRef']):
+        if not _C142.issubset(v):
             return False
-        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if 'fileKeyRef' in v and not _ref148(v['fileKeyRef']):
+        if 'name' in v and not _extra17(v['name']):
             return False
-        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
-        if 'secretKeyRef' in v and not _ref155(v['secretKeyRef']):
+        if not _C143.issuperset(v):
             return False
-        if not _C156.issuperset(v):
+    return True
+
+
+def _ref144(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C145.issubset(v):
+            return False
+        if 'apiVersion' in v and not _extra17(v['apiVersion']):
+            return False
+        if 'fieldPath' in v and not _extra17(v['fieldPath']):
+            return False
+        if not _C146.issuperset(v):
+            return False
+    return True
+
+
+def _ref147(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C148.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if not _C149.issuperset(v):
+            return False
+    return True
+
+
+def _ref152(v):
+    if [_extra17(v), _any49(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref150(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C151.issubset(v):
+            return False
+        if 'containerName' in v and not _extra17(v['containerName']):
+            return False
+        if 'divisor' in v and not _ref152(v['divisor']):
+            return False
+        if 'resource' in v and not _extra17(v['resource']):
+            return False
+        if not _C153.issuperset(v):
+            return False
+    return True
+
+
+def _ref154(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C142.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C143.issuperset(v):
             return False
     return True
 
@@ -1279,234 +1250,18 @@ def _ref140(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C6.issubset(v):
+        if 'configMapKeyRef' in v and not _ref141(v['configMapKeyRef']):
             return False
-        if 'name' in v and not _extra17(v['name']):
+        if 'fieldRef' in v and not _ref144(v['fieldRef']):
             return False
-        if 'value' in v and not _extra17(v['value']):
+        if 'fileKeyRef' in v and not _ref147(v['fileKeyRef']):
             return False
-        if 'valueFrom' in v and not _ref141(v['valueFrom']):
+        if 'resourceFieldRef' in v and not _ref150(v['resourceFieldRef']):
             return False
-        if not _C157.issuperset(v):
+        if 'secretKeyRef' in v and not _ref154(v['secretKeyRef']):
             return False
-    return True
-
-
-def _prop158(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref140, v)):
-        return False
-    return True
-
-
-def _ref161(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C162.issubset(v):
+        if not _C155.issuperset(v):
             return False
-        if 'seconds' in v and not _prop61(v['seconds']):
-            return False
-        if not _C162.issuperset(v):
-            return False
-    return True
-
-
-def _ref160(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'exec' in v and not _ref123(v['exec']):
-            return False
-        if 'httpGet' in v and not _ref128(v['httpGet']):
-            return False
-        if 'sleep' in v and not _ref161(v['sleep']):
-            return False
-        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
-            return False
-        if not _C163.issuperset(v):
-            return False
-    return True
-
-
-def _ref159(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'postStart' in v and not _ref160(v['postStart']):
-            return False
-        if 'preStop' in v and not _ref160(v['preStop']):
-            return False
-        if 'stopSignal' in v and not _extra17(v['stopSignal']):
-            return False
-        if not _C164.issuperset(v):
-            return False
-    return True
-
-
-def _ref165(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C166.issubset(v):
-            return False
-        if 'resourceName' in v and not _extra17(v['resourceName']):
-            return False
-        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
-            return False
-        if not _C166.issuperset(v):
-            return False
-    return True
-
-
-def _prop167(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref165, v)):
-        return False
-    return True
-
-
-def _ref169(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C6.issubset(v):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'request' in v and not _extra17(v['request']):
-            return False
-        if not _C170.issuperset(v):
-            return False
-    return True
-
-
-def _prop171(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref169, v)):
-        return False
-    return True
-
-
-def _prop172(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C11 and not _ref153(x):
-                return False
-    return True
-
-
-def _ref168(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'claims' in v and not _prop171(v['claims']):
-            return False
-        if 'limits' in v and not _prop172(v['limits']):
-            return False
-        if 'requests' in v and not _prop172(v['requests']):
-            return False
-        if not _C173.issuperset(v):
-            return False
-    return True
-
-
-def _ref176(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C177.issubset(v):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop111(v['values']):
-            return False
-        if not _C178.issuperset(v):
-            return False
-    return True
-
-
-def _ref174(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C175.issubset(v):
-            return False
-        if 'action' in v and not _extra17(v['action']):
-            return False
-        if 'exitCodes' in v and not _ref176(v['exitCodes']):
-            return False
-        if not _C179.issuperset(v):
-            return False
-    return True
-
-
-def _prop180(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref174, v)):
-        return False
-    return True
-
-
-def _ref181(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C182.issubset(v):
-            return False
-        if 'devicePath' in v and not _extra17(v['devicePath']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if not _C182.issuperset(v):
-            return False
-    return True
-
-
-def _prop183(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref181, v)):
-        return False
-    return True
-
-
-def _ref184(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C185.issubset(v):
-            return False
-        if 'mountPath' in v and not _extra17(v['mountPath']):
-            return False
-        if 'mountPropagation' in v and not _extra17(v['mountPropagation']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
-            return False
-        if 'recursiveReadOnly' in v and not _extra17(v['recursiveReadOnly']):
-            return False
-        if 'subPath' in v and not _extra17(v['subPath']):
-            return False
-        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
-            return False
-        if not _C186.issuperset(v):
-            return False
-    return True
-
-
-def _prop187(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref184, v)):
-        return False
     return True
 
 
@@ -1516,62 +1271,18 @@ def _ref139(v):
     if type(v) is dict:
         if not _C6.issubset(v):
             return False
-        if 'args' in v and not _prop36(v['args']):
-            return False
-        if 'command' in v and not _prop36(v['command']):
-            return False
-        if 'env' in v and not _prop158(v['env']):
-            return False
-        if 'envFrom' in v and not _prop43(v['envFrom']):
-            return False
-        if 'image' in v and not _extra17(v['image']):
-            return False
-        if 'imagePullPolicy' in v and not _extra17(v['imagePullPolicy']):
-            return False
-        if 'lifecycle' in v and not _ref159(v['lifecycle']):
-            return False
-        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
-            return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'ports' in v and not _prop121(v['ports']):
+        if 'value' in v and not _extra17(v['value']):
             return False
-        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+        if 'valueFrom' in v and not _ref140(v['valueFrom']):
             return False
-        if 'resizePolicy' in v and not _prop167(v['resizePolicy']):
-            return False
-        if 'resources' in v and not _ref168(v['resources']):
-            return False
-        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
-            return False
-        if 'restartPolicyRules' in v and not _prop180(v['restartPolicyRules']):
-            return False
-        if 'securityContext' in v and not _ref98(v['securityContext']):
-            return False
-        if 'startupProbe' in v and not _ref122(v['startupProbe']):
-            return False
-        if 'stdin' in v and not _prop39(v['stdin']):
-            return False
-        if 'stdinOnce' in v and not _prop39(v['stdinOnce']):
-            return False
-        if 'terminationMessagePath' in v and not _extra17(v['terminationMessagePath']):
-            return False
-        if 'terminationMessagePolicy' in v and not _extra17(v['terminationMessagePolicy']):
-            return False
-        if 'tty' in v and not _prop39(v['tty']):
-            return False
-        if 'volumeDevices' in v and not _prop183(v['volumeDevices']):
-            return False
-        if 'volumeMounts' in v and not _prop187(v['volumeMounts']):
-            return False
-        if 'workingDir' in v and not _extra17(v['workingDir']):
-            return False
-        if not _C188.issuperset(v):
+        if not _C156.issuperset(v):
             return False
     return True
 
 
-def _prop189(v):
+def _prop157(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref139, v)):
@@ -1579,35 +1290,314 @@ def _prop189(v):
     return True
 
 
+def _ref160(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C161.issubset(v):
+            return False
+        if 'seconds' in v and not _prop60(v['seconds']):
+            return False
+        if not _C161.issuperset(v):
+            return False
+    return True
+
+
+def _ref159(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref122(v['exec']):
+            return False
+        if 'httpGet' in v and not _ref127(v['httpGet']):
+            return False
+        if 'sleep' in v and not _ref160(v['sleep']):
+            return False
+        if 'tcpSocket' in v and not _ref132(v['tcpSocket']):
+            return False
+        if not _C162.issuperset(v):
+            return False
+    return True
+
+
+def _ref158(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'postStart' in v and not _ref159(v['postStart']):
+            return False
+        if 'preStop' in v and not _ref159(v['preStop']):
+            return False
+        if 'stopSignal' in v and not _extra17(v['stopSignal']):
+            return False
+        if not _C163.issuperset(v):
+            return False
+    return True
+
+
+def _ref164(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C165.issubset(v):
+            return False
+        if 'resourceName' in v and not _extra17(v['resourceName']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if not _C165.issuperset(v):
+            return False
+    return True
+
+
+def _prop166(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref164, v)):
+        return False
+    return True
+
+
+def _ref168(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'request' in v and not _extra17(v['request']):
+            return False
+        if not _C169.issuperset(v):
+            return False
+    return True
+
+
+def _prop170(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref168, v)):
+        return False
+    return True
+
+
+def _prop171(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _ref152(x):
+                return False
+    return True
+
+
+def _ref167(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'claims' in v and not _prop170(v['claims']):
+            return False
+        if 'limits' in v and not _prop171(v['limits']):
+            return False
+        if 'requests' in v and not _prop171(v['requests']):
+            return False
+        if not _C172.issuperset(v):
+            return False
+    return True
+
+
+def _ref175(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C176.issubset(v):
+            return False
+        if 'operator' in v and not _extra17(v['operator']):
+            return False
+        if 'values' in v and not _prop110(v['values']):
+            return False
+        if not _C177.issuperset(v):
+            return False
+    return True
+
+
+def _ref173(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C174.issubset(v):
+            return False
+        if 'action' in v and not _extra17(v['action']):
+            return False
+        if 'exitCodes' in v and not _ref175(v['exitCodes']):
+            return False
+        if not _C178.issuperset(v):
+            return False
+    return True
+
+
+def _prop179(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref173, v)):
+        return False
+    return True
+
+
+def _ref180(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C181.issubset(v):
+            return False
+        if 'devicePath' in v and not _extra17(v['devicePath']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C181.issuperset(v):
+            return False
+    return True
+
+
+def _prop182(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref180, v)):
+        return False
+    return True
+
+
+def _ref183(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C184.issubset(v):
+            return False
+        if 'mountPath' in v and not _extra17(v['mountPath']):
+            return False
+        if 'mountPropagation' in v and not _extra17(v['mountPropagation']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'readOnly' in v and not _prop38(v['readOnly']):
+            return False
+        if 'recursiveReadOnly' in v and not _extra17(v['recursiveReadOnly']):
+            return False
+        if 'subPath' in v and not _extra17(v['subPath']):
+            return False
+        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
+            return False
+        if not _C185.issuperset(v):
+            return False
+    return True
+
+
+def _prop186(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref183, v)):
+        return False
+    return True
+
+
+def _ref138(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'args' in v and not _prop35(v['args']):
+            return False
+        if 'command' in v and not _prop35(v['command']):
+            return False
+        if 'env' in v and not _prop157(v['env']):
+            return False
+        if 'envFrom' in v and not _prop42(v['envFrom']):
+            return False
+        if 'image' in v and not _extra17(v['image']):
+            return False
+        if 'imagePullPolicy' in v and not _extra17(v['imagePullPolicy']):
+            return False
+        if 'lifecycle' in v and not _ref158(v['lifecycle']):
+            return False
+        if 'livenessProbe' in v and not _ref121(v['livenessProbe']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'ports' in v and not _prop120(v['ports']):
+            return False
+        if 'readinessProbe' in v and not _ref121(v['readinessProbe']):
+            return False
+        if 'resizePolicy' in v and not _prop166(v['resizePolicy']):
+            return False
+        if 'resources' in v and not _ref167(v['resources']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if 'restartPolicyRules' in v and not _prop179(v['restartPolicyRules']):
+            return False
+        if 'securityContext' in v and not _ref97(v['securityContext']):
+            return False
+        if 'startupProbe' in v and not _ref121(v['startupProbe']):
+            return False
+        if 'stdin' in v and not _prop38(v['stdin']):
+            return False
+        if 'stdinOnce' in v and not _prop38(v['stdinOnce']):
+            return False
+        if 'terminationMessagePath' in v and not _extra17(v['terminationMessagePath']):
+            return False
+        if 'terminationMessagePolicy' in v and not _extra17(v['terminationMessagePolicy']):
+            return False
+        if 'tty' in v and not _prop38(v['tty']):
+            return False
+        if 'volumeDevices' in v and not _prop182(v['volumeDevices']):
+            return False
+        if 'volumeMounts' in v and not _prop186(v['volumeMounts']):
+            return False
+        if 'workingDir' in v and not _extra17(v['workingDir']):
+            return False
+        if not _C187.issuperset(v):
+            return False
+    return True
+
+
+def _prop188(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref138, v)):
+        return False
+    return True
+
+
+def _prop190(v):
+    if not (type(v) is dict):
+        return False
+    return True
+
+
 def _prop191(v):
     if not (type(v) is dict):
         return False
+    if type(v) is dict:
+        if 'labels' in v and not _prop190(v['labels']):
+            return False
+        if 'annotations' in v and not _prop190(v['annotations']):
+            return False
     return True
 
 
-def _prop192(v):
+def _ref189(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'labels' in v and not _prop191(v['labels']):
+        if 'metadata' in v and not _prop191(v['metadata']):
             return False
-        if 'annotations' in v and not _prop191(v['annotations']):
-            return False
-    return True
-
-
-def _ref190(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'metadata' in v and not _prop192(v['metadata']):
-            return False
-        if 'spec' in v and not _prop191(v['spec']):
+        if 'spec' in v and not _prop190(v['spec']):
             return False
     return True
 
 
-def _ref194(v):
+def _ref193(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1615,10 +1605,16 @@ def _ref194(v):
     return True
 
 
+def _ref194(v):
+    if not (type(v) is str):
+        return False
+    if type(v) is str and (len(v) > 63 or _P9.search(v) is None):
+        return False
+    return True
+
+
 def _ref195(v):
     if not (type(v) is list):
-        return False
-    if type(v) is list and (len(v) < 1):
         return False
     if type(v) is list and not all(map(_extra17, v)):
         return False
@@ -1662,7 +1658,7 @@ def _any201(v):
 
 
 def _extra202(v):
-    if not (_extra17(v) or _prop61(v) or _any201(v)):
+    if not (_extra17(v) or _prop60(v) or _any201(v)):
         return False
     return True
 
@@ -1688,13 +1684,13 @@ def _ref197(v):
 def _ref205(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref37, v)):
+    if type(v) is list and not all(map(_ref36, v)):
         return False
     return True
 
 
 def _ref206(v):
-    if not _ref45(v):
+    if not _ref44(v):
         return False
     return True
 
@@ -1770,13 +1766,13 @@ def _ref215(v):
 def _ref216(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item63, v)):
+    if type(v) is list and not all(map(_item62, v)):
         return False
     return True
 
 
 def _ref217(v):
-    if not _ref65(v):
+    if not _ref64(v):
         return False
     return True
 
@@ -1784,19 +1780,19 @@ def _ref217(v):
 def _ref218(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref94, v)):
+    if type(v) is list and not all(map(_ref93, v)):
         return False
     return True
 
 
 def _ref219(v):
-    if not _ref98(v):
+    if not _ref97(v):
         return False
     return True
 
 
 def _ref220(v):
-    if not _ref110(v):
+    if not _ref109(v):
         return False
     return True
 
@@ -1808,7 +1804,7 @@ def _ref221(v):
 
 
 def _ref222(v):
-    if not (type(v) is str and v in _C116):
+    if not (type(v) is str and v in _C115):
         return False
     return True
 
@@ -1824,25 +1820,25 @@ def _ref223(v):
 def _ref224(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref118, v)):
+    if type(v) is list and not all(map(_ref117, v)):
         return False
     return True
 
 
 def _ref225(v):
-    if not _ref122(v):
+    if not _ref121(v):
         return False
     return True
 
 
 def _ref226(v):
-    if not _ref122(v):
+    if not _ref121(v):
         return False
     return True
 
 
 def _ref227(v):
-    if not _ref122(v):
+    if not _ref121(v):
         return False
     return True
 
@@ -1850,7 +1846,7 @@ def _ref227(v):
 def _ref228(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref136, v)):
+    if type(v) is list and not all(map(_ref135, v)):
         return False
     return True
 
@@ -1912,9 +1908,9 @@ def _ref243(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'partition' in v and not _prop61(v['partition']):
+        if 'partition' in v and not _prop60(v['partition']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
@@ -1939,7 +1935,7 @@ def _ref246(v):
             return False
         if 'kind' in v and not _extra17(v['kind']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if not _C248.issuperset(v):
             return False
@@ -1952,7 +1948,7 @@ def _ref249(v):
     if type(v) is dict:
         if not _C250.issubset(v):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretName' in v and not _extra17(v['secretName']):
             return False
@@ -1980,11 +1976,11 @@ def _ref252(v):
     if type(v) is dict:
         if not _C253.issubset(v):
             return False
-        if 'monitors' in v and not _prop36(v['monitors']):
+        if 'monitors' in v and not _prop35(v['monitors']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretFile' in v and not _extra17(v['secretFile']):
             return False
@@ -2005,7 +2001,7 @@ def _ref256(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
@@ -2024,7 +2020,7 @@ def _ref259(v):
             return False
         if 'key' in v and not _extra17(v['key']):
             return False
-        if 'mode' in v and not _prop61(v['mode']):
+        if 'mode' in v and not _prop60(v['mode']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
@@ -2045,13 +2041,13 @@ def _ref258(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
         if 'items' in v and not _prop262(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if not _C263.issuperset(v):
             return False
@@ -2070,9 +2066,9 @@ def _ref264(v):
             return False
         if 'nodePublishSecretRef' in v and not _ref254(v['nodePublishSecretRef']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'volumeAttributes' in v and not _prop56(v['volumeAttributes']):
+        if 'volumeAttributes' in v and not _prop55(v['volumeAttributes']):
             return False
         if not _C266.issuperset(v):
             return False
@@ -2085,13 +2081,13 @@ def _ref268(v):
     if type(v) is dict:
         if not _C232.issubset(v):
             return False
-        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+        if 'fieldRef' in v and not _ref144(v['fieldRef']):
             return False
-        if 'mode' in v and not _prop61(v['mode']):
+        if 'mode' in v and not _prop60(v['mode']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
+        if 'resourceFieldRef' in v and not _ref150(v['resourceFieldRef']):
             return False
         if not _C269.issuperset(v):
             return False
@@ -2110,7 +2106,7 @@ def _ref267(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
         if 'items' in v and not _prop270(v['items']):
             return False
@@ -2125,7 +2121,7 @@ def _ref272(v):
     if type(v) is dict:
         if 'medium' in v and not _extra17(v['medium']):
             return False
-        if 'sizeLimit' in v and not _ref153(v['sizeLimit']):
+        if 'sizeLimit' in v and not _ref152(v['sizeLimit']):
             return False
         if not _C273.issuperset(v):
             return False
@@ -2183,9 +2179,9 @@ def _ref283(v):
             return False
         if 'apiVersion' in v and not _extra17(v['apiVersion']):
             return False
-        if 'blockOwnerDeletion' in v and not _prop39(v['blockOwnerDeletion']):
+        if 'blockOwnerDeletion' in v and not _prop38(v['blockOwnerDeletion']):
             return False
-        if 'controller' in v and not _prop39(v['controller']):
+        if 'controller' in v and not _prop38(v['controller']):
             return False
         if 'kind' in v and not _extra17(v['kind']):
             return False
@@ -2210,21 +2206,21 @@ def _ref277(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'annotations' in v and not _prop56(v['annotations']):
+        if 'annotations' in v and not _prop55(v['annotations']):
             return False
         if 'creationTimestamp' in v and not _ref278(v['creationTimestamp']):
             return False
-        if 'deletionGracePeriodSeconds' in v and not _prop61(v['deletionGracePeriodSeconds']):
+        if 'deletionGracePeriodSeconds' in v and not _prop60(v['deletionGracePeriodSeconds']):
             return False
         if 'deletionTimestamp' in v and not _ref278(v['deletionTimestamp']):
             return False
-        if 'finalizers' in v and not _prop36(v['finalizers']):
+        if 'finalizers' in v and not _prop35(v['finalizers']):
             return False
         if 'generateName' in v and not _extra17(v['generateName']):
             return False
-        if 'generation' in v and not _prop61(v['generation']):
+        if 'generation' in v and not _prop60(v['generation']):
             return False
-        if 'labels' in v and not _prop56(v['labels']):
+        if 'labels' in v and not _prop55(v['labels']):
             return False
         if 'managedFields' in v and not _prop282(v['managedFields']):
             return False
@@ -2285,9 +2281,9 @@ def _ref293(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'limits' in v and not _prop172(v['limits']):
+        if 'limits' in v and not _prop171(v['limits']):
             return False
-        if 'requests' in v and not _prop172(v['requests']):
+        if 'requests' in v and not _prop171(v['requests']):
             return False
         if not _C294.issuperset(v):
             return False
@@ -2298,7 +2294,7 @@ def _ref288(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'accessModes' in v and not _prop36(v['accessModes']):
+        if 'accessModes' in v and not _prop35(v['accessModes']):
             return False
         if 'dataSource' in v and not _ref289(v['dataSource']):
             return False
@@ -2306,7 +2302,7 @@ def _ref288(v):
             return False
         if 'resources' in v and not _ref293(v['resources']):
             return False
-        if 'selector' in v and not _ref85(v['selector']):
+        if 'selector' in v and not _ref84(v['selector']):
             return False
         if 'storageClassName' in v and not _extra17(v['storageClassName']):
             return False
@@ -2353,13 +2349,13 @@ def _ref298(v):
     if type(v) is dict:
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'lun' in v and not _prop61(v['lun']):
+        if 'lun' in v and not _prop60(v['lun']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'targetWWNs' in v and not _prop36(v['targetWWNs']):
+        if 'targetWWNs' in v and not _prop35(v['targetWWNs']):
             return False
-        if 'wwids' in v and not _prop36(v['wwids']):
+        if 'wwids' in v and not _prop35(v['wwids']):
             return False
         if not _C299.issuperset(v):
             return False
@@ -2376,9 +2372,9 @@ def _ref300(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'options' in v and not _prop56(v['options']):
+        if 'options' in v and not _prop55(v['options']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
@@ -2408,11 +2404,11 @@ def _ref304(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'partition' in v and not _prop61(v['partition']):
+        if 'partition' in v and not _prop60(v['partition']):
             return False
         if 'pdName' in v and not _extra17(v['pdName']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if not _C306.issuperset(v):
             return False
@@ -2446,7 +2442,7 @@ def _ref310(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if not _C312.issuperset(v):
             return False
@@ -2472,9 +2468,9 @@ def _ref315(v):
     if type(v) is dict:
         if not _C316.issubset(v):
             return False
-        if 'chapAuthDiscovery' in v and not _prop39(v['chapAuthDiscovery']):
+        if 'chapAuthDiscovery' in v and not _prop38(v['chapAuthDiscovery']):
             return False
-        if 'chapAuthSession' in v and not _prop39(v['chapAuthSession']):
+        if 'chapAuthSession' in v and not _prop38(v['chapAuthSession']):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2484,11 +2480,11 @@ def _ref315(v):
             return False
         if 'iscsiInterface' in v and not _extra17(v['iscsiInterface']):
             return False
-        if 'lun' in v and not _prop61(v['lun']):
+        if 'lun' in v and not _prop60(v['lun']):
             return False
-        if 'portals' in v and not _prop36(v['portals']):
+        if 'portals' in v and not _prop35(v['portals']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
@@ -2507,7 +2503,7 @@ def _ref318(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'server' in v and not _extra17(v['server']):
             return False
@@ -2524,7 +2520,7 @@ def _ref321(v):
             return False
         if 'claimName' in v and not _extra17(v['claimName']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if not _C323.issuperset(v):
             return False
@@ -2554,7 +2550,7 @@ def _ref327(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
@@ -2569,11 +2565,11 @@ def _ref331(v):
     if type(v) is dict:
         if not _C232.issubset(v):
             return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
@@ -2592,7 +2588,7 @@ def _ref333(v):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if not _C334.issuperset(v):
             return False
@@ -2624,11 +2620,11 @@ def _ref337(v):
             return False
         if 'keyType' in v and not _extra17(v['keyType']):
             return False
-        if 'maxExpirationSeconds' in v and not _prop61(v['maxExpirationSeconds']):
+        if 'maxExpirationSeconds' in v and not _prop60(v['maxExpirationSeconds']):
             return False
         if 'signerName' in v and not _extra17(v['signerName']):
             return False
-        if 'userAnnotations' in v and not _prop56(v['userAnnotations']):
+        if 'userAnnotations' in v and not _prop55(v['userAnnotations']):
             return False
         if not _C339.issuperset(v):
             return False
@@ -2643,7 +2639,7 @@ def _ref340(v):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if not _C334.issuperset(v):
             return False
@@ -2658,7 +2654,7 @@ def _ref341(v):
             return False
         if 'audience' in v and not _extra17(v['audience']):
             return False
-        if 'expirationSeconds' in v and not _prop61(v['expirationSeconds']):
+        if 'expirationSeconds' in v and not _prop60(v['expirationSeconds']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
@@ -2700,7 +2696,7 @@ def _ref329(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
         if 'sources' in v and not _prop344(v['sources']):
             return False
@@ -2717,7 +2713,7 @@ def _ref346(v):
             return False
         if 'group' in v and not _extra17(v['group']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'registry' in v and not _extra17(v['registry']):
             return False
@@ -2744,11 +2740,11 @@ def _ref349(v):
             return False
         if 'keyring' in v and not _extra17(v['keyring']):
             return False
-        if 'monitors' in v and not _prop36(v['monitors']):
+        if 'monitors' in v and not _prop35(v['monitors']):
             return False
         if 'pool' in v and not _extra17(v['pool']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
@@ -2771,11 +2767,11 @@ def _ref352(v):
             return False
         if 'protectionDomain' in v and not _extra17(v['protectionDomain']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
-        if 'sslEnabled' in v and not _prop39(v['sslEnabled']):
+        if 'sslEnabled' in v and not _prop38(v['sslEnabled']):
             return False
         if 'storageMode' in v and not _extra17(v['storageMode']):
             return False
@@ -2794,11 +2790,11 @@ def _ref355(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
         if 'items' in v and not _prop262(v['items']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if 'secretName' in v and not _extra17(v['secretName']):
             return False
@@ -2813,7 +2809,7 @@ def _ref357(v):
     if type(v) is dict:
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretRef' in v and not _ref254(v['secretRef']):
             return False
@@ -2920,7 +2916,7 @@ def _item362(v):
             return False
         if 'mountPath' in v and not _any230(v['mountPath']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'subPath' in v and not _extra17(v['subPath']):
             return False
@@ -2950,7 +2946,7 @@ def _ref229(v):
 def _ref363(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref139, v)):
+    if type(v) is list and not all(map(_ref138, v)):
         return False
     return True
 
@@ -2958,22 +2954,24 @@ def _ref363(v):
 def _ref364(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref139, v)):
+    if type(v) is list and not all(map(_ref138, v)):
         return False
     return True
 
 
 def _ref365(v):
-    if not _ref190(v):
+    if not _ref189(v):
         return False
     return True
 
 
-def _ref193(v):
+def _ref192(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'image' in v and not _ref194(v['image']):
+        if 'image' in v and not _ref193(v['image']):
+            return False
+        if 'containerName' in v and not _ref194(v['containerName']):
             return False
         if 'command' in v and not _ref195(v['command']):
             return False
@@ -3051,7 +3049,7 @@ def _prop368(v):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref193(x):
+            if k not in _C11 and not _ref192(x):
                 return False
         if not all(map(_names367, v)):
             return False
@@ -3076,7 +3074,7 @@ def _prop374(v):
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
@@ -3091,15 +3089,15 @@ def _prop376(v):
     if type(v) is dict:
         if 'implementation' in v and not _prop370(v['implementation']):
             return False
-        if 'extraArgs' in v and not _prop36(v['extraArgs']):
+        if 'extraArgs' in v and not _prop35(v['extraArgs']):
             return False
-        if 'mpirun' in v and not _prop39(v['mpirun']):
+        if 'mpirun' in v and not _prop38(v['mpirun']):
             return False
         if 'sshAuthMountPath' in v and not _any230(v['sshAuthMountPath']):
             return False
         if 'launcherCreationPolicy' in v and not _prop372(v['launcherCreationPolicy']):
             return False
-        if 'runLauncherAsWorker' in v and not _prop39(v['runLauncherAsWorker']):
+        if 'runLauncherAsWorker' in v and not _prop38(v['runLauncherAsWorker']):
             return False
         if 'launcher' in v and not _prop374(v['launcher']):
             return False
@@ -3126,13 +3124,13 @@ def _prop380(v):
             return False
         if 'priorityClass' in v and not _extra17(v['priorityClass']):
             return False
-        if 'minAvailable' in v and not _prop44(v['minAvailable']):
+        if 'minAvailable' in v and not _prop43(v['minAvailable']):
             return False
-        if 'minResources' in v and not _ref45(v['minResources']):
+        if 'minResources' in v and not _ref44(v['minResources']):
             return False
-        if 'scheduleTimeoutSeconds' in v and not _prop44(v['scheduleTimeoutSeconds']):
+        if 'scheduleTimeoutSeconds' in v and not _prop43(v['scheduleTimeoutSeconds']):
             return False
-        if 'gpuTopology' in v and not _prop39(v['gpuTopology']):
+        if 'gpuTopology' in v and not _prop38(v['gpuTopology']):
             return False
         if not _C379.issuperset(v):
             return False
@@ -3162,13 +3160,13 @@ def _prop385(v):
     if type(v) is dict:
         if 'cleanPodPolicy' in v and not _prop382(v['cleanPodPolicy']):
             return False
-        if 'ttlSecondsAfterFinished' in v and not _prop44(v['ttlSecondsAfterFinished']):
+        if 'ttlSecondsAfterFinished' in v and not _prop43(v['ttlSecondsAfterFinished']):
             return False
         if 'activeDeadlineSeconds' in v and not _prop383(v['activeDeadlineSeconds']):
             return False
-        if 'backoffLimit' in v and not _prop44(v['backoffLimit']):
+        if 'backoffLimit' in v and not _prop43(v['backoffLimit']):
             return False
-        if 'suspend' in v and not _prop39(v['suspend']):
+        if 'suspend' in v and not _prop38(v['suspend']):
             return False
         if not _C384.issuperset(v):
             return False
@@ -3231,11 +3229,11 @@ def _prop394(v):
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if 'replicas' in v and not _prop55(v['replicas']):
+        if 'replicas' in v and not _prop54(v['replicas']):
             return False
         if not _C393.issuperset(v):
             return False
@@ -3290,7 +3288,7 @@ def _prop402(v):
             return False
         if 'revision' in v and not _prop31(v['revision']):
             return False
-        if 'depth' in v and not _prop44(v['depth']):
+        if 'depth' in v and not _prop43(v['depth']):
             return False
         if 'secret' in v and not _prop31(v['secret']):
             return False
@@ -3341,59 +3339,61 @@ def _ref22(v):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
+        if 'containerName' in v and not _prop10(v['containerName']):
+            return False
         if 'imagePullPolicy' in v and not _prop33(v['imagePullPolicy']):
             return False
         if 'imagePullSecrets' in v and not _prop34(v['imagePullSecrets']):
             return False
         if 'command' in v and not _prop35(v['command']):
             return False
-        if 'args' in v and not _prop36(v['args']):
+        if 'args' in v and not _prop35(v['args']):
             return False
-        if 'envFrom' in v and not _prop43(v['envFrom']):
+        if 'envFrom' in v and not _prop42(v['envFrom']):
             return False
-        if 'workers' in v and not _prop44(v['workers']):
+        if 'workers' in v and not _prop43(v['workers']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
-        if 'slotsPerWorker' in v and not _prop55(v['slotsPerWorker']):
+        if 'slotsPerWorker' in v and not _prop54(v['slotsPerWorker']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
         if 'serviceAccountName' in v and not _extra17(v['serviceAccountName']):
             return False
-        if 'nodeSelector' in v and not _prop56(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop55(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _prop64(v['tolerations']):
+        if 'tolerations' in v and not _prop63(v['tolerations']):
             return False
-        if 'affinity' in v and not _ref65(v['affinity']):
+        if 'affinity' in v and not _ref64(v['affinity']):
             return False
-        if 'topologySpreadConstraints' in v and not _prop97(v['topologySpreadConstraints']):
+        if 'topologySpreadConstraints' in v and not _prop96(v['topologySpreadConstraints']):
             return False
-        if 'securityContext' in v and not _ref98(v['securityContext']):
+        if 'securityContext' in v and not _ref97(v['securityContext']):
             return False
-        if 'podSecurityContext' in v and not _ref110(v['podSecurityContext']):
+        if 'podSecurityContext' in v and not _ref109(v['podSecurityContext']):
             return False
-        if 'hostNetwork' in v and not _prop39(v['hostNetwork']):
+        if 'hostNetwork' in v and not _prop38(v['hostNetwork']):
             return False
-        if 'dnsPolicy' in v and not _prop117(v['dnsPolicy']):
+        if 'dnsPolicy' in v and not _prop116(v['dnsPolicy']):
             return False
         if 'runtimeClassName' in v and not _prop31(v['runtimeClassName']):
             return False
-        if 'ports' in v and not _prop121(v['ports']):
+        if 'ports' in v and not _prop120(v['ports']):
             return False
-        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
+        if 'livenessProbe' in v and not _ref121(v['livenessProbe']):
             return False
-        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+        if 'readinessProbe' in v and not _ref121(v['readinessProbe']):
             return False
-        if 'startupProbe' in v and not _ref122(v['startupProbe']):
+        if 'startupProbe' in v and not _ref121(v['startupProbe']):
             return False
-        if 'resourceClaims' in v and not _prop138(v['resourceClaims']):
+        if 'resourceClaims' in v and not _prop137(v['resourceClaims']):
             return False
-        if 'initContainers' in v and not _prop189(v['initContainers']):
+        if 'initContainers' in v and not _prop188(v['initContainers']):
             return False
-        if 'sidecars' in v and not _prop189(v['sidecars']):
+        if 'sidecars' in v and not _prop188(v['sidecars']):
             return False
-        if 'podTemplatePatch' in v and not _ref190(v['podTemplatePatch']):
+        if 'podTemplatePatch' in v and not _ref189(v['podTemplatePatch']):
             return False
         if 'roles' in v and not _prop368(v['roles']):
             return False
@@ -3423,7 +3423,7 @@ def _ref22(v):
             return False
         if 'code' in v and not _prop406(v['code']):
             return False
-        if 'shmSize' in v and not _prop51(v['shmSize']):
+        if 'shmSize' in v and not _prop50(v['shmSize']):
             return False
     return True
 

@@ -185,7 +185,7 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
         for role in roles:
             settings = role_settings(spec, role, None)
             field_of = _field_of(spec, role)
-            main = container_name(framework, role)
+            main = settings.get("containerName") or container_name(framework, role)
             for key, (field, compare) in POD_FIELDS.items():
                 if key not in pod:
                     continue
