@@ -177,46 +177,60 @@ def _has(data: Any, path: tuple) -> bool:
 
 
 def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
-    """A patch that sets what a field of the spec sets too, and a container no role's pods have."""
-    framework = spec.get("framework", "mpi")
-    gpu = gpu_resource_name(spec)
+    """A patch that sets what a field of the spec sets too, and a container no role's pods have:
+    one warning per place in the patch, naming every role it is true of."""
+    found: dict[tuple, list[str]] = {}  # (path, what, field or main container, code) -> roles
     for where, patch, roles in patches(spec):
-        pod = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
         for role in roles:
-            settings = role_settings(spec, role, None)
-            field_of = _field_of(spec, role)
-            main = settings.get("containerName") or container_name(framework, role)
-            for key, (field, compare) in POD_FIELDS.items():
-                if key not in pod:
-                    continue
-                set_by = [f for f in ((field, "sidecars") if field == "initContainers" else (field,)) if settings.get(f)]
-                if set_by and _overlap(pod[key], [settings[f] for f in set_by], compare):
-                    yield _override(where + ("spec", key), role, key, field_of(set_by[0]))
-            metadata = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
-            for kind in ("labels", "annotations"):
-                if isinstance(metadata.get(kind), dict) and _overlap(metadata[kind], [settings[kind]], "keys"):
-                    yield _override(where + ("metadata", kind), role, kind, field_of(kind))
-            for i, item in _items(pod.get("containers")):
-                name = item.get("name")
-                if name != main:
-                    if isinstance(name, str) and item.get("$patch") != "delete":
-                        yield (where + ("spec", "containers", i), "patch-adds-container", Severity.WARNING,
-                               f"the {role}'s pods have no container named {name!r} (their training container is "
-                               f"{main!r}): the patch adds one to them"
-                               + (f"; a patch for another role's container belongs under roles.<role>.podTemplatePatch"
-                                  if len(roles) > 1 else ""))
-                    continue
-                for key, field in CONTAINER_FIELDS.items():
-                    value = settings.get(field)
-                    if key == "resources" and isinstance(item.get(key), dict):
-                        generated = _resource_names(settings["resources"], gpu)
-                        if any(isinstance(item[key].get(k), dict) and set(item[key][k]) & generated
-                               for k in ("limits", "requests")):
-                            yield _override(where + ("spec", "containers", i, key), role,
-                                            f"{key} of container {main!r}", field_of(field))
-                    elif key in item and value and _overlap(item[key], [value], "names" if key == "env" else None):
-                        yield _override(where + ("spec", "containers", i, key), role,
-                                        f"{key} of container {main!r}", field_of(field))
+            for key in _role_overlaps(spec, where, patch, role):
+                found.setdefault(key, []).append(role)
+    for (path, what, other, code), roles in found.items():
+        who = " and ".join(roles)
+        if code == "patch-overrides":
+            yield (path, code, Severity.WARNING,
+                   f"the patch sets the {who} pods' {what}, which {other} sets too: the patch is applied last and "
+                   "wins; say it in one place")
+        else:
+            yield (path, code, Severity.WARNING,
+                   f"the {who} pods have no container named {what!r} (their training container is {other}): the "
+                   "patch adds one to them"
+                   + ("; a patch for one role's container belongs under roles.<role>.podTemplatePatch"
+                      if path[:2] == ("spec", "podTemplatePatch") else ""))
+
+
+def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str) -> Iterator[tuple]:
+    """(path, what, the spec field or the training container, code) for one role the patch applies to."""
+    framework = spec.get("framework", "mpi")
+    settings = role_settings(spec, role, None)
+    field_of = _field_of(spec, role)
+    main = settings.get("containerName") or container_name(framework, role)
+    pod = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
+    for key, (field, compare) in POD_FIELDS.items():
+        set_by = [f for f in ((field, "sidecars") if field == "initContainers" else (field,)) if settings.get(f)]
+        if key in pod and set_by and _overlap(pod[key], [settings[f] for f in set_by], compare):
+            yield where + ("spec", key), key, field_of(set_by[0]), "patch-overrides"
+    metadata = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
+    for kind in ("labels", "annotations"):
+        if isinstance(metadata.get(kind), dict) and _overlap(metadata[kind], [settings[kind]], "keys"):
+            yield where + ("metadata", kind), kind, field_of(kind), "patch-overrides"
+    gpu = gpu_resource_name(spec)
+    for i, item in _items(pod.get("containers")):
+        path = where + ("spec", "containers", i)
+        if item.get("name") != main:
+            if isinstance(item.get("name"), str) and item.get("$patch") != "delete":
+                yield path, item["name"], repr(main), "patch-adds-container"
+            continue
+        for key, field in CONTAINER_FIELDS.items():
+            if key not in item or not settings.get(field):
+                continue
+            if key == "resources":
+                generated = _resource_names(settings["resources"], gpu)
+                overlap = isinstance(item[key], dict) and any(
+                    isinstance(item[key].get(k), dict) and set(item[key][k]) & generated for k in ("limits", "requests"))
+            else:
+                overlap = _overlap(item[key], [settings[field]], "names" if key == "env" else None)
+            if overlap:
+                yield path + (key,), f"{key} of container {main!r}", field_of(field), "patch-overrides"
 
 
 def _field_of(spec: dict, role: str) -> Any:
@@ -247,12 +261,6 @@ def _name(item: Any) -> Any:
 
 def _resource_names(resources: dict, gpu: str) -> set[str]:
     return {gpu if name == "gpu" else name for name in resources or {}}
-
-
-def _override(path: tuple, role: str, what: str, field: str) -> Finding:
-    return (path, "patch-overrides", Severity.WARNING,
-            f"the patch sets the {role} pods' {what}, which {field} sets too: the patch is applied last and wins; "
-            "say it in one place")
 
 
 PATCH_RULES = (_shape, _owned, _overlaps)
