@@ -47,7 +47,7 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     kubeflow.org/v1 (older API versions are migrated first), into the shortest spec that builds
     back to the same job, on stdout."""
     from ..importers.manifest import ImportOptions, import_job
-    from ..importers.roundtrip import differences
+    from ..importers.roundtrip import beside_differences, differences
 
     config = io.load_config(config_file)
     version, cluster_file = io.configured(config, operator_version, cluster_file)
@@ -56,13 +56,17 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     raw, name = io.read_input(manifest)
     loaded = load_bytes(raw, name)
     diagnostics += loaded.diagnostics
-    chosen = _choose(loaded, name, diagnostics)  # every other object reported: all is said at once
+    others: list[tuple[Document, tuple, Any]] = []
+    chosen = _choose(loaded, name, diagnostics, others)  # every other object reported: all is said at once
     job = _validated(chosen, name, Options(version, classes), diagnostics) if chosen is not None else None
     if job is None:
+        _not_imported(others, [], name, diagnostics)
         io.report(diagnostics)
         return EXIT_INVALID
-    options = ImportOptions(gang or config.gang, scheduler_name or config.scheduler_name, version, classes)
+    options = ImportOptions(gang or config.gang, scheduler_name or config.scheduler_name, version, classes,
+                            tuple(obj for _, _, obj in others if isinstance(obj, dict)))
     imported = import_job(job.obj, options)
+    _not_imported(others, imported.consumed, name, diagnostics)
     for path, code, severity, message in imported.findings:
         line, col, shown = job.locate(path)
         diagnostics.append(Diagnostic(name, line, col, format_path(shown), code, severity, message))
@@ -77,7 +81,10 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     if not built.ok:
         io.report(diagnostics)
         return EXIT_INVALID
-    found = differences(job.obj, built.jobs[0].base[0], imported.gang, imported.options)
+    objects = built.jobs[0].base
+    job_index = next(i for i, obj in enumerate(objects) if obj["kind"] == job.obj["kind"])
+    found = differences(job.obj, objects[job_index], imported.gang, imported.options)
+    found += beside_differences(imported.consumed, objects[job_index + 1:])
     if found:
         line, col, _ = job.locate(())
         diagnostics.append(Diagnostic(name, line, col, "", "import-mismatch", Severity.ERROR,
@@ -90,10 +97,11 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     return EXIT_OK
 
 
-def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic]) -> Document | None:
+def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic], others: list[tuple[Document, tuple, Any]]
+            ) -> Document | None:
     """The job to import (the file's first), as a document of its own (a ``List`` item too; a job
     of a retired API version migrated, its changes reported); None when it cannot be. Every other
-    object of the file is reported."""
+    job is reported, every other object added to ``others``."""
     from ..migrate import migrate_object
 
     chosen: Document | None = None
@@ -108,9 +116,7 @@ def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic]) -> Doc
         for prefix, obj in objects(doc.data):
             kind = obj.get("kind") if isinstance(obj, dict) else None
             if kind not in JOB_KINDS:
-                what = f"{obj.get('apiVersion', '?')} {kind}" if isinstance(obj, dict) and kind else "this document"
-                _report(diagnostics, name, doc, prefix, "import-other-object", Severity.WARNING,
-                        f"{what} is not imported: a spec describes one job; apply it beside the job")
+                others.append((doc, prefix, obj))
                 continue
             if not first:
                 _report(diagnostics, name, doc, prefix, "import-second-job", Severity.ERROR,
@@ -141,6 +147,18 @@ def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic]) -> Doc
         diagnostics.append(Diagnostic(name, None, None, "", "import-kind", Severity.ERROR,
                                       "no MPIJob, PyTorchJob or TFJob in this file: nothing to import"))
     return chosen
+
+
+def _not_imported(others: list[tuple[Document, tuple, Any]], consumed: list[Any], name: str,
+                  diagnostics: list[Diagnostic]) -> None:
+    """``import-other-object`` for each object of the file beside the job that the spec does not say."""
+    for doc, prefix, obj in others:
+        if any(obj is used for used in consumed):
+            continue
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        what = f"{obj.get('apiVersion', '?')} {kind}" if kind else "this document"
+        _report(diagnostics, name, doc, prefix, "import-other-object", Severity.WARNING,
+                f"{what} is not imported: a spec describes one job; apply it beside the job")
 
 
 def _alone(doc: Document, prefix: tuple, obj: Any) -> Document:

@@ -75,6 +75,9 @@ class ImportOptions:
     scheduler_name: str | None = None
     operator_version: OperatorVersion = DEFAULT_OPERATOR_VERSION
     priority_classes: dict[str, int] | None = None
+    beside: tuple[dict[str, Any], ...] = ()
+    """The other objects of the file: kube-batch's PodGroup of the job (which mpigen writes beside
+    it) makes it a spec's ``gang: kube-batch``."""
 
 
 @dataclass
@@ -106,6 +109,8 @@ class Imported:
     """The operator's gang scheduler the job was read with (None: none)."""
     options: ImportOptions
     """The options it was read with, the scheduler-plugins scheduler's name found."""
+    consumed: list[dict[str, Any]] = field(default_factory=list)
+    """The objects of ``options.beside`` the spec says too (kube-batch's PodGroup)."""
 
 
 def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) -> Imported:
@@ -115,7 +120,7 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
 
     kind = job["kind"]
     framework, key, types = KINDS[kind]
-    defaulted = _defaulted(job, options.operator_version)
+    defaulted_job = defaulted(job, options.operator_version)
     findings: list[Finding] = []
     metadata = _metadata(job, findings)
     if "status" in job:
@@ -123,35 +128,39 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
     gang = options.gang if options.gang is not None else (Context(job, LintOptions()).gang or "none")
     gang = None if gang == "none" else gang
     spec: dict[str, Any] = {"framework": framework}
-    replicas = defaulted["spec"].get(key) or {}
+    replicas = defaulted_job["spec"].get(key) or {}
     if gang == "scheduler-plugins" and options.scheduler_name is None:
         options = replace(options, scheduler_name=_scheduler_name(replicas))
     scheduler_name = options.scheduler_name
+    group = _kube_batch_group(job, replicas, options.beside) if gang is None else None
     roles: list[Role] = []
     for rtype, role in types:
         if rtype not in replicas:
             continue
         where = ("spec", key, rtype, "template")
         template, found = target_template(replicas[rtype].get("template") or {}, where, kind=kind, role=rtype.lower(),
-                                          job_name=metadata["name"], gang=gang, scheduler_name=scheduler_name)
+                                          job_name=metadata["name"], gang=gang or ("kube-batch" if group else None),
+                                          scheduler_name=scheduler_name)
         findings += found
         roles.append(Role(role, rtype, where, template, main_index(template, kind)))
     for rtype in replicas:
         if rtype not in dict(types):
             findings.append(_lost(("spec", key, rtype), f"a {kind}'s replica type {rtype}: mpigen writes "
                                   f"{', '.join(t for t, _ in types)}"))
-    spec.update(_job_fields(kind, defaulted, replicas, findings))
-    spec["scheduling"] = scheduling(job, defaulted, gang, metadata, options, findings)
+    spec.update(_job_fields(kind, defaulted_job, replicas, options.operator_version, findings))
+    spec["scheduling"] = scheduling(job, defaulted_job, gang, metadata, options, findings)
+    if group is not None:
+        spec["scheduling"] = _kube_batch(group, replicas)
     found_features, reduced, own_volumes = features({r.name: r.template for r in roles}, {r.name: r.main for r in roles})
     spec.update(found_features)
     for role in roles:
         role.fields = role_fields(reduced[role.name], role.main, job_labels=metadata.get("labels") or {},
                                   own_volumes=own_volumes)
-    mpigen_line = _mpi_programs(spec, defaulted, roles) if kind == "MPIJob" else _training_programs(spec, framework, roles)
+    mpigen_line = _mpi_programs(spec, defaulted_job, roles) if kind == "MPIJob" else _training_programs(spec, framework, roles)
     spec.update(factor(spec, framework, roles))
     generate = dict(spec)
     if kind == "MPIJob":
-        generate["slotsPerWorker"] = defaulted["spec"]["slotsPerWorker"]
+        generate["slotsPerWorker"] = defaulted_job["spec"]["slotsPerWorker"]
         slots = generate["slotsPerWorker"]
         if spec.get("slotsPerWorker") is None and slots != _default_slots(roles):
             spec["slotsPerWorker"] = slots
@@ -169,7 +178,41 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
     for name, patch in role_patches.items():
         spec.setdefault("roles", {}).setdefault(name, {})["podTemplatePatch"] = patch
     return Imported({"apiVersion": SPEC_API_VERSION, "kind": SPEC_KIND, "metadata": metadata, "spec": _clean(spec)},
-                    findings, gang, options)
+                    findings, gang, options, [group] if group is not None else [])
+
+
+KUBE_BATCH_API = "scheduling.incubator.k8s.io/v1alpha1"
+
+
+def _kube_batch_group(job: dict[str, Any], replicas: dict[str, Any], beside: tuple[dict[str, Any], ...]
+                      ) -> dict[str, Any] | None:
+    """kube-batch's PodGroup of the job, when its pods all name kube-batch and that group (as mpigen
+    writes them, a spec's ``gang: kube-batch``) and the file holds the PodGroup."""
+    from .manifest_pods import GROUP_ANNOTATION
+
+    meta = job.get("metadata") or {}
+    for replica in replicas.values():
+        template = replica.get("template") or {}
+        if (template.get("spec") or {}).get("schedulerName") != "kube-batch" or \
+                ((template.get("metadata") or {}).get("annotations") or {}).get(GROUP_ANNOTATION) != meta.get("name"):
+            return None
+    return next((obj for obj in beside if obj.get("apiVersion") == KUBE_BATCH_API and obj.get("kind") == "PodGroup"
+                 and (obj.get("metadata") or {}).get("name") == meta.get("name")
+                 and (obj.get("metadata") or {}).get("namespace") == meta.get("namespace")), None)
+
+
+def _kube_batch(group: dict[str, Any], replicas: dict[str, Any]) -> dict[str, Any]:
+    """``scheduling`` of a kube-batch gang, from its PodGroup (minMember: every pod by default)."""
+    spec = group.get("spec") or {}
+    out: dict[str, Any] = {"gang": "kube-batch"}
+    if spec.get("queue"):
+        out["queue"] = spec["queue"]
+    if spec.get("priorityClassName"):
+        out["priorityClass"] = spec["priorityClassName"]
+    pods = sum(r.get("replicas", 1) for r in replicas.values())
+    if spec.get("minMember", pods) != pods:
+        out["minAvailable"] = spec["minMember"]
+    return out
 
 
 def _scheduler_name(replicas: dict[str, Any]) -> str:
@@ -180,7 +223,8 @@ def _scheduler_name(replicas: dict[str, Any]) -> str:
     return names.pop() if len(names) == 1 else DEFAULT_SCHEDULER_PLUGINS_NAME
 
 
-def _defaulted(job: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
+def defaulted(job: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
+    """``job`` as its operator defaults it (mpi-operator at ``version``, training-operator v1.9.0)."""
     if job["kind"] == "MPIJob":
         from ..operator.mpi_defaults import set_defaults
 
@@ -235,14 +279,15 @@ def _metadata(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
     return out
 
 
-def _job_fields(kind: str, job: dict[str, Any], replicas: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
+def _job_fields(kind: str, job: dict[str, Any], replicas: dict[str, Any], version: OperatorVersion,
+                findings: list[Finding]) -> dict[str, Any]:
     """The spec's job-level fields of a defaulted job (workers, the framework's block, runPolicy)."""
     spec = job["spec"]
     out: dict[str, Any] = {"workers": (replicas.get("Worker") or {}).get("replicas", 0)}
     out["runPolicy"] = _run_policy(spec.get("runPolicy") or {}, (job.get("metadata") or {}).get("labels") or {},
                                    findings)
     if kind == "MPIJob":
-        out["mpi"] = _mpi_block(spec, replicas, findings)
+        out["mpi"] = _mpi_block(spec, replicas, version, findings)
     else:
         out.update(_training_blocks(kind, spec, replicas, findings))
     return out
@@ -266,15 +311,20 @@ def _run_policy(policy: dict[str, Any], labels: dict[str, Any], findings: list[F
     return out
 
 
-def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
+def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], version: OperatorVersion,
+               findings: list[Finding]) -> dict[str, Any]:
     mpi: dict[str, Any] = {}
     if spec.get("mpiImplementation", "OpenMPI") != "OpenMPI":
         mpi["implementation"] = spec["mpiImplementation"]
     if spec.get("sshAuthMountPath", DEFAULT_SSH_PATH) != DEFAULT_SSH_PATH:
         mpi["sshAuthMountPath"] = spec["sshAuthMountPath"]
-    if spec.get("launcherCreationPolicy", "AtStartup") != "AtStartup":
+    for key in ("launcherCreationPolicy", "runLauncherAsWorker"):
+        if key in spec and not version.has(key):
+            findings.append(_dropped(("spec", key), f"{key} is not imported: mpi-operator {version} has no such field "
+                                     "(its CRD prunes it)"))
+    if spec.get("launcherCreationPolicy", "AtStartup") != "AtStartup" and version.has("launcherCreationPolicy"):
         mpi["launcherCreationPolicy"] = spec["launcherCreationPolicy"]
-    if spec.get("runLauncherAsWorker"):
+    if spec.get("runLauncherAsWorker") and version.has("runLauncherAsWorker"):
         mpi["runLauncherAsWorker"] = True
     for rtype, policy in (("Launcher", "OnFailure"), ("Worker", "Never")):
         replica = replicas.get(rtype) or {}
@@ -435,6 +485,10 @@ def scheduling(job: dict[str, Any], defaulted: dict[str, Any], gang: str | None,
             findings.append(_dropped(where + (key,), f"schedulingPolicy.{key} is not imported: {why}"))
         return out
     out = {"gang": gang}
+    for label in (KUEUE_QUEUE, KUEUE_PRIORITY):
+        if label in (metadata.get("labels") or {}):
+            findings.append(_lost(("metadata", "labels", label), f"{label} with a {gang} gang: a spec's job has one "
+                                  "gang (scheduling.gang), and mpigen writes Kueue's labels for gang kueue only"))
     if gang == "scheduler-plugins" and options.scheduler_name != DEFAULT_SCHEDULER_PLUGINS:
         out["schedulerName"] = options.scheduler_name
     group = _pod_group(defaulted, gang, options)

@@ -111,10 +111,14 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
                 scheduler_name: str) -> list[Finding]:
     """Take out what the gang's operator writes on the pods itself (mpigen writes it from
     ``scheduling``): the scheduler's name, the group annotation or label, Volcano's task."""
+    metadata, pod = template["metadata"], template["spec"]
+    if gang == "kube-batch":  # as mpigen writes them with its PodGroup (manifest._kube_batch_group)
+        del pod["schedulerName"]
+        del metadata["annotations"][GROUP_ANNOTATION]
+        return []
     if gang not in ("volcano", "scheduler-plugins"):
         return []
     findings = []
-    metadata, pod = template["metadata"], template["spec"]
     wanted = "volcano" if gang == "volcano" else scheduler_name
     if pod.get("schedulerName") not in (None, wanted):
         if kind == "MPIJob":

@@ -33,7 +33,7 @@ def differences(manifest: dict[str, Any], built: dict[str, Any], gang: str | Non
     job imported), at most ``limit`` of them: ``path: manifest <value>, built <value>``. ``gang``
     is the operator's (None: none)."""
     out: list[str] = []
-    left, right = _job(manifest), _job(built)
+    left, right = _job(manifest, options), _job(built, options)
     kueue = KUEUE_QUEUE in (left["metadata"].get("labels") or {}) or KUEUE_QUEUE in (right["metadata"].get("labels") or {})
     if kueue:
         for job in (left, right):
@@ -49,10 +49,24 @@ def differences(manifest: dict[str, Any], built: dict[str, Any], gang: str | Non
     return out[:limit]
 
 
-def _job(job: dict[str, Any]) -> dict[str, Any]:
-    from .manifest import _defaulted
+def beside_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any]]) -> list[str]:
+    """Where the objects mpigen builds beside the job (kube-batch's PodGroup) differ from those of
+    the manifest's file the spec says (by kind and name; their specs and names compared)."""
+    out = []
+    for obj in manifest:
+        same = next((b for b in built if (b["kind"], b["metadata"].get("name")) ==
+                     (obj.get("kind"), (obj.get("metadata") or {}).get("name"))), None)
+        if same is None:
+            out.append(f"{_name(obj)}: not built")
+            continue
+        out += [f"{_name(obj)} {d}" for d in _walk({"spec": obj.get("spec")}, {"spec": same.get("spec")}, ())]
+    return out
 
-    out = copy.deepcopy(_defaulted(job, ImportOptions().operator_version))
+
+def _job(job: dict[str, Any], options: ImportOptions) -> dict[str, Any]:
+    from .manifest import defaulted
+
+    out = copy.deepcopy(defaulted(job, options.operator_version))
     meta = out.get("metadata") or {}
     out["metadata"] = {k: v for k, v in meta.items() if k in ("name", "namespace", "labels", "annotations")}
     annotations = out["metadata"].get("annotations") or {}
@@ -68,6 +82,9 @@ def _job(job: dict[str, Any]) -> dict[str, Any]:
     policy.pop("schedulingPolicy", None)
     if out["kind"] == "MPIJob":
         spec.setdefault("runLauncherAsWorker", False)
+        for key in ("launcherCreationPolicy", "runLauncherAsWorker"):  # unknown to the release: pruned
+            if not options.operator_version.has(key):
+                spec.pop(key, None)
     return out
 
 

@@ -117,7 +117,7 @@ def test_random_specs_built_imported_and_built_again() -> None:
     import random
 
     from mpigen.emit.yaml_emit import dump
-    from mpigen.importers.manifest import import_job
+    from mpigen.importers.manifest import ImportOptions, import_job
     from mpigen.importers.roundtrip import differences
     from mpigen.load.yaml_loader import load_text
     from mpigen.pipeline import Options, compile_specs
@@ -137,12 +137,15 @@ def test_random_specs_built_imported_and_built_again() -> None:
                 job = next((o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob")), None)
                 if job is None:  # a TrainJob
                     continue
-                result = import_job(job)
+                result = import_job(job, ImportOptions(beside=tuple(o for o in objects if o is not job)))
                 assert result.findings == [], (name, result.findings)
                 text = dump(result.spec)
                 again = compile_specs(load_text(text, "imported.yaml"), "imported.yaml", Options())
                 assert again.ok, (name, text, [d.format() for d in again.diagnostics])
                 rebuilt = next(o for o in again.jobs[0].base if o["kind"] == job["kind"])
                 assert rebuilt == job, (name, text, differences(job, rebuilt, result.gang, result.options))
+                groups = [o for o in objects if o["kind"] == "PodGroup"]  # kube-batch's, which mpigen writes
+                assert [o for o in again.jobs[0].base if o["kind"] == "PodGroup"] == groups, (name, text)
+                assert result.consumed == groups
                 jobs += 1
     assert jobs >= 2 * RANDOM_SPECS and variants >= RANDOM_SPECS * 3 // 4  # most variants are valid specs

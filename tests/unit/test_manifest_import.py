@@ -317,3 +317,37 @@ def test_usage_errors_exit_2() -> None:
     code, out, err = run(["no/such/file.yaml"])
     assert (code, out) == (2, "") and "cannot read" in err
     assert run(["-", "--gang", "kube-batch"], stdin=PI)[0] == 2
+
+
+def test_the_operators_gang_when_the_pod_templates_name_none() -> None:
+    """schedulingPolicy is read only by an operator run with --gang-scheduling: without a gang on the
+    pod templates it is not imported (a warning), with --gang it is the spec's gang."""
+    text = PYTORCH.replace("spec:\n  pytorchReplicaSpecs:", "spec:\n  runPolicy:\n    schedulingPolicy: {queue: "
+                           "research}\n  pytorchReplicaSpecs:")
+    assert ("spec.runPolicy.schedulingPolicy.queue", "import-dropped", Severity.WARNING) in findings(text)
+    with_gang = imported(text, gang="volcano")
+    assert with_gang.findings == [] and with_gang.spec["spec"]["scheduling"] == {"gang": "volcano", "queue": "research"}
+    code, out, err = run(["-", "--gang", "volcano"], stdin=text)
+    assert code == 0, err
+    assert yaml.safe_load(out)["spec"]["scheduling"] == {"gang": "volcano", "queue": "research"}
+
+
+def test_a_scheduler_plugins_scheduler_named_by_the_pod_templates() -> None:
+    text = PYTORCH.replace("        spec:\n          containers", "        metadata: {labels: {scheduling.x-k8s.io/"
+                           "pod-group: ddp}}\n        spec:\n          schedulerName: coscheduler\n          containers")
+    result = imported(text)
+    assert result.spec["spec"]["scheduling"] == {"gang": "scheduler-plugins", "schedulerName": "coscheduler"}
+
+
+def test_kube_batch_with_its_pod_group_beside() -> None:
+    """The pods name kube-batch and their group, and the file holds kube-batch's PodGroup (as mpigen
+    writes it): a spec's gang kube-batch, whose PodGroup the build writes again."""
+    result = CliRunner().invoke(cli, ["build", str(Path(__file__).parents[2] / "specs" / "kube-batch-tfjob.yaml")])
+    assert result.exit_code == 0, result.stderr
+    code, out, err = run(["-"], stdin=result.stdout)
+    assert code == 0 and "import-other-object" not in err, err
+    assert yaml.safe_load(out)["spec"]["scheduling"] == {"gang": "kube-batch", "queue": "default"}
+    without = result.stdout.split("\n---\n")[0] + "\n"  # the job alone: its pods' marks go into the spec as they are
+    code, out, err = run(["-"], stdin=without)
+    assert code == 0, err
+    assert "scheduling" not in yaml.safe_load(out)["spec"]
