@@ -8,11 +8,12 @@ then said in the spec's terms, high-level first:
   servers and evaluator); an MPIJob's slots, SSH path, implementation and launcher settings; a
   PyTorchJob's or TFJob's port and restart policy; ``runPolicy`` where it is not mpigen's default
   (an explicit ``cleanPodPolicy: None``, since mpigen's own default is ``Running``);
-* the gang: the scheduler the pod templates name (or ``--gang``), and each ``schedulingPolicy``
-  value only where the PodGroup would be another without it (:func:`scheduling`); Kueue's labels
-  as ``gang: kueue``;
-* each role's pods (:mod:`.manifest_pods`): the fields of the spec that say them exactly, job-wide
-  where every role has the same value and per role (``roles.<role>``) where they differ;
+* the gang (:mod:`.manifest_gang`): the scheduler the pod templates name (or ``--gang``), and each
+  ``schedulingPolicy`` value only where the PodGroup would be another without it; Kueue's labels
+  as ``gang: kueue``; kube-batch's PodGroup beside the job as ``gang: kube-batch``;
+* each role's pods (:mod:`.manifest_pods`, mpigen's own ``shmSize`` and ``code``:
+  :mod:`.manifest_features`): the fields of the spec that say them exactly, job-wide where every
+  role has the same value and per role (``roles.<role>``) where they differ (:mod:`.manifest_roles`);
 * what is left of each pod template: ``podTemplatePatch``, the strategic merge patch of the
   template mpigen generates from those fields into the manifest's (:func:`mpigen.patch.diff.create_patch`),
   job-wide when every role needs the same one.
@@ -26,17 +27,15 @@ spec builds back to the same job is :mod:`.roundtrip`'s to check.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..diagnostics import Severity
-from ..expand.defaults import DEFAULT_SCHEDULER_PLUGINS, DEFAULT_SSH_PATH, PYTORCH_PORT, TENSORFLOW_PORT
+from ..expand.defaults import DEFAULT_SSH_PATH, PYTORCH_PORT, TENSORFLOW_PORT
 from ..names import SPEC_API_VERSION, SPEC_KIND
-from ..operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .manifest_features import features
-from .manifest_pods import Finding, main_index, program, role_fields, target_template
+from .manifest_gang import KUEUE_QUEUE, kube_batch, kube_batch_group, scheduler_name_of, scheduling
+from .manifest_pods import Finding, dropped, lost, main_index, program, role_fields, target_template
 from .manifest_roles import factor, generated_templates, patches
 
 KINDS = {
@@ -51,9 +50,6 @@ RESTART_POLICY = {"pytorch": "OnFailure", "tensorflow": "Never"}
 SERVER_FIELDS = ("uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
                  "deletionGracePeriodSeconds", "managedFields", "selfLink")
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-KUEUE_QUEUE = "kueue.x-k8s.io/queue-name"
-KUEUE_PRIORITY = "kueue.x-k8s.io/priority-class"
-SCHEDULING_KEYS = ("minAvailable", "queue", "priorityClass", "minResources", "scheduleTimeoutSeconds")
 RUN_POLICY_KEYS = ("ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit")
 UNSAID = {
     "elasticPolicy": "elastic training (a PyTorchJob whose workers come and go): mpigen's has a fixed number of "
@@ -92,14 +88,6 @@ class Role:
     fields: dict[str, Any] = field(default_factory=dict)  # the spec fields that say it
 
 
-def _lost(path: tuple, message: str) -> Finding:
-    return (path, "import-lost", Severity.ERROR, message)
-
-
-def _dropped(path: tuple, message: str) -> Finding:
-    return (path, "import-dropped", Severity.WARNING, message)
-
-
 @dataclass
 class Imported:
     spec: dict[str, Any]
@@ -124,15 +112,15 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
     findings: list[Finding] = []
     metadata = _metadata(job, findings)
     if "status" in job:
-        findings.append(_dropped(("status",), "the status is not imported: the operator writes it"))
+        findings.append(dropped(("status",), "the status is not imported: the operator writes it"))
     gang = options.gang if options.gang is not None else (Context(job, LintOptions()).gang or "none")
     gang = None if gang == "none" else gang
     spec: dict[str, Any] = {"framework": framework}
     replicas = defaulted_job["spec"].get(key) or {}
     if gang == "scheduler-plugins" and options.scheduler_name is None:
-        options = replace(options, scheduler_name=_scheduler_name(replicas))
+        options = replace(options, scheduler_name=scheduler_name_of(replicas))
     scheduler_name = options.scheduler_name
-    group = _kube_batch_group(job, replicas, options.beside) if gang is None else None
+    group = kube_batch_group(job, replicas, options.beside) if gang is None else None
     roles: list[Role] = []
     for rtype, role in types:
         if rtype not in replicas:
@@ -145,12 +133,12 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
         roles.append(Role(role, rtype, where, template, main_index(template, kind)))
     for rtype in replicas:
         if rtype not in dict(types):
-            findings.append(_lost(("spec", key, rtype), f"a {kind}'s replica type {rtype}: mpigen writes "
+            findings.append(lost(("spec", key, rtype), f"a {kind}'s replica type {rtype}: mpigen writes "
                                   f"{', '.join(t for t, _ in types)}"))
     spec.update(_job_fields(kind, defaulted_job, replicas, options.operator_version, findings))
     spec["scheduling"] = scheduling(job, defaulted_job, gang, metadata, options, findings)
     if group is not None:
-        spec["scheduling"] = _kube_batch(group, replicas)
+        spec["scheduling"] = kube_batch(group, replicas)
     found_features, reduced, own_volumes = features({r.name: r.template for r in roles}, {r.name: r.main for r in roles})
     spec.update(found_features)
     for role in roles:
@@ -179,48 +167,6 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
         spec.setdefault("roles", {}).setdefault(name, {})["podTemplatePatch"] = patch
     return Imported({"apiVersion": SPEC_API_VERSION, "kind": SPEC_KIND, "metadata": metadata, "spec": _clean(spec)},
                     findings, gang, options, [group] if group is not None else [])
-
-
-KUBE_BATCH_API = "scheduling.incubator.k8s.io/v1alpha1"
-
-
-def _kube_batch_group(job: dict[str, Any], replicas: dict[str, Any], beside: tuple[dict[str, Any], ...]
-                      ) -> dict[str, Any] | None:
-    """kube-batch's PodGroup of the job, when its pods all name kube-batch and that group (as mpigen
-    writes them, a spec's ``gang: kube-batch``) and the file holds the PodGroup."""
-    from .manifest_pods import GROUP_ANNOTATION
-
-    meta = job.get("metadata") or {}
-    for replica in replicas.values():
-        template = replica.get("template") or {}
-        if (template.get("spec") or {}).get("schedulerName") != "kube-batch" or \
-                ((template.get("metadata") or {}).get("annotations") or {}).get(GROUP_ANNOTATION) != meta.get("name"):
-            return None
-    return next((obj for obj in beside if obj.get("apiVersion") == KUBE_BATCH_API and obj.get("kind") == "PodGroup"
-                 and (obj.get("metadata") or {}).get("name") == meta.get("name")
-                 and (obj.get("metadata") or {}).get("namespace") == meta.get("namespace")), None)
-
-
-def _kube_batch(group: dict[str, Any], replicas: dict[str, Any]) -> dict[str, Any]:
-    """``scheduling`` of a kube-batch gang, from its PodGroup (minMember: every pod by default)."""
-    spec = group.get("spec") or {}
-    out: dict[str, Any] = {"gang": "kube-batch"}
-    if spec.get("queue"):
-        out["queue"] = spec["queue"]
-    if spec.get("priorityClassName"):
-        out["priorityClass"] = spec["priorityClassName"]
-    pods = sum(r.get("replicas", 1) for r in replicas.values())
-    if spec.get("minMember", pods) != pods:
-        out["minAvailable"] = spec["minMember"]
-    return out
-
-
-def _scheduler_name(replicas: dict[str, Any]) -> str:
-    """The scheduler-plugins scheduler the pod templates name (one for all), else the default."""
-    names = {((r.get("template") or {}).get("spec") or {}).get("schedulerName") for r in replicas.values()
-             if isinstance(r, dict)}
-    names.discard(None)
-    return names.pop() if len(names) == 1 else DEFAULT_SCHEDULER_PLUGINS_NAME
 
 
 def defaulted(job: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
@@ -265,16 +211,16 @@ def _metadata(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
         out["labels"] = dict(meta["labels"])
     annotations = dict(meta.get("annotations") or {})
     if LAST_APPLIED in annotations:
-        findings.append(_dropped(("metadata", "annotations", LAST_APPLIED), "kubectl's record of the last "
+        findings.append(dropped(("metadata", "annotations", LAST_APPLIED), "kubectl's record of the last "
                                  "applied manifest is not imported: kubectl apply writes it again"))
         del annotations[LAST_APPLIED]
     if annotations:
         out["annotations"] = annotations
     for key in meta:
         if key in SERVER_FIELDS:
-            findings.append(_dropped(("metadata", key), f"metadata.{key} is not imported: the API server sets it"))
+            findings.append(dropped(("metadata", key), f"metadata.{key} is not imported: the API server sets it"))
         elif key not in ("name", "namespace", "labels", "annotations"):
-            findings.append(_lost(("metadata", key), f"metadata.{key}: a spec's job has a name, a namespace, "
+            findings.append(lost(("metadata", key), f"metadata.{key}: a spec's job has a name, a namespace, "
                                   "labels and annotations only"))
     return out
 
@@ -307,7 +253,7 @@ def _run_policy(policy: dict[str, Any], labels: dict[str, Any], findings: list[F
             what = UNSAID.get(key, "the spec's runPolicy has cleanPodPolicy, ttlSecondsAfterFinished, "
                                    "activeDeadlineSeconds, backoffLimit and suspend")
             if not (key == "managedBy" and policy[key] in ("kubeflow.org/mpi-operator", "kubeflow.org/training-operator")):
-                findings.append(_lost(("spec", "runPolicy", key), f"runPolicy.{key}: {what}"))
+                findings.append(lost(("spec", "runPolicy", key), f"runPolicy.{key}: {what}"))
     return out
 
 
@@ -320,7 +266,7 @@ def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], version: Operator
         mpi["sshAuthMountPath"] = spec["sshAuthMountPath"]
     for key in ("launcherCreationPolicy", "runLauncherAsWorker"):
         if key in spec and not version.has(key):
-            findings.append(_dropped(("spec", key), f"{key} is not imported: mpi-operator {version} has no such field "
+            findings.append(dropped(("spec", key), f"{key} is not imported: mpi-operator {version} has no such field "
                                      "(its CRD prunes it)"))
     if spec.get("launcherCreationPolicy", "AtStartup") != "AtStartup" and version.has("launcherCreationPolicy"):
         mpi["launcherCreationPolicy"] = spec["launcherCreationPolicy"]
@@ -329,15 +275,15 @@ def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], version: Operator
     for rtype, policy in (("Launcher", "OnFailure"), ("Worker", "Never")):
         replica = replicas.get(rtype) or {}
         if rtype in replicas and replica.get("restartPolicy") != policy:
-            findings.append(_lost(("spec", "mpiReplicaSpecs", rtype, "restartPolicy"), f"the {rtype.lower()}'s "
+            findings.append(lost(("spec", "mpiReplicaSpecs", rtype, "restartPolicy"), f"the {rtype.lower()}'s "
                                   f"restartPolicy {replica.get('restartPolicy')}: mpigen's MPIJob restarts its launcher "
                                   "OnFailure and its workers Never (runPolicy.backoffLimit sets the launcher's retries)"))
     if "Launcher" not in replicas:
-        findings.append(_lost(("spec", "mpiReplicaSpecs"), "an MPIJob without a Launcher: mpigen's has one"))
+        findings.append(lost(("spec", "mpiReplicaSpecs"), "an MPIJob without a Launcher: mpigen's has one"))
     for key in spec:
         if key not in ("slotsPerWorker", "runPolicy", "mpiReplicaSpecs", "mpiImplementation", "sshAuthMountPath",
                        "launcherCreationPolicy", "runLauncherAsWorker"):
-            findings.append(_lost(("spec", key), f"spec.{key}: {UNSAID.get(key, 'not a field of mpigen MPIJobs')}"))
+            findings.append(lost(("spec", key), f"spec.{key}: {UNSAID.get(key, 'not a field of mpigen MPIJobs')}"))
     return mpi
 
 
@@ -350,20 +296,20 @@ def _training_blocks(kind: str, spec: dict[str, Any], replicas: dict[str, Any], 
     if len(set(policies.values())) > 1:
         for rtype in list(policies)[1:]:
             if policies[rtype] != next(iter(policies.values())):
-                findings.append(_lost(("spec", key, rtype, "restartPolicy"), "replica types with restart policies "
+                findings.append(lost(("spec", key, rtype, "restartPolicy"), "replica types with restart policies "
                                       "of their own: a spec's restartPolicy is every replica type's"))
     elif policies and next(iter(policies.values())) != RESTART_POLICY[framework]:
         out["restartPolicy"] = next(iter(policies.values()))
     singles = ("Master",) if kind == "PyTorchJob" else ("Chief", "Evaluator")
     for rtype in singles:
         if rtype in replicas and replicas[rtype].get("replicas") != 1:
-            findings.append(_lost(("spec", key, rtype, "replicas"), f"{replicas[rtype].get('replicas')} "
+            findings.append(lost(("spec", key, rtype, "replicas"), f"{replicas[rtype].get('replicas')} "
                                   f"{rtype} replicas: mpigen's {kind} has one {rtype}"))
     if kind == "PyTorchJob":
         if "Master" not in replicas:
-            findings.append(_lost(("spec", key), "a PyTorchJob without a Master: mpigen's PyTorchJob always has one"))
+            findings.append(lost(("spec", key), "a PyTorchJob without a Master: mpigen's PyTorchJob always has one"))
         if spec.get("nprocPerNode", "auto") != "auto":
-            findings.append(_lost(("spec", "nprocPerNode"), f"nprocPerNode {spec['nprocPerNode']!r}: mpigen's "
+            findings.append(lost(("spec", "nprocPerNode"), f"nprocPerNode {spec['nprocPerNode']!r}: mpigen's "
                                   "PyTorchJob runs nprocPerNode auto"))
         known = ("runPolicy", key, "nprocPerNode")
     else:
@@ -373,12 +319,12 @@ def _training_blocks(kind: str, spec: dict[str, Any], replicas: dict[str, Any], 
         if "PS" in replicas:
             block["ps"] = {"replicas": replicas["PS"].get("replicas", 1)}
         if spec.get("successPolicy", "") != "":
-            findings.append(_lost(("spec", "successPolicy"), f"successPolicy {spec['successPolicy']!r}: mpigen's "
+            findings.append(lost(("spec", "successPolicy"), f"successPolicy {spec['successPolicy']!r}: mpigen's "
                                   "TFJob uses the operator's default"))
         known = ("runPolicy", key, "successPolicy")
     for name in spec:
         if name not in known:
-            findings.append(_lost(("spec", name), f"spec.{name}: {UNSAID.get(name, f'not a field of mpigen {kind}s')}"))
+            findings.append(lost(("spec", name), f"spec.{name}: {UNSAID.get(name, f'not a field of mpigen {kind}s')}"))
     return out
 
 
@@ -456,85 +402,3 @@ def _training_programs(spec: dict[str, Any], framework: str, roles: list[Role]) 
     if port is not None and port != default:
         spec[framework]["port"] = port
     return False
-
-
-# ------------------------------------------------------------------------------ the gang
-
-
-def scheduling(job: dict[str, Any], defaulted: dict[str, Any], gang: str | None, metadata: dict[str, Any],
-               options: ImportOptions, findings: list[Finding]) -> dict[str, Any]:
-    """``spec.scheduling``: the gang, and of the manifest's ``schedulingPolicy`` only what changes
-    the PodGroup the operator creates (mpigen writes the rest as the operator resolves it)."""
-    policy = dict(((defaulted["spec"].get("runPolicy") or {}).get("schedulingPolicy")) or {})
-    where = ("spec", "runPolicy", "schedulingPolicy")
-    if gang is None:
-        labels = metadata.get("labels") or {}
-        out: dict[str, Any] = {}
-        if KUEUE_QUEUE in labels:  # Kueue admits the job by these labels; mpigen writes them from scheduling
-            out = {"gang": "kueue", "queue": labels.pop(KUEUE_QUEUE)}
-            if KUEUE_PRIORITY in labels:
-                out["priorityClass"] = labels.pop(KUEUE_PRIORITY)
-            if not labels:
-                metadata.pop("labels")
-            if "suspend" in (defaulted["spec"].get("runPolicy") or {}):
-                findings.append(_dropped(("spec", "runPolicy", "suspend"), "runPolicy.suspend is not imported: "
-                                         "Kueue suspends the job when it is created and resumes it when it admits it"))
-        why = ("Kueue admits the job by quota and no PodGroup is created" if out else
-               "the pod templates name no gang scheduler (give the operator's with --gang)")
-        for key in policy:
-            findings.append(_dropped(where + (key,), f"schedulingPolicy.{key} is not imported: {why}"))
-        return out
-    out = {"gang": gang}
-    for label in (KUEUE_QUEUE, KUEUE_PRIORITY):
-        if label in (metadata.get("labels") or {}):
-            findings.append(_lost(("metadata", "labels", label), f"{label} with a {gang} gang: a spec's job has one "
-                                  "gang (scheduling.gang), and mpigen writes Kueue's labels for gang kueue only"))
-    if gang == "scheduler-plugins" and options.scheduler_name != DEFAULT_SCHEDULER_PLUGINS:
-        out["schedulerName"] = options.scheduler_name
-    group = _pod_group(defaulted, gang, options)
-    for key in SCHEDULING_KEYS:
-        if key not in policy:
-            continue
-        without = copy.deepcopy(defaulted)
-        del without["spec"]["runPolicy"]["schedulingPolicy"][key]
-        if _pod_group(without, gang, options) != group:
-            out[key] = _spec_resources(policy[key]) if key == "minResources" else policy[key]
-            continue
-        passed = {"volcano": ("minAvailable", "queue", "priorityClass", "minResources"),
-                  "scheduler-plugins": ("minAvailable", "minResources", "scheduleTimeoutSeconds")}[gang]
-        if key not in passed:
-            findings.append(_dropped(where + (key,), f"schedulingPolicy.{key} is not imported: mpi-operator and "
-                                     f"training-operator do not pass it to {gang}'s PodGroup"))
-        defaulted = without
-    for key in policy:
-        if key not in SCHEDULING_KEYS:
-            findings.append(_lost(where + (key,), f"schedulingPolicy.{key}: not a field of the spec's scheduling"))
-    return out
-
-
-def _pod_group(job: dict[str, Any], gang: str, options: ImportOptions) -> Any:
-    from ..operator.podgroup import OperatorPanicError
-
-    try:
-        if job["kind"] == "MPIJob":
-            from ..operator.podgroup import new_pod_group
-
-            return new_pod_group(job, gang, options.priority_classes,
-                                 scheduler_name=options.scheduler_name or DEFAULT_SCHEDULER_PLUGINS_NAME,
-                                 version=options.operator_version)
-        from ..operator.training_podgroup import podgroup
-
-        return podgroup(job, gang, options.priority_classes or {})
-    except (OperatorPanicError, KeyError, TypeError, ValueError) as exc:
-        return repr(exc)
-
-
-def _spec_resources(values: dict[str, Any]) -> dict[str, Any]:
-    """A ResourceList as the spec's resources (``nvidia.com/gpu`` as ``gpu``)."""
-    out: dict[str, Any] = {}
-    for name, value in (values or {}).items():
-        if name == "nvidia.com/gpu" and str(value).isdigit():
-            out["gpu"] = int(str(value))
-        else:
-            out[name] = value if isinstance(value, str) else str(value)
-    return out

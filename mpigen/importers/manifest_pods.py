@@ -57,11 +57,11 @@ POD_FIELDS = {"nodeSelector": "nodeSelector", "priorityClassName": "priorityClas
 """Fields of the pod the spec writes as they are: the pod's name -> the spec's."""
 
 
-def _dropped(path: tuple, message: str) -> Finding:
+def dropped(path: tuple, message: str) -> Finding:
     return (path, "import-dropped", Severity.WARNING, message)
 
 
-def _lost(path: tuple, message: str) -> Finding:
+def lost(path: tuple, message: str) -> Finding:
     return (path, "import-lost", Severity.ERROR, message)
 
 
@@ -72,7 +72,7 @@ def target_template(template: dict, where: tuple, *, kind: str, role: str, job_n
     findings: list[Finding] = []
     metadata = out.setdefault("metadata", {})
     for key in [k for k in metadata if k not in ("labels", "annotations")]:
-        findings.append(_lost(where + ("metadata", key), f"a pod template's metadata.{key}: a spec's pods take "
+        findings.append(lost(where + ("metadata", key), f"a pod template's metadata.{key}: a spec's pods take "
                               "labels and annotations only (the operator names each pod itself)"))
         del metadata[key]
     pod = out.setdefault("spec", {})
@@ -83,17 +83,17 @@ def target_template(template: dict, where: tuple, *, kind: str, role: str, job_n
                            subdomain="mpi-operator sets each pod's subdomain to the job's Service")
     for key, why in overwritten.items():
         if key in pod:
-            findings.append(_dropped(where + ("spec", key), f"{key} is not imported: {why}"))
+            findings.append(dropped(where + ("spec", key), f"{key} is not imported: {why}"))
             del pod[key]
     if kind == "MPIJob" and pod.get("hostNetwork") and pod.get("dnsPolicy") != HOST_NETWORK_DNS:
         if "dnsPolicy" in pod:
-            findings.append(_dropped(where + ("spec", "dnsPolicy"), f"dnsPolicy {pod['dnsPolicy']} is not "
+            findings.append(dropped(where + ("spec", "dnsPolicy"), f"dnsPolicy {pod['dnsPolicy']} is not "
                                      f"imported: mpi-operator gives pods on the host network {HOST_NETWORK_DNS}"))
         pod["dnsPolicy"] = HOST_NETWORK_DNS
     findings += _gang_marks(out, where, kind, role, job_name, gang, scheduler_name)
     for i, volume in enumerate(pod.get("volumes") or []):
         if isinstance(volume, dict) and volume.get("name") in OPERATOR_VOLUMES and kind == "MPIJob":
-            findings.append(_lost(where + ("spec", "volumes", i, "name"), f"volume {volume['name']!r} is the name "
+            findings.append(lost(where + ("spec", "volumes", i, "name"), f"volume {volume['name']!r} is the name "
                                   "mpi-operator gives its own (the SSH keys, the hostfile): the pods would have it "
                                   "twice"))
     containers = pod.get("containers") or []
@@ -122,10 +122,10 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
     wanted = "volcano" if gang == "volcano" else scheduler_name
     if pod.get("schedulerName") not in (None, wanted):
         if kind == "MPIJob":
-            findings.append(_dropped(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']} is "
+            findings.append(dropped(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']} is "
                                      f"not imported: under the gang mpi-operator gives every pod {wanted}"))
         else:
-            findings.append(_lost(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']}: "
+            findings.append(lost(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']}: "
                                   f"training-operator keeps a scheduler other than the gang's ({wanted}), and a "
                                   "spec's pods run on the gang's scheduler"))
     pod.pop("schedulerName", None)
@@ -136,7 +136,7 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
         found = metadata.get(kind_of) or {}
         for key, value in values.items():
             if key in found and found[key] != value:
-                findings.append(_dropped(where + ("metadata", kind_of, key), f"{key} {found[key]!r} is not "
+                findings.append(dropped(where + ("metadata", kind_of, key), f"{key} {found[key]!r} is not "
                                          f"imported: the operator sets it to {value!r}"))
             found.pop(key, None)
     return findings
