@@ -124,9 +124,11 @@ class Merger:
             return {}
         at = path + (DIRECTIVE,)
         if same(directive, "merge"):
-            self.fail(at, "patch-directive", "`$patch: merge` is not accepted in a mapping (kubectl refuses it as "
+            self.fail(at, code="patch-directive",
+                      message="`$patch: merge` is not accepted in a mapping (kubectl refuses it as "
                       "an unknown patch type): a mapping is merged by default, remove the line")
-        self.fail(at, "patch-directive", f"unknown `$patch: {directive}` ({_words(directive)}): in a mapping write "
+        self.fail(at, code="patch-directive",
+                  message=f"unknown `$patch: {directive}` ({_words(directive)}): in a mapping write "
                   "`$patch: replace` (the patch's mapping replaces the pod template's) or `$patch: delete` "
                   "(the mapping becomes empty)")
 
@@ -137,7 +139,8 @@ class Merger:
         at = path + (RETAIN_KEYS,)
         listed = patch.pop(RETAIN_KEYS)
         if not isinstance(listed, list) or any(isinstance(v, (dict, list)) for v in listed):
-            self.note(at, "patch-directive", f"`$retainKeys` must be a list of the field names to keep, got "
+            self.note(at, code="patch-directive",
+                      message=f"`$retainKeys` must be a list of the field names to keep, got "
                       f"{_words(listed)}")
             return
         keep = {hash_key(v) for v in listed}
@@ -145,7 +148,8 @@ class Merger:
                     if value is not None and not key.startswith((DELETE_FROM_PRIMITIVE_LIST, SET_ELEMENT_ORDER))
                     and hash_key(key) not in keep]
         for key in unlisted:
-            self.note(path + (key,), "patch-retain-keys", f"{key} is set but `$retainKeys` does not list it: "
+            self.note(path + (key,), code="patch-retain-keys",
+                      message=f"{key} is set but `$retainKeys` does not list it: "
                       "list in `$retainKeys` every field this mapping keeps or sets (kubectl: invalid patch "
                       "format of retainKeys)")
         if not unlisted:
@@ -159,11 +163,13 @@ class Merger:
         if key.startswith(DELETE_FROM_PRIMITIVE_LIST):
             name = _prefixed_key(key, DELETE_FROM_PRIMITIVE_LIST)
             if name is None:
-                self.fail(at, "patch-directive", "`$deleteFromPrimitiveList` needs the list it deletes from: write "
+                self.fail(at, code="patch-directive",
+                          message="`$deleteFromPrimitiveList` needs the list it deletes from: write "
                           "`$deleteFromPrimitiveList/<field>: [values]`")
             delete_list = True
             if value is not None and not isinstance(value, list):  # kubectl ignores it: said here
-                self.fail(at, "patch-directive", f"`{key}` must be a list of the values to delete from {name}, got "
+                self.fail(at, code="patch-directive",
+                          message=f"`{key}` must be a list of the values to delete from {name}, got "
                           f"{_words(value)}")
         if value is None:
             original.pop(name, None)
@@ -228,7 +234,8 @@ class Merger:
                 merged = deduplicate_scalars(original + patch)
             else:
                 if not merge_key:
-                    self.fail(path, "patch-type", f"{_name(path)} holds {type_words(items)} in each item, not a "
+                    self.fail(path, code="patch-type",
+                              message=f"{_name(path)} holds {type_words(items)} in each item, not a "
                               "mapping (kubectl: cannot merge lists without merge key)")
                 original, patch, failed = self.special_items(original, patch, merge_key, where)
                 missing = {id(item) for item in patch
@@ -246,7 +253,7 @@ class Merger:
                 patch_items, server_only = partition_primitives(merged, patch)
             return normalize_element_order(patch_items, server_only, patch, original, merge_key, kind)
         except ListError as error:
-            where.fail(error)
+            where.refuse(error)
 
     def special_items(self, original: list, patch: list, merge_key: str, where: _Where) -> tuple[list, list, bool]:
         """mergeSliceWithSpecialElements: the ``$patch`` items of a merged list of maps applied;
@@ -263,18 +270,20 @@ class Merger:
                     original = [o for o in original if not (merge_key in o and same(o[merge_key], item[merge_key]))]
                 else:
                     failed = True
-                    self.note(at, "patch-merge-key", f"this `$patch: delete` item of {_name(where.path)} has no "
+                    self.note(at, code="patch-merge-key",
+                              message=f"this `$patch: delete` item of {_name(where.path)} has no "
                               f"{merge_key}: name the item to delete with `{merge_key}: ...`")
             elif same(directive, "replace"):
                 replace = True
             elif same(directive, "merge"):
                 failed = True
-                self.note(at + (DIRECTIVE,), "patch-directive", "`$patch: merge` is not accepted in a list (kubectl: "
+                self.note(at + (DIRECTIVE,), code="patch-directive",
+                          message="`$patch: merge` is not accepted in a list (kubectl: "
                           f"merging lists cannot yet be specified in the patch): the items of {_name(where.path)} "
                           f"are merged by their {merge_key} already, remove this item")
             else:
                 failed = True
-                self.note(at + (DIRECTIVE,), "patch-directive", f"unknown `$patch: {directive}` "
+                self.note(at + (DIRECTIVE,), code="patch-directive", message=f"unknown `$patch: {directive}` "
                           f"({_words(directive)}) in an item of {_name(where.path)}: write `$patch: delete` beside "
                           f"the {merge_key} of the item to delete, or an item `- $patch: replace` to replace the "
                           "whole list with the patch's items")
@@ -308,25 +317,30 @@ class Merger:
         at = path + (key,)
         name = _prefixed_key(key, SET_ELEMENT_ORDER)
         if name is None:
-            self.fail(at, "patch-directive", "`$setElementOrder` needs the list it orders: write "
+            self.fail(at, code="patch-directive", message="`$setElementOrder` needs the list it orders: write "
                       "`$setElementOrder/<field>: [items]`")
         if not isinstance(order, list):
-            self.fail(at, "patch-directive", f"`{key}` must be a list of the items of {name} in the order wanted, "
+            self.fail(at, code="patch-directive",
+                      message=f"`{key}` must be a list of the items of {name} in the order wanted, "
                       f"got {_words(order)}")
         in_original, in_patch = name in original, name in patch
         if in_original and not isinstance(original[name], list):
-            self.fail(at, "patch-type", f"`{key}` orders {name}, which the pod template has as {_words(original[name])}")
+            self.fail(at, code="patch-type",
+                      message=f"`{key}` orders {name}, which the pod template has as {_words(original[name])}")
         if in_patch and not isinstance(patch[name], list):
-            self.fail(path + (name,), "patch-type", f"{name} is ordered by `{key}` but is {_words(patch[name])}, "
+            self.fail(path + (name,), code="patch-type",
+                      message=f"{name} is ordered by `{key}` but is {_words(patch[name])}, "
                       "not a list")
         items, strategies, merge_key = self.lookup(list_field, shape, name, at)
         strategy = self.strategy(strategies, at)
         for s, item in enumerate(order):
             if merge_key and not (isinstance(item, dict) and merge_key in item):
-                self.fail(at + (s,), "patch-merge-key", f"this item of `{key}` has no {merge_key}: name each item "
+                self.fail(at + (s,), code="patch-merge-key",
+                          message=f"this item of `{key}` has no {merge_key}: name each item "
                           f"by its {merge_key}, `- {merge_key}: ...`")
             if not merge_key and isinstance(item, (dict, list)):
-                self.fail(at + (s,), "patch-directive", f"the items of `{key}` are the values of {name} in the order "
+                self.fail(at + (s,), code="patch-directive",
+                          message=f"the items of `{key}` are the values of {name} in the order "
                           "wanted: strings or numbers")
         original_list, patch_list = original.get(name, []), patch.get(name, [])
         where = _Where(self, path + (name,), patch_list, merge_key)
@@ -346,14 +360,16 @@ class Merger:
                 patch_items, server_only = partition_primitives(merged, order)
         except ListError as error:
             if error.code == "patch-type" and not merge_key:
-                self.fail(at, "patch-directive", f"`{key}`: {name} is not merged by key and its items are not "
+                self.fail(at, code="patch-directive",
+                          message=f"`{key}`: {name} is not merged by key and its items are not "
                           "strings or numbers, so it has no order to set (kubectl cannot apply it): remove the "
                           "directive")
-            where.fail(error)
+            where.refuse(error)
         try:
             kind = element_kind(original_list, patch_list)
         except ListError as error:
-            self.fail(at, "patch-element-order", f"`{key}` orders {name}, which is empty in the pod template and "
+            self.fail(at, code="patch-element-order",
+                      message=f"`{key}` orders {name}, which is empty in the pod template and "
                       "not in the patch (kubectl: no elements in any of the given slices): remove the directive"
                       if error.message.startswith("no elements") else f"{name}: {error.message}")
         if in_original and in_patch and kind is dict and (strategy == "merge"):
@@ -361,7 +377,7 @@ class Merger:
         try:
             original[name] = normalize_element_order(patch_items, server_only, order, original_list, merge_key, kind)
         except ListError as error:
-            where.fail(error)
+            where.refuse(error)
         patch.pop(name, None)
 
     def check_order(self, patch_list: list, order: list, merge_key: str, key: str, where: _Where) -> None:
@@ -371,7 +387,7 @@ class Merger:
         try:
             items = split_deletions(patch_list)[0] if merge_key else patch_list
         except ListError as error:
-            where.fail(error)
+            where.refuse(error)
         p = s = 0
         while p < len(items) and s < len(order):
             item = items[p]
@@ -380,7 +396,7 @@ class Merger:
                 continue
             if merge_key:
                 if not isinstance(item, dict) or merge_key not in item:
-                    where.fail(ListError("patch-merge-key", "", item))
+                    where.refuse(ListError("patch-merge-key", "", item))
                 equal = same(item[merge_key], order[s][merge_key])
             else:
                 equal = same(item, order[s])
@@ -388,7 +404,8 @@ class Merger:
                 p += 1
             s += 1
         if p < len(items) and s >= len(order):
-            self.fail(where.path, "patch-element-order", f"the items of {where.path[-1]} in the patch are not all "
+            self.fail(where.path, code="patch-element-order",
+                      message=f"the items of {where.path[-1]} in the patch are not all "
                       f"in `{key}`, in its order: list every item the patch has there, in the order wanted "
                       "(kubectl: the order in patch list doesn't match $setElementOrder list)")
 
@@ -447,9 +464,9 @@ class _Where:
         else:
             message = (f"this item of {field_name} has no {key}: a strategic merge patch matches the items of "
                        f"{field_name} by their {key}, so name the item to change or add with `{key}: ...`")
-        self.merger.note(self.item_path(item), "patch-merge-key", message)
+        self.merger.note(self.item_path(item), code="patch-merge-key", message=message)
 
-    def fail(self, error: ListError) -> NoReturn:
+    def refuse(self, error: ListError) -> NoReturn:
         if error.code == "patch-merge-key":
             self.missing_key(error.item)
             raise _Failed

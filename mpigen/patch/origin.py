@@ -7,7 +7,7 @@ from typing import Any
 
 from .merge import DIRECTIVE
 from .order import same
-from .strategies import Shape, Types, object_shape, split_strategies, ShapeError
+from .strategies import Shape, ShapeError, Types, field, object_shape, split_strategies
 
 
 def origin(result: Any, path: tuple, patch: Any, type_name: str, types: Types) -> tuple | None:
@@ -48,10 +48,10 @@ def _field(types: Types, shape: Shape | None, key: str) -> Shape | None:
         return None
     if shape["shape"] == "map":
         return shape["values"]
-    if shape["shape"] != "object":
+    try:
+        return field(types, shape, key)[0]
+    except ShapeError:
         return None
-    fields = types[shape["type"]]["fields"]
-    return fields.get(key) or next((sub for name, sub in fields.items() if name.casefold() == key.casefold()), None)
 
 
 def _item(result: list, index: int, patch: list, shape: Shape | None) -> int | None:

@@ -187,11 +187,11 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
     for (path, what, other, code), roles in found.items():
         who = " and ".join(roles)
         if code == "patch-overrides":
-            yield (path, code, Severity.WARNING,
+            yield (path, "patch-overrides", Severity.WARNING,
                    f"the patch sets the {who} pods' {what}, which {other} sets too: the patch is applied last and "
                    "wins; say it in one place")
         else:
-            yield (path, code, Severity.WARNING,
+            yield (path, "patch-adds-container", Severity.WARNING,
                    f"the {who} pods have no container named {what!r} (their training container is {other}): the "
                    "patch adds one to them"
                    + ("; a patch for one role's container belongs under roles.<role>.podTemplatePatch"

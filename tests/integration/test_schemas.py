@@ -108,6 +108,26 @@ def test_committed_schemas_are_up_to_date():
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
 
 
+@pytest.mark.network
+def test_check_notices_stale_kubernetes_definitions(tmp_path):
+    """The spec schema's Kubernetes definitions edited (and, beside them, its hand-written part):
+    `--check` reports that file alone, and nothing else."""
+    if shutil.which("go") is None:
+        pytest.fail("`go` is needed to regenerate the schemas (deselect with -m 'not network')")
+    out = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, out)
+    spec = out / "mpigen.dev" / "trainingjob_v1alpha1.json"
+    document = json.loads(spec.read_text(encoding="utf-8"))
+    document["title"] = "edited by hand, which is not stale"
+    document["$defs"]["io.k8s.api.core.v1.Volume"]["description"] = "edited"
+    spec.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--check", "--out", str(out)],
+                          cwd=REPO, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert [line.split() for line in proc.stdout.splitlines() if line.startswith("  ") and ":" not in line] == [
+        ["differs", "mpigen.dev/trainingjob_v1alpha1.json"]], proc.stdout
+
+
 # ------------------------------------------------------------- schema files
 
 

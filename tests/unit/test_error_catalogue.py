@@ -165,10 +165,6 @@ def source_codes() -> dict[str, set[str]]:
                         for t in s.targets if isinstance(t, ast.Name)}
             if "CODE" in assigned:
                 add(_constant(assigned["CODE"]), _severity(assigned.get("SEVERITY")))
-    from mpigen.patch import CODES as PATCH_CODES  # the pod template patch's problems, every one an error
-
-    for code in PATCH_CODES:
-        add(code, "error")
     return codes
 
 
