@@ -36,7 +36,7 @@ JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
 @gang_option("The operator's --gang-scheduling (default: gang in the configuration, else what the job's pod "
              "templates say).")
 @scheduler_name_option(default=None, help="scheduler-plugins scheduler name [default: schedulerName in the "
-                       "configuration, else scheduler-plugins-scheduler].")
+                       "configuration, else the one the pod templates name, else scheduler-plugins-scheduler].")
 @operator_version_option("mpi-operator release whose rules apply [default: operatorVersion in the configuration, "
                          "else v0.8.0].", default=None)
 @cluster_option(PRIORITY_CLASSES + ", for the gang's minResources order.")

@@ -415,11 +415,13 @@ def no_debug(monkeypatch: pytest.MonkeyPatch) -> None:
      "document is mpigen.dev/v1alpha1\\r TrainingJob); lint Kubernetes manifests with mpigen validate"),
     ('apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: a}\n'
      'spec: {framework: mpi, image: i, command: [x], workers: 1, "x\\ninput.yaml:1:1: error forged ok": 2}\n',
-     "4:60: error unknown-field unknown field 'x\\ninput.yaml:1:1: error forged ok'; known fields: annotations, "
-     "code, command, env, environments, framework, image, imagePullPolicy, imagePullSecrets, labels, mpi, "
-     "nodeSelector, priorityClassName, pytorch, resources, restartPolicy, runPolicy, runtime, scheduling, "
-     "serviceAccountName, "
-     "shmSize, slotsPerWorker, tensorboard, tensorflow, tolerations, volumes, workers, workingDir "
+     "4:60: error unknown-field unknown field 'x\\ninput.yaml:1:1: error forged ok'; known fields: affinity, "
+     "annotations, args, code, command, containerName, dnsPolicy, env, envFrom, environments, framework, "
+     "hostNetwork, image, imagePullPolicy, imagePullSecrets, initContainers, labels, livenessProbe, mpi, "
+     "nodeSelector, podSecurityContext, podTemplatePatch, ports, priorityClassName, pytorch, readinessProbe, "
+     "resourceClaims, resources, restartPolicy, roles, runPolicy, runtime, runtimeClassName, scheduling, "
+     "securityContext, serviceAccountName, shmSize, sidecars, slotsPerWorker, startupProbe, tensorboard, "
+     "tensorflow, tolerations, topologySpreadConstraints, volumes, workers, workingDir "
      '(spec["x\\ninput.yaml:1:1: error forged ok"])'),
 ], ids=["apiVersion-with-CR", "key-with-LF"])
 def test_regression_a_diagnostic_is_one_line(capsys, workdir, no_debug, text: str, diagnostic: str) -> None:
