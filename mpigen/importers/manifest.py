@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..expand.defaults import DEFAULT_SSH_PATH, PYTORCH_PORT, TENSORFLOW_PORT
+from ..expand.roles import roles_of
 from ..names import SPEC_API_VERSION, SPEC_KIND
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .manifest_features import features
@@ -134,7 +135,7 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
     for rtype in replicas:
         if rtype not in dict(types):
             findings.append(lost(("spec", key, rtype), f"a {kind}'s replica type {rtype}: mpigen writes "
-                                  f"{', '.join(t for t, _ in types)}"))
+                                 f"{', '.join(t for t, _ in types)}"))
     spec.update(_job_fields(kind, defaulted_job, replicas, options.operator_version, findings))
     spec["scheduling"] = scheduling(job, defaulted_job, gang, metadata, options, findings)
     if group is not None:
@@ -144,7 +145,10 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
     for role in roles:
         role.fields = role_fields(reduced[role.name], role.main, job_labels=metadata.get("labels") or {},
                                   own_volumes=own_volumes)
-    mpigen_line = _mpi_programs(spec, defaulted_job, roles) if kind == "MPIJob" else _training_programs(spec, framework, roles)
+    if kind == "MPIJob":
+        mpigen_line = _mpi_programs(spec, defaulted_job, roles)
+    else:
+        mpigen_line = _training_programs(spec, framework, roles)
     spec.update(factor(spec, framework, roles))
     generate = dict(spec)
     if kind == "MPIJob":
@@ -157,8 +161,6 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
         launcher = next(r for r in roles if r.name == "launcher")
         launcher.template["spec"]["containers"][0]["command"] = generated["launcher"]["spec"]["containers"][0].get(
             "command")
-    from ..expand.roles import roles_of
-
     found, job_patch, role_patches = patches(roles, generated, roles_of(spec))
     findings += found
     if job_patch:
@@ -212,7 +214,7 @@ def _metadata(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
     annotations = dict(meta.get("annotations") or {})
     if LAST_APPLIED in annotations:
         findings.append(dropped(("metadata", "annotations", LAST_APPLIED), "kubectl's record of the last "
-                                 "applied manifest is not imported: kubectl apply writes it again"))
+                                "applied manifest is not imported: kubectl apply writes it again"))
         del annotations[LAST_APPLIED]
     if annotations:
         out["annotations"] = annotations
@@ -221,7 +223,7 @@ def _metadata(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
             findings.append(dropped(("metadata", key), f"metadata.{key} is not imported: the API server sets it"))
         elif key not in ("name", "namespace", "labels", "annotations"):
             findings.append(lost(("metadata", key), f"metadata.{key}: a spec's job has a name, a namespace, "
-                                  "labels and annotations only"))
+                                 "labels and annotations only"))
     return out
 
 
@@ -267,7 +269,7 @@ def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], version: Operator
     for key in ("launcherCreationPolicy", "runLauncherAsWorker"):
         if key in spec and not version.has(key):
             findings.append(dropped(("spec", key), f"{key} is not imported: mpi-operator {version} has no such field "
-                                     "(its CRD prunes it)"))
+                                    "(its CRD prunes it)"))
     if spec.get("launcherCreationPolicy", "AtStartup") != "AtStartup" and version.has("launcherCreationPolicy"):
         mpi["launcherCreationPolicy"] = spec["launcherCreationPolicy"]
     if spec.get("runLauncherAsWorker") and version.has("runLauncherAsWorker"):
@@ -276,8 +278,8 @@ def _mpi_block(spec: dict[str, Any], replicas: dict[str, Any], version: Operator
         replica = replicas.get(rtype) or {}
         if rtype in replicas and replica.get("restartPolicy") != policy:
             findings.append(lost(("spec", "mpiReplicaSpecs", rtype, "restartPolicy"), f"the {rtype.lower()}'s "
-                                  f"restartPolicy {replica.get('restartPolicy')}: mpigen's MPIJob restarts its launcher "
-                                  "OnFailure and its workers Never (runPolicy.backoffLimit sets the launcher's retries)"))
+                                 f"restartPolicy {replica.get('restartPolicy')}: mpigen's MPIJob restarts its launcher "
+                                 "OnFailure and its workers Never (runPolicy.backoffLimit sets the launcher's retries)"))
     if "Launcher" not in replicas:
         findings.append(lost(("spec", "mpiReplicaSpecs"), "an MPIJob without a Launcher: mpigen's has one"))
     for key in spec:
@@ -297,20 +299,20 @@ def _training_blocks(kind: str, spec: dict[str, Any], replicas: dict[str, Any], 
         for rtype in list(policies)[1:]:
             if policies[rtype] != next(iter(policies.values())):
                 findings.append(lost(("spec", key, rtype, "restartPolicy"), "replica types with restart policies "
-                                      "of their own: a spec's restartPolicy is every replica type's"))
+                                     "of their own: a spec's restartPolicy is every replica type's"))
     elif policies and next(iter(policies.values())) != RESTART_POLICY[framework]:
         out["restartPolicy"] = next(iter(policies.values()))
     singles = ("Master",) if kind == "PyTorchJob" else ("Chief", "Evaluator")
     for rtype in singles:
         if rtype in replicas and replicas[rtype].get("replicas") != 1:
             findings.append(lost(("spec", key, rtype, "replicas"), f"{replicas[rtype].get('replicas')} "
-                                  f"{rtype} replicas: mpigen's {kind} has one {rtype}"))
+                                 f"{rtype} replicas: mpigen's {kind} has one {rtype}"))
     if kind == "PyTorchJob":
         if "Master" not in replicas:
             findings.append(lost(("spec", key), "a PyTorchJob without a Master: mpigen's PyTorchJob always has one"))
         if spec.get("nprocPerNode", "auto") != "auto":
             findings.append(lost(("spec", "nprocPerNode"), f"nprocPerNode {spec['nprocPerNode']!r}: mpigen's "
-                                  "PyTorchJob runs nprocPerNode auto"))
+                                 "PyTorchJob runs nprocPerNode auto"))
         known = ("runPolicy", key, "nprocPerNode")
     else:
         for rtype, role in (("Chief", "chief"), ("Evaluator", "evaluator")):
@@ -320,7 +322,7 @@ def _training_blocks(kind: str, spec: dict[str, Any], replicas: dict[str, Any], 
             block["ps"] = {"replicas": replicas["PS"].get("replicas", 1)}
         if spec.get("successPolicy", "") != "":
             findings.append(lost(("spec", "successPolicy"), f"successPolicy {spec['successPolicy']!r}: mpigen's "
-                                  "TFJob uses the operator's default"))
+                                 "TFJob uses the operator's default"))
         known = ("runPolicy", key, "successPolicy")
     for name in spec:
         if name not in known:

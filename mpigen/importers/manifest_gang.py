@@ -45,7 +45,7 @@ def scheduling(job: dict[str, Any], defaulted: dict[str, Any], gang: str | None,
                 metadata.pop("labels")
             if "suspend" in (defaulted["spec"].get("runPolicy") or {}):
                 findings.append(dropped(("spec", "runPolicy", "suspend"), "runPolicy.suspend is not imported: "
-                                         "Kueue suspends the job when it is created and resumes it when it admits it"))
+                                        "Kueue suspends the job when it is created and resumes it when it admits it"))
         why = ("Kueue admits the job by quota and no PodGroup is created" if out else
                "the pod templates name no gang scheduler (give the operator's with --gang)")
         for key in policy:
@@ -55,7 +55,7 @@ def scheduling(job: dict[str, Any], defaulted: dict[str, Any], gang: str | None,
     for label in (KUEUE_QUEUE, KUEUE_PRIORITY):
         if label in (metadata.get("labels") or {}):
             findings.append(lost(("metadata", "labels", label), f"{label} with a {gang} gang: a spec's job has one "
-                                  "gang (scheduling.gang), and mpigen writes Kueue's labels for gang kueue only"))
+                                 "gang (scheduling.gang), and mpigen writes Kueue's labels for gang kueue only"))
     if gang == "scheduler-plugins" and options.scheduler_name != DEFAULT_SCHEDULER_PLUGINS:
         out["schedulerName"] = options.scheduler_name
     group = _pod_group(defaulted, gang, options)
@@ -71,7 +71,7 @@ def scheduling(job: dict[str, Any], defaulted: dict[str, Any], gang: str | None,
                   "scheduler-plugins": ("minAvailable", "minResources", "scheduleTimeoutSeconds")}[gang]
         if key not in passed:
             findings.append(dropped(where + (key,), f"schedulingPolicy.{key} is not imported: mpi-operator and "
-                                     f"training-operator do not pass it to {gang}'s PodGroup"))
+                                    f"training-operator do not pass it to {gang}'s PodGroup"))
         defaulted = without
     for key in policy:
         if key not in SCHEDULING_KEYS:

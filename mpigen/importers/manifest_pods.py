@@ -73,7 +73,7 @@ def target_template(template: dict, where: tuple, *, kind: str, role: str, job_n
     metadata = out.setdefault("metadata", {})
     for key in [k for k in metadata if k not in ("labels", "annotations")]:
         findings.append(lost(where + ("metadata", key), f"a pod template's metadata.{key}: a spec's pods take "
-                              "labels and annotations only (the operator names each pod itself)"))
+                             "labels and annotations only (the operator names each pod itself)"))
         del metadata[key]
     pod = out.setdefault("spec", {})
     overwritten = {"restartPolicy": "the operator sets each pod's restart policy from the replica type's "
@@ -88,14 +88,14 @@ def target_template(template: dict, where: tuple, *, kind: str, role: str, job_n
     if kind == "MPIJob" and pod.get("hostNetwork") and pod.get("dnsPolicy") != HOST_NETWORK_DNS:
         if "dnsPolicy" in pod:
             findings.append(dropped(where + ("spec", "dnsPolicy"), f"dnsPolicy {pod['dnsPolicy']} is not "
-                                     f"imported: mpi-operator gives pods on the host network {HOST_NETWORK_DNS}"))
+                                    f"imported: mpi-operator gives pods on the host network {HOST_NETWORK_DNS}"))
         pod["dnsPolicy"] = HOST_NETWORK_DNS
     findings += _gang_marks(out, where, kind, role, job_name, gang, scheduler_name)
     for i, volume in enumerate(pod.get("volumes") or []):
         if isinstance(volume, dict) and volume.get("name") in OPERATOR_VOLUMES and kind == "MPIJob":
             findings.append(lost(where + ("spec", "volumes", i, "name"), f"volume {volume['name']!r} is the name "
-                                  "mpi-operator gives its own (the SSH keys, the hostfile): the pods would have it "
-                                  "twice"))
+                                 "mpi-operator gives its own (the SSH keys, the hostfile): the pods would have it "
+                                 "twice"))
     containers = pod.get("containers") or []
     if kind == "MPIJob" and role == "worker" and containers and isinstance(containers[0], dict) \
             and not containers[0].get("command") and not containers[0].get("args"):
@@ -112,7 +112,7 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
     """Take out what the gang's operator writes on the pods itself (mpigen writes it from
     ``scheduling``): the scheduler's name, the group annotation or label, Volcano's task."""
     metadata, pod = template["metadata"], template["spec"]
-    if gang == "kube-batch":  # as mpigen writes them with its PodGroup (manifest._kube_batch_group)
+    if gang == "kube-batch":  # as mpigen writes them with its PodGroup (manifest_gang.kube_batch_group)
         del pod["schedulerName"]
         del metadata["annotations"][GROUP_ANNOTATION]
         return []
@@ -123,11 +123,11 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
     if pod.get("schedulerName") not in (None, wanted):
         if kind == "MPIJob":
             findings.append(dropped(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']} is "
-                                     f"not imported: under the gang mpi-operator gives every pod {wanted}"))
+                                    f"not imported: under the gang mpi-operator gives every pod {wanted}"))
         else:
             findings.append(lost(where + ("spec", "schedulerName"), f"schedulerName {pod['schedulerName']}: "
-                                  f"training-operator keeps a scheduler other than the gang's ({wanted}), and a "
-                                  "spec's pods run on the gang's scheduler"))
+                                 f"training-operator keeps a scheduler other than the gang's ({wanted}), and a "
+                                 "spec's pods run on the gang's scheduler"))
     pod.pop("schedulerName", None)
     marks = {"annotations": {GROUP_ANNOTATION: job_name}} if gang == "volcano" else {"labels": {GROUP_LABEL: job_name}}
     if gang == "volcano" and kind != "MPIJob":
@@ -137,7 +137,7 @@ def _gang_marks(template: dict, where: tuple, kind: str, role: str, job_name: st
         for key, value in values.items():
             if key in found and found[key] != value:
                 findings.append(dropped(where + ("metadata", kind_of, key), f"{key} {found[key]!r} is not "
-                                         f"imported: the operator sets it to {value!r}"))
+                                        f"imported: the operator sets it to {value!r}"))
             found.pop(key, None)
     return findings
 

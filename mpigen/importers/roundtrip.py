@@ -105,14 +105,15 @@ def _created(job: dict[str, Any], gang: str | None, options: ImportOptions) -> l
     job = copy.deepcopy(job)
     spec = job.setdefault("spec", {})
     spec.setdefault("runPolicy", {})["suspend"] = False
+    scheduler_name = options.scheduler_name or DEFAULT_SCHEDULER_PLUGINS_NAME
     try:
         if job["kind"] == "MPIJob":
             spec["launcherCreationPolicy"] = "AtStartup"
-            objects = list(mpi_controller.created_objects(job, gang, scheduler_name=options.scheduler_name or DEFAULT_SCHEDULER_PLUGINS_NAME,
+            objects = list(mpi_controller.created_objects(job, gang, scheduler_name=scheduler_name,
                                                           priority_classes=options.priority_classes,
                                                           version=options.operator_version, max_workers=MAX_PODS))
         else:
-            objects = list(training_controller.created_objects(job, gang, scheduler_name=options.scheduler_name or DEFAULT_SCHEDULER_PLUGINS_NAME,
+            objects = list(training_controller.created_objects(job, gang, scheduler_name=scheduler_name,
                                                                priority_classes=options.priority_classes,
                                                                max_pods=MAX_PODS))
     except (mpi_controller.NotCreated, training_controller.NotCreated, OperatorPanicError) as exc:

@@ -149,3 +149,32 @@ def test_random_specs_built_imported_and_built_again() -> None:
                 assert result.consumed == groups
                 jobs += 1
     assert jobs >= 2 * RANDOM_SPECS and variants >= RANDOM_SPECS * 3 // 4  # most variants are valid specs
+
+
+def test_the_example_specs_come_back() -> None:
+    """Every example spec of specs/ (but the TrainJobs), built, imported and built again: the same job
+    (and kube-batch's PodGroup), in every environment."""
+    from mpigen.emit.yaml_emit import dump
+    from mpigen.importers.manifest import ImportOptions, import_job
+    from mpigen.io import load_input
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+
+    specs = sorted((ROOT / "specs").glob("*.yaml"))
+    jobs = 0
+    for path in specs:
+        loaded, name = load_input(str(path))
+        compiled = compile_specs(loaded, name, Options())
+        assert compiled.ok, name
+        for objects in [compiled.jobs[0].base, *compiled.jobs[0].environments.values()]:
+            job = next((o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob")), None)
+            if job is None:
+                continue
+            result = import_job(job, ImportOptions(beside=tuple(o for o in objects if o is not job)))
+            assert result.findings == [], (name, result.findings)
+            again = compile_specs(load_text(dump(result.spec), "imported.yaml"), "imported.yaml", Options())
+            assert again.ok, (name, [d.format() for d in again.diagnostics])
+            assert [o for o in again.jobs[0].base if o["kind"] in (job["kind"], "PodGroup")] == \
+                [o for o in objects if o["kind"] in (job["kind"], "PodGroup")], name
+            jobs += 1
+    assert len(specs) >= 15 and jobs >= 17
