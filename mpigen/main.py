@@ -25,7 +25,7 @@ COMMANDS = {
     "build": "mpigen.commands.build:build",
     "check": "mpigen.commands.check:check",
     "explain": "mpigen.commands.explain:explain",
-    "import": "mpigen.commands.import_arena:import_",
+    "import": "mpigen.main:import_group",
     "init": "mpigen.commands.init:init",
     "migrate": "mpigen.commands.migrate:migrate",
     "podgroup": "mpigen.commands.podgroup:podgroup",
@@ -80,6 +80,18 @@ class LazyGroup(click.Group):
         if code:
             ctx.exit(code)
         return EXIT_OK
+
+
+IMPORTERS = {
+    "arena": "mpigen.commands.import_arena:arena",
+    "manifest": "mpigen.commands.import_manifest:manifest",
+}
+"""``mpigen import``'s commands, loaded as the group's are."""
+
+
+@click.group("import", cls=LazyGroup, lazy_commands=IMPORTERS)
+def import_group() -> None:
+    """Translate an arena command line or a Kubeflow job manifest into an mpigen spec."""
 
 
 @click.group(cls=LazyGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

@@ -499,3 +499,64 @@ def trainjob_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any] 
         _for_trainjob(env)
     _production(rng, spec)
     return out
+
+
+# The production pod fields (spec.roles, the pod fields and the pod template patch, issue 20): what
+# production_variant adds, each in a part of the variants, job-wide or for one role.
+PLACEMENT = [{"nodeSelector": {"node.kubernetes.io/instance-type": "cpu"}},
+             {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]},
+             {"affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                 {"weight": 100, "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname",
+                                                     "labelSelector": {"matchLabels": {"app": "train"}}}}]}}},
+             {"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                             "whenUnsatisfiable": "ScheduleAnyway"}]}]
+POD_SETTINGS = [{"securityContext": {"capabilities": {"add": ["IPC_LOCK"]}}},
+                {"securityContext": {"runAsUser": 1000}, "podSecurityContext": {"fsGroup": 1000}},
+                {"args": ["--epochs=1"]}, {"envFrom": [{"configMapRef": {"name": "training-config"}}]},
+                {"ports": [{"containerPort": 9090, "name": "metrics"}]},
+                {"readinessProbe": {"tcpSocket": {"port": 9090}, "periodSeconds": 10}},
+                {"runtimeClassName": "nvidia"}, {"dnsPolicy": "Default"},
+                {"volumes": [{"name": "scratch", "emptyDir": {}, "mountPath": "/scratch"},
+                             {"name": "fluent-bit", "configMap": {"name": "fluent-bit"}}],
+                 "sidecars": [{"name": "log-shipper", "image": "fluent/fluent-bit:3.1.9",
+                               "volumeMounts": [{"name": "fluent-bit", "mountPath": "/fluent-bit/etc"}]}]},
+                {"volumes": [{"name": "dataset", "emptyDir": {}, "mountPath": "/data"}],
+                 "initContainers": [{"name": "fetch-dataset", "image": "busybox:1.36", "command": ["sh", "-c", "true"],
+                                     "volumeMounts": [{"name": "dataset", "mountPath": "/data"}]}]}]
+PATCHES = [{"metadata": {"annotations": {"example.com/owner": "ml-platform"}}},
+           {"spec": {"terminationGracePeriodSeconds": 30, "enableServiceLinks": False}},
+           {"spec": {"hostAliases": [{"ip": "10.0.0.10", "hostnames": ["datasets.internal"]}]}},
+           {"spec": {"containers": [{"name": "metrics", "image": "prom/node-exporter:v1.8.1"}]}}]
+
+
+def production_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` (a random spec, :func:`random_spec`) with production pod fields: placement,
+    security contexts, args, envFrom, ports, probes, sidecars, init containers, volumes of other
+    sources, MPI container names, job-wide and per role (``spec.roles``), and pod template patches
+    (an annotation, pod fields the spec has no field for, a container added). Mostly valid: a
+    variant the spec rules refuse is the caller's to skip."""
+    from mpigen.expand.roles import roles_of
+    from mpigen.spec.patch_rules import container_name
+
+    out = copy.deepcopy(doc)
+    spec = out["spec"]
+    roles = [r for r in roles_of(spec) if not (r == "worker" and spec["workers"] == 0)]
+    for settings in rng.sample(PLACEMENT + POD_SETTINGS, rng.randint(1, 4)):
+        where = spec if rng.random() < 0.5 else spec.setdefault("roles", {}).setdefault(rng.choice(roles), {})
+        where.update(copy.deepcopy(settings))
+    if spec["framework"] == "mpi" and rng.random() < 0.3:
+        where = spec if rng.random() < 0.5 else spec.setdefault("roles", {}).setdefault(rng.choice(roles), {})
+        where["containerName"] = rng.choice(["mpi", "horovod", "trainer"])
+    for _ in range(rng.randint(0, 2)):
+        role = rng.choice(roles)
+        patch = copy.deepcopy(rng.choice(PATCHES))
+        if "containers" in patch.get("spec", {}):
+            if spec["framework"] == "mpi":  # the training container stays first
+                settings = {**spec, **(spec.get("roles") or {}).get(role, {})}
+                main = settings.get("containerName") or container_name("mpi", role)
+                patch["spec"]["$setElementOrder/containers"] = [{"name": main}, {"name": "metrics"}]
+            spec.setdefault("roles", {}).setdefault(role, {})["podTemplatePatch"] = patch
+        else:
+            where = spec if rng.random() < 0.5 else spec.setdefault("roles", {}).setdefault(role, {})
+            where["podTemplatePatch"] = patch
+    return out

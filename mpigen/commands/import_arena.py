@@ -23,12 +23,7 @@ from ..load.yaml_loader import load_text
 from ..pipeline import Options, compile_specs
 
 
-@click.group("import")
-def import_() -> None:
-    """Translate another tool's job description into an mpigen spec."""
-
-
-@import_.command("arena", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.command("arena", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--flags-table", is_flag=True, hidden=True, help="Print the flag table of docs/arena.md.")
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 def arena(argv: tuple[str, ...], flags_table: bool) -> int:

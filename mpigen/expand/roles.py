@@ -36,7 +36,7 @@ REPLICA_TYPES = {"launcher": "Launcher", "worker": "Worker", "master": "Master",
 """A role's replica type, as the operator names it (``mpiReplicaSpecs``, ``pytorchReplicaSpecs``...)."""
 
 POD_FIELDS = (
-    "image", "command", "args", "env", "envFrom", "resources", "priorityClassName", "imagePullPolicy",
+    "image", "containerName", "command", "args", "env", "envFrom", "resources", "priorityClassName", "imagePullPolicy",
     "imagePullSecrets", "serviceAccountName", "workingDir", "labels", "annotations", "nodeSelector", "tolerations",
     "affinity", "topologySpreadConstraints", "securityContext", "podSecurityContext", "hostNetwork", "dnsPolicy",
     "runtimeClassName", "ports", "livenessProbe", "readinessProbe", "startupProbe", "resourceClaims", "volumes",

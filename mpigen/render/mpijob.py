@@ -36,11 +36,12 @@ def mpirun_command(spec: dict[str, Any], slots: int, env_names: list[str]) -> li
     ``--allow-run-as-root``; ``-bind-to none -map-by slot`` is what Horovod and the operator's
     examples use. Intel MPI and MPICH (Hydra) forward the whole environment by default.
 
-    A command that starts MPI itself (:func:`user_starts_mpi`) is the launcher's command as written.
+    A command that starts MPI itself (:func:`user_starts_mpi`) is the launcher's command as written,
+    and an empty one stays empty (the image's entrypoint runs, with the spec's ``args``).
     """
     mpi = spec["mpi"]
     program = spec["command"]
-    if not mpi.get("mpirun", not user_starts_mpi(program)):
+    if not program or not mpi.get("mpirun", not user_starts_mpi(program)):  # [] runs the image's entrypoint
         return list(program)
     command = ["mpirun"]
     if mpi["implementation"] == "OpenMPI":
@@ -100,22 +101,26 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: Opera
 
     gpu_pods = _gpu_pods(spec)
     worker_view = role_view(spec, "worker")
+    worker_command = worker_view["command"] if worker_view["command"] is not None else sshd_command(spec)
+    worker_name = worker_view["containerName"] or "worker"
     worker, found = patched_template(
-        pod_template(worker_view, labels, container(worker_view, "worker", worker_view["command"] or sshd_command(spec)),
+        pod_template(worker_view, labels, container(worker_view, worker_name, worker_command),
                      job_name=metadata["name"], gpu_pods=gpu_pods),
         worker_view)
-    findings += found + first_container_findings(worker, worker_view, "worker")
+    findings += found + first_container_findings(worker, worker_view, worker_name)
     slots = spec["slotsPerWorker"] or main_gpus(worker, spec["gpuResource"]) or 1
 
     launcher_view = role_view(spec, "launcher")
+    launcher_name = launcher_view["containerName"] or "launcher"
     generated = pod_template(
         launcher_view, labels,
-        container(launcher_view, "launcher", mpirun_command(launcher_view, slots, list(launcher_view["env"]))),
+        container(launcher_view, launcher_name, mpirun_command(launcher_view, slots, list(launcher_view["env"]))),
         job_name=metadata["name"], gpu_pods=gpu_pods)
     launcher, found = patched_template(generated, launcher_view)
-    findings += found + first_container_findings(launcher, launcher_view, "launcher")
+    findings += found + first_container_findings(launcher, launcher_view, launcher_name)
     main = launcher["spec"]["containers"][0]
-    if main.get("command") == generated["spec"]["containers"][0].get("command"):  # the patch left it to mpigen
+    if main.get("command") and main.get("command") == generated["spec"]["containers"][0].get("command"):
+        # the patch left the command to mpigen: mpirun forwards what the patched container has
         names = [e["name"] for e in main.get("env") or [] if isinstance(e, dict) and isinstance(e.get("name"), str)]
         main["command"] = mpirun_command(launcher_view, slots, names)
 

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (256427, 605438642)
+FINGERPRINT = (257142, 359857150)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -22,166 +22,166 @@ _C23 = frozenset(['mpi', 'pytorch', 'tensorflow'])
 _C26 = frozenset(['ClusterTrainingRuntime', 'TrainingRuntime'])
 _C28 = frozenset(['kind', 'name'])
 _C32 = frozenset(['Always', 'IfNotPresent', 'Never'])
-_C40 = frozenset(['name', 'optional'])
-_C42 = frozenset(['configMapRef', 'prefix', 'secretRef'])
-_P47 = _Pattern('^[0-9]+$')
-_C52 = frozenset(['cpu', 'gpu', 'memory'])
-_P53 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
-_C57 = frozenset(['Equal', 'Exists'])
-_C59 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
-_C62 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
-_C68 = frozenset(['preference', 'weight'])
-_C71 = frozenset(['key', 'operator'])
-_C72 = frozenset(['key', 'operator', 'values'])
-_C74 = frozenset(['matchExpressions', 'matchFields'])
-_C77 = frozenset(['nodeSelectorTerms'])
-_C79 = frozenset(['preferredDuringSchedulingIgnoredDuringExecution', 'requiredDuringSchedulingIgnoredDuringExecution'])
-_C82 = frozenset(['podAffinityTerm', 'weight'])
-_C84 = frozenset(['topologyKey'])
-_C88 = frozenset(['matchExpressions', 'matchLabels'])
-_C89 = frozenset(['labelSelector', 'matchLabelKeys', 'mismatchLabelKeys', 'namespaceSelector', 'namespaces', 'topologyKey'])
-_C93 = frozenset(['nodeAffinity', 'podAffinity', 'podAntiAffinity'])
-_C95 = frozenset(['maxSkew', 'topologyKey', 'whenUnsatisfiable'])
-_C96 = frozenset(['labelSelector', 'matchLabelKeys', 'maxSkew', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'topologyKey', 'whenUnsatisfiable'])
-_C100 = frozenset(['type'])
-_C101 = frozenset(['localhostProfile', 'type'])
-_C103 = frozenset(['add', 'drop'])
-_C105 = frozenset(['level', 'role', 'type', 'user'])
-_C108 = frozenset(['gmsaCredentialSpec', 'gmsaCredentialSpecName', 'hostProcess', 'runAsUserName'])
-_C109 = frozenset(['allowPrivilegeEscalation', 'appArmorProfile', 'capabilities', 'privileged', 'procMount', 'readOnlyRootFilesystem', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'windowsOptions'])
-_C113 = frozenset(['name', 'value'])
-_C115 = frozenset(['appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxChangePolicy', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'supplementalGroupsPolicy', 'sysctls', 'windowsOptions'])
-_C116 = frozenset(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])
-_C119 = frozenset(['containerPort'])
-_C120 = frozenset(['containerPort', 'hostIP', 'hostPort', 'name', 'protocol'])
-_C124 = frozenset(['command'])
-_C126 = frozenset(['port'])
-_C127 = frozenset(['port', 'service'])
-_C132 = frozenset(['host', 'httpHeaders', 'path', 'port', 'scheme'])
-_C134 = frozenset(['host', 'port'])
-_C135 = frozenset(['exec', 'failureThreshold', 'grpc', 'httpGet', 'initialDelaySeconds', 'periodSeconds', 'successThreshold', 'tcpSocket', 'terminationGracePeriodSeconds', 'timeoutSeconds'])
-_C137 = frozenset(['name', 'resourceClaimName', 'resourceClaimTemplateName'])
-_C143 = frozenset(['key'])
-_C144 = frozenset(['key', 'name', 'optional'])
-_C146 = frozenset(['fieldPath'])
-_C147 = frozenset(['apiVersion', 'fieldPath'])
-_C149 = frozenset(['key', 'path', 'volumeName'])
-_C150 = frozenset(['key', 'optional', 'path', 'volumeName'])
-_C152 = frozenset(['resource'])
-_C154 = frozenset(['containerName', 'divisor', 'resource'])
-_C156 = frozenset(['configMapKeyRef', 'fieldRef', 'fileKeyRef', 'resourceFieldRef', 'secretKeyRef'])
-_C157 = frozenset(['name', 'value', 'valueFrom'])
-_C162 = frozenset(['seconds'])
-_C163 = frozenset(['exec', 'httpGet', 'sleep', 'tcpSocket'])
-_C164 = frozenset(['postStart', 'preStop', 'stopSignal'])
-_C166 = frozenset(['resourceName', 'restartPolicy'])
-_C170 = frozenset(['name', 'request'])
-_C173 = frozenset(['claims', 'limits', 'requests'])
-_C175 = frozenset(['action'])
-_C177 = frozenset(['operator'])
-_C178 = frozenset(['operator', 'values'])
-_C179 = frozenset(['action', 'exitCodes'])
-_C182 = frozenset(['devicePath', 'name'])
-_C185 = frozenset(['mountPath', 'name'])
-_C186 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
-_C188 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
-_C202 = frozenset(['secretKeyRef'])
-_C203 = frozenset(['key', 'name'])
-_P207 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
-_P223 = _Pattern('^/')
-_C260 = frozenset(['path'])
-_C261 = frozenset(['path', 'type'])
-_P263 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
-_C265 = frozenset(['Bidirectional', 'HostToContainer', 'None'])
-_C267 = frozenset(['Disabled', 'Enabled', 'IfPossible'])
-_C269 = frozenset(['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'claimName', 'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'mountPath', 'mountPropagation', 'name', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'readOnly', 'recursiveReadOnly', 'scaleIO', 'secret', 'storageos', 'subPath', 'subPathExpr', 'vsphereVolume'])
-_C272 = frozenset(['volumeID'])
-_C273 = frozenset(['fsType', 'partition', 'readOnly', 'volumeID'])
-_C275 = frozenset(['diskName', 'diskURI'])
-_C276 = frozenset(['cachingMode', 'diskName', 'diskURI', 'fsType', 'kind', 'readOnly'])
-_C278 = frozenset(['secretName', 'shareName'])
-_C279 = frozenset(['readOnly', 'secretName', 'shareName'])
-_C281 = frozenset(['monitors'])
-_C283 = frozenset(['monitors', 'path', 'readOnly', 'secretFile', 'secretRef', 'user'])
-_C285 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeID'])
-_C288 = frozenset(['key', 'path'])
-_C289 = frozenset(['key', 'mode', 'path'])
-_C291 = frozenset(['defaultMode', 'items', 'name', 'optional'])
-_C293 = frozenset(['driver'])
-_C294 = frozenset(['driver', 'fsType', 'nodePublishSecretRef', 'readOnly', 'volumeAttributes'])
-_C297 = frozenset(['fieldRef', 'mode', 'path', 'resourceFieldRef'])
-_C299 = frozenset(['defaultMode', 'items'])
-_C301 = frozenset(['medium', 'sizeLimit'])
-_C304 = frozenset(['spec'])
-_C309 = frozenset(['apiVersion', 'fieldsType', 'fieldsV1', 'manager', 'operation', 'subresource', 'time'])
-_C312 = frozenset(['apiVersion', 'kind', 'name', 'uid'])
-_C313 = frozenset(['apiVersion', 'blockOwnerDeletion', 'controller', 'kind', 'name', 'uid'])
-_C315 = frozenset(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid'])
-_C318 = frozenset(['apiGroup', 'kind', 'name'])
-_C320 = frozenset(['apiGroup', 'kind', 'name', 'namespace'])
-_C322 = frozenset(['limits', 'requests'])
-_C323 = frozenset(['accessModes', 'dataSource', 'dataSourceRef', 'resources', 'selector', 'storageClassName', 'volumeAttributesClassName', 'volumeMode', 'volumeName'])
-_C324 = frozenset(['metadata', 'spec'])
-_C325 = frozenset(['volumeClaimTemplate'])
-_C327 = frozenset(['fsType', 'lun', 'readOnly', 'targetWWNs', 'wwids'])
-_C329 = frozenset(['driver', 'fsType', 'options', 'readOnly', 'secretRef'])
-_C331 = frozenset(['datasetName', 'datasetUUID'])
-_C333 = frozenset(['pdName'])
-_C334 = frozenset(['fsType', 'partition', 'pdName', 'readOnly'])
-_C336 = frozenset(['repository'])
-_C337 = frozenset(['directory', 'repository', 'revision'])
-_C339 = frozenset(['endpoints', 'path'])
-_C340 = frozenset(['endpoints', 'path', 'readOnly'])
-_C342 = frozenset(['pullPolicy', 'reference'])
-_C344 = frozenset(['iqn', 'lun', 'targetPortal'])
-_C345 = frozenset(['chapAuthDiscovery', 'chapAuthSession', 'fsType', 'initiatorName', 'iqn', 'iscsiInterface', 'lun', 'portals', 'readOnly', 'secretRef', 'targetPortal'])
-_C347 = frozenset(['path', 'server'])
-_C348 = frozenset(['path', 'readOnly', 'server'])
-_C350 = frozenset(['claimName'])
-_C351 = frozenset(['claimName', 'readOnly'])
-_C353 = frozenset(['pdID'])
-_C354 = frozenset(['fsType', 'pdID'])
-_C356 = frozenset(['fsType', 'readOnly', 'volumeID'])
-_C360 = frozenset(['labelSelector', 'name', 'optional', 'path', 'signerName'])
-_C362 = frozenset(['items', 'name', 'optional'])
-_C364 = frozenset(['items'])
-_C366 = frozenset(['keyType', 'signerName'])
-_C367 = frozenset(['certificateChainPath', 'credentialBundlePath', 'keyPath', 'keyType', 'maxExpirationSeconds', 'signerName', 'userAnnotations'])
-_C370 = frozenset(['audience', 'expirationSeconds', 'path'])
-_C371 = frozenset(['clusterTrustBundle', 'configMap', 'downwardAPI', 'podCertificate', 'secret', 'serviceAccountToken'])
-_C373 = frozenset(['defaultMode', 'sources'])
-_C375 = frozenset(['registry', 'volume'])
-_C376 = frozenset(['group', 'readOnly', 'registry', 'tenant', 'user', 'volume'])
-_C378 = frozenset(['image', 'monitors'])
-_C379 = frozenset(['fsType', 'image', 'keyring', 'monitors', 'pool', 'readOnly', 'secretRef', 'user'])
-_C381 = frozenset(['gateway', 'secretRef', 'system'])
-_C382 = frozenset(['fsType', 'gateway', 'protectionDomain', 'readOnly', 'secretRef', 'sslEnabled', 'storageMode', 'storagePool', 'system', 'volumeName'])
-_C384 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
-_C386 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
-_C388 = frozenset(['volumePath'])
-_C389 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
-_C398 = frozenset(['affinity', 'annotations', 'args', 'command', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
-_C401 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
-_C403 = frozenset(['AtStartup', 'WaitForWorkersReady'])
-_C405 = frozenset(['image', 'priorityClassName', 'resources'])
-_C407 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
-_C409 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
-_C411 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
-_C413 = frozenset(['All', 'None', 'Running'])
-_C416 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
-_C420 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
-_C423 = frozenset(['master', 'port'])
-_C425 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
-_C427 = frozenset(['chief', 'evaluator', 'port', 'ps'])
-_C429 = frozenset(['ClusterIP', 'NodePort'])
-_C431 = frozenset(['image', 'logDir', 'port', 'serviceType'])
-_C433 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
-_C435 = frozenset(['image', 'source'])
-_C437 = frozenset(['git', 'mountPath', 'rsync'])
-_C439 = frozenset(['command', 'framework', 'image', 'workers'])
-_C441 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
-_P442 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
-_C445 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_C39 = frozenset(['name', 'optional'])
+_C41 = frozenset(['configMapRef', 'prefix', 'secretRef'])
+_P46 = _Pattern('^[0-9]+$')
+_C51 = frozenset(['cpu', 'gpu', 'memory'])
+_P52 = _Pattern('^([A-Za-z0-9][-A-Za-z0-9_.]*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')
+_C56 = frozenset(['Equal', 'Exists'])
+_C58 = frozenset(['NoExecute', 'NoSchedule', 'PreferNoSchedule'])
+_C61 = frozenset(['effect', 'key', 'operator', 'tolerationSeconds', 'value'])
+_C67 = frozenset(['preference', 'weight'])
+_C70 = frozenset(['key', 'operator'])
+_C71 = frozenset(['key', 'operator', 'values'])
+_C73 = frozenset(['matchExpressions', 'matchFields'])
+_C76 = frozenset(['nodeSelectorTerms'])
+_C78 = frozenset(['preferredDuringSchedulingIgnoredDuringExecution', 'requiredDuringSchedulingIgnoredDuringExecution'])
+_C81 = frozenset(['podAffinityTerm', 'weight'])
+_C83 = frozenset(['topologyKey'])
+_C87 = frozenset(['matchExpressions', 'matchLabels'])
+_C88 = frozenset(['labelSelector', 'matchLabelKeys', 'mismatchLabelKeys', 'namespaceSelector', 'namespaces', 'topologyKey'])
+_C92 = frozenset(['nodeAffinity', 'podAffinity', 'podAntiAffinity'])
+_C94 = frozenset(['maxSkew', 'topologyKey', 'whenUnsatisfiable'])
+_C95 = frozenset(['labelSelector', 'matchLabelKeys', 'maxSkew', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'topologyKey', 'whenUnsatisfiable'])
+_C99 = frozenset(['type'])
+_C100 = frozenset(['localhostProfile', 'type'])
+_C102 = frozenset(['add', 'drop'])
+_C104 = frozenset(['level', 'role', 'type', 'user'])
+_C107 = frozenset(['gmsaCredentialSpec', 'gmsaCredentialSpecName', 'hostProcess', 'runAsUserName'])
+_C108 = frozenset(['allowPrivilegeEscalation', 'appArmorProfile', 'capabilities', 'privileged', 'procMount', 'readOnlyRootFilesystem', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxOptions', 'seccompProfile', 'windowsOptions'])
+_C112 = frozenset(['name', 'value'])
+_C114 = frozenset(['appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsGroup', 'runAsNonRoot', 'runAsUser', 'seLinuxChangePolicy', 'seLinuxOptions', 'seccompProfile', 'supplementalGroups', 'supplementalGroupsPolicy', 'sysctls', 'windowsOptions'])
+_C115 = frozenset(['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])
+_C118 = frozenset(['containerPort'])
+_C119 = frozenset(['containerPort', 'hostIP', 'hostPort', 'name', 'protocol'])
+_C123 = frozenset(['command'])
+_C125 = frozenset(['port'])
+_C126 = frozenset(['port', 'service'])
+_C131 = frozenset(['host', 'httpHeaders', 'path', 'port', 'scheme'])
+_C133 = frozenset(['host', 'port'])
+_C134 = frozenset(['exec', 'failureThreshold', 'grpc', 'httpGet', 'initialDelaySeconds', 'periodSeconds', 'successThreshold', 'tcpSocket', 'terminationGracePeriodSeconds', 'timeoutSeconds'])
+_C136 = frozenset(['name', 'resourceClaimName', 'resourceClaimTemplateName'])
+_C142 = frozenset(['key'])
+_C143 = frozenset(['key', 'name', 'optional'])
+_C145 = frozenset(['fieldPath'])
+_C146 = frozenset(['apiVersion', 'fieldPath'])
+_C148 = frozenset(['key', 'path', 'volumeName'])
+_C149 = frozenset(['key', 'optional', 'path', 'volumeName'])
+_C151 = frozenset(['resource'])
+_C153 = frozenset(['containerName', 'divisor', 'resource'])
+_C155 = frozenset(['configMapKeyRef', 'fieldRef', 'fileKeyRef', 'resourceFieldRef', 'secretKeyRef'])
+_C156 = frozenset(['name', 'value', 'valueFrom'])
+_C161 = frozenset(['seconds'])
+_C162 = frozenset(['exec', 'httpGet', 'sleep', 'tcpSocket'])
+_C163 = frozenset(['postStart', 'preStop', 'stopSignal'])
+_C165 = frozenset(['resourceName', 'restartPolicy'])
+_C169 = frozenset(['name', 'request'])
+_C172 = frozenset(['claims', 'limits', 'requests'])
+_C174 = frozenset(['action'])
+_C176 = frozenset(['operator'])
+_C177 = frozenset(['operator', 'values'])
+_C178 = frozenset(['action', 'exitCodes'])
+_C181 = frozenset(['devicePath', 'name'])
+_C184 = frozenset(['mountPath', 'name'])
+_C185 = frozenset(['mountPath', 'mountPropagation', 'name', 'readOnly', 'recursiveReadOnly', 'subPath', 'subPathExpr'])
+_C187 = frozenset(['args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'name', 'ports', 'readinessProbe', 'resizePolicy', 'resources', 'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir'])
+_C203 = frozenset(['secretKeyRef'])
+_C204 = frozenset(['key', 'name'])
+_P208 = _Pattern('^[-._a-zA-Z][-._a-zA-Z0-9]*$')
+_P224 = _Pattern('^/')
+_C261 = frozenset(['path'])
+_C262 = frozenset(['path', 'type'])
+_P264 = _Pattern('^[a-z]([-a-z0-9]*[a-z0-9])?$')
+_C266 = frozenset(['Bidirectional', 'HostToContainer', 'None'])
+_C268 = frozenset(['Disabled', 'Enabled', 'IfPossible'])
+_C270 = frozenset(['awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'claimName', 'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'mountPath', 'mountPropagation', 'name', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'readOnly', 'recursiveReadOnly', 'scaleIO', 'secret', 'storageos', 'subPath', 'subPathExpr', 'vsphereVolume'])
+_C273 = frozenset(['volumeID'])
+_C274 = frozenset(['fsType', 'partition', 'readOnly', 'volumeID'])
+_C276 = frozenset(['diskName', 'diskURI'])
+_C277 = frozenset(['cachingMode', 'diskName', 'diskURI', 'fsType', 'kind', 'readOnly'])
+_C279 = frozenset(['secretName', 'shareName'])
+_C280 = frozenset(['readOnly', 'secretName', 'shareName'])
+_C282 = frozenset(['monitors'])
+_C284 = frozenset(['monitors', 'path', 'readOnly', 'secretFile', 'secretRef', 'user'])
+_C286 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeID'])
+_C289 = frozenset(['key', 'path'])
+_C290 = frozenset(['key', 'mode', 'path'])
+_C292 = frozenset(['defaultMode', 'items', 'name', 'optional'])
+_C294 = frozenset(['driver'])
+_C295 = frozenset(['driver', 'fsType', 'nodePublishSecretRef', 'readOnly', 'volumeAttributes'])
+_C298 = frozenset(['fieldRef', 'mode', 'path', 'resourceFieldRef'])
+_C300 = frozenset(['defaultMode', 'items'])
+_C302 = frozenset(['medium', 'sizeLimit'])
+_C305 = frozenset(['spec'])
+_C310 = frozenset(['apiVersion', 'fieldsType', 'fieldsV1', 'manager', 'operation', 'subresource', 'time'])
+_C313 = frozenset(['apiVersion', 'kind', 'name', 'uid'])
+_C314 = frozenset(['apiVersion', 'blockOwnerDeletion', 'controller', 'kind', 'name', 'uid'])
+_C316 = frozenset(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid'])
+_C319 = frozenset(['apiGroup', 'kind', 'name'])
+_C321 = frozenset(['apiGroup', 'kind', 'name', 'namespace'])
+_C323 = frozenset(['limits', 'requests'])
+_C324 = frozenset(['accessModes', 'dataSource', 'dataSourceRef', 'resources', 'selector', 'storageClassName', 'volumeAttributesClassName', 'volumeMode', 'volumeName'])
+_C325 = frozenset(['metadata', 'spec'])
+_C326 = frozenset(['volumeClaimTemplate'])
+_C328 = frozenset(['fsType', 'lun', 'readOnly', 'targetWWNs', 'wwids'])
+_C330 = frozenset(['driver', 'fsType', 'options', 'readOnly', 'secretRef'])
+_C332 = frozenset(['datasetName', 'datasetUUID'])
+_C334 = frozenset(['pdName'])
+_C335 = frozenset(['fsType', 'partition', 'pdName', 'readOnly'])
+_C337 = frozenset(['repository'])
+_C338 = frozenset(['directory', 'repository', 'revision'])
+_C340 = frozenset(['endpoints', 'path'])
+_C341 = frozenset(['endpoints', 'path', 'readOnly'])
+_C343 = frozenset(['pullPolicy', 'reference'])
+_C345 = frozenset(['iqn', 'lun', 'targetPortal'])
+_C346 = frozenset(['chapAuthDiscovery', 'chapAuthSession', 'fsType', 'initiatorName', 'iqn', 'iscsiInterface', 'lun', 'portals', 'readOnly', 'secretRef', 'targetPortal'])
+_C348 = frozenset(['path', 'server'])
+_C349 = frozenset(['path', 'readOnly', 'server'])
+_C351 = frozenset(['claimName'])
+_C352 = frozenset(['claimName', 'readOnly'])
+_C354 = frozenset(['pdID'])
+_C355 = frozenset(['fsType', 'pdID'])
+_C357 = frozenset(['fsType', 'readOnly', 'volumeID'])
+_C361 = frozenset(['labelSelector', 'name', 'optional', 'path', 'signerName'])
+_C363 = frozenset(['items', 'name', 'optional'])
+_C365 = frozenset(['items'])
+_C367 = frozenset(['keyType', 'signerName'])
+_C368 = frozenset(['certificateChainPath', 'credentialBundlePath', 'keyPath', 'keyType', 'maxExpirationSeconds', 'signerName', 'userAnnotations'])
+_C371 = frozenset(['audience', 'expirationSeconds', 'path'])
+_C372 = frozenset(['clusterTrustBundle', 'configMap', 'downwardAPI', 'podCertificate', 'secret', 'serviceAccountToken'])
+_C374 = frozenset(['defaultMode', 'sources'])
+_C376 = frozenset(['registry', 'volume'])
+_C377 = frozenset(['group', 'readOnly', 'registry', 'tenant', 'user', 'volume'])
+_C379 = frozenset(['image', 'monitors'])
+_C380 = frozenset(['fsType', 'image', 'keyring', 'monitors', 'pool', 'readOnly', 'secretRef', 'user'])
+_C382 = frozenset(['gateway', 'secretRef', 'system'])
+_C383 = frozenset(['fsType', 'gateway', 'protectionDomain', 'readOnly', 'secretRef', 'sslEnabled', 'storageMode', 'storagePool', 'system', 'volumeName'])
+_C385 = frozenset(['defaultMode', 'items', 'optional', 'secretName'])
+_C387 = frozenset(['fsType', 'readOnly', 'secretRef', 'volumeName', 'volumeNamespace'])
+_C389 = frozenset(['volumePath'])
+_C390 = frozenset(['fsType', 'storagePolicyID', 'storagePolicyName', 'volumePath'])
+_C399 = frozenset(['affinity', 'annotations', 'args', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'readinessProbe', 'resourceClaims', 'resources', 'runtimeClassName', 'securityContext', 'serviceAccountName', 'sidecars', 'startupProbe', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workingDir'])
+_C402 = frozenset(['Intel', 'MPICH', 'OpenMPI'])
+_C404 = frozenset(['AtStartup', 'WaitForWorkersReady'])
+_C406 = frozenset(['image', 'priorityClassName', 'resources'])
+_C408 = frozenset(['extraArgs', 'implementation', 'launcher', 'launcherCreationPolicy', 'mpirun', 'runLauncherAsWorker', 'sshAuthMountPath'])
+_C410 = frozenset(['kube-batch', 'kueue', 'none', 'scheduler-plugins', 'volcano'])
+_C412 = frozenset(['gang', 'gpuTopology', 'minAvailable', 'minResources', 'priorityClass', 'queue', 'scheduleTimeoutSeconds', 'schedulerName'])
+_C414 = frozenset(['All', 'None', 'Running'])
+_C417 = frozenset(['activeDeadlineSeconds', 'backoffLimit', 'cleanPodPolicy', 'suspend', 'ttlSecondsAfterFinished'])
+_C421 = frozenset(['Always', 'ExitCode', 'Never', 'OnFailure'])
+_C424 = frozenset(['master', 'port'])
+_C426 = frozenset(['image', 'priorityClassName', 'replicas', 'resources'])
+_C428 = frozenset(['chief', 'evaluator', 'port', 'ps'])
+_C430 = frozenset(['ClusterIP', 'NodePort'])
+_C432 = frozenset(['image', 'logDir', 'port', 'serviceType'])
+_C434 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
+_C436 = frozenset(['image', 'source'])
+_C438 = frozenset(['git', 'mountPath', 'rsync'])
+_C440 = frozenset(['command', 'framework', 'image', 'workers'])
+_C442 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_P443 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
+_C446 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -340,50 +340,14 @@ def _prop34(v):
 def _prop35(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and (len(v) < 1):
-        return False
     if type(v) is list and not all(map(_extra17, v)):
         return False
     return True
 
 
-def _prop36(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_extra17, v)):
-        return False
-    return True
-
-
-def _prop39(v):
+def _prop38(v):
     if not (type(v) is bool):
         return False
-    return True
-
-
-def _ref38(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C40.issuperset(v):
-            return False
-    return True
-
-
-def _ref41(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C40.issuperset(v):
-            return False
     return True
 
 
@@ -391,26 +355,52 @@ def _ref37(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'configMapRef' in v and not _ref38(v['configMapRef']):
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C39.issuperset(v):
+            return False
+    return True
+
+
+def _ref40(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C39.issuperset(v):
+            return False
+    return True
+
+
+def _ref36(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'configMapRef' in v and not _ref37(v['configMapRef']):
             return False
         if 'prefix' in v and not _extra17(v['prefix']):
             return False
-        if 'secretRef' in v and not _ref41(v['secretRef']):
+        if 'secretRef' in v and not _ref40(v['secretRef']):
             return False
-        if not _C42.issuperset(v):
+        if not _C41.issuperset(v):
             return False
+    return True
+
+
+def _prop42(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref36, v)):
+        return False
     return True
 
 
 def _prop43(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref37, v)):
-        return False
-    return True
-
-
-def _prop44(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -421,7 +411,7 @@ def _prop44(v):
     return True
 
 
-def _any46(v):
+def _any45(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -430,57 +420,57 @@ def _any46(v):
     return True
 
 
-def _any48(v):
+def _any47(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P47.search(v) is None):
+    if type(v) is str and (_P46.search(v) is None):
         return False
     return True
 
 
-def _prop49(v):
-    if not (_any46(v) or _any48(v)):
+def _prop48(v):
+    if not (_any45(v) or _any47(v)):
         return False
     return True
 
 
-def _any50(v):
+def _any49(v):
     if not ((type(v) is int or type(v) is float)):
         return False
     return True
 
 
-def _prop51(v):
-    if not (_prop31(v) or _any50(v)):
+def _prop50(v):
+    if not (_prop31(v) or _any49(v)):
         return False
     return True
 
 
-def _names54(v):
-    if type(v) is str and (_P53.search(v) is None):
+def _names53(v):
+    if type(v) is str and (_P52.search(v) is None):
         return False
     return True
 
 
-def _ref45(v):
+def _ref44(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gpu' in v and not _prop49(v['gpu']):
+        if 'gpu' in v and not _prop48(v['gpu']):
             return False
-        if 'cpu' in v and not _prop51(v['cpu']):
+        if 'cpu' in v and not _prop50(v['cpu']):
             return False
-        if 'memory' in v and not _prop51(v['memory']):
+        if 'memory' in v and not _prop50(v['memory']):
             return False
         for k, x in v.items():
-            if k not in _C52 and not _prop51(x):
+            if k not in _C51 and not _prop50(x):
                 return False
-        if not all(map(_names54, v)):
+        if not all(map(_names53, v)):
             return False
     return True
 
 
-def _prop55(v):
+def _prop54(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -491,7 +481,7 @@ def _prop55(v):
     return True
 
 
-def _prop56(v):
+def _prop55(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -501,72 +491,47 @@ def _prop56(v):
     return True
 
 
-def _prop58(v):
-    if not (type(v) is str and v in _C57):
+def _prop57(v):
+    if not (type(v) is str and v in _C56):
+        return False
+    return True
+
+
+def _prop59(v):
+    if not (type(v) is str and v in _C58):
         return False
     return True
 
 
 def _prop60(v):
-    if not (type(v) is str and v in _C59):
-        return False
-    return True
-
-
-def _prop61(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     return True
 
 
-def _item63(v):
+def _item62(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'key' in v and not _extra17(v['key']):
             return False
-        if 'operator' in v and not _prop58(v['operator']):
+        if 'operator' in v and not _prop57(v['operator']):
             return False
         if 'value' in v and not _extra17(v['value']):
             return False
-        if 'effect' in v and not _prop60(v['effect']):
+        if 'effect' in v and not _prop59(v['effect']):
             return False
-        if 'tolerationSeconds' in v and not _prop61(v['tolerationSeconds']):
+        if 'tolerationSeconds' in v and not _prop60(v['tolerationSeconds']):
             return False
-        if not _C62.issuperset(v):
+        if not _C61.issuperset(v):
             return False
     return True
 
 
-def _prop64(v):
+def _prop63(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item63, v)):
-        return False
-    return True
-
-
-def _ref70(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C71.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop36(v['values']):
-            return False
-        if not _C72.issuperset(v):
-            return False
-    return True
-
-
-def _prop73(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref70, v)):
+    if type(v) is list and not all(map(_item62, v)):
         return False
     return True
 
@@ -575,39 +540,20 @@ def _ref69(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'matchExpressions' in v and not _prop73(v['matchExpressions']):
+        if not _C70.issubset(v):
             return False
-        if 'matchFields' in v and not _prop73(v['matchFields']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if not _C74.issuperset(v):
+        if 'operator' in v and not _extra17(v['operator']):
             return False
-    return True
-
-
-def _ref67(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C68.issubset(v):
+        if 'values' in v and not _prop35(v['values']):
             return False
-        if 'preference' in v and not _ref69(v['preference']):
-            return False
-        if 'weight' in v and not _prop61(v['weight']):
-            return False
-        if not _C68.issuperset(v):
+        if not _C71.issuperset(v):
             return False
     return True
 
 
-def _prop75(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref67, v)):
-        return False
-    return True
-
-
-def _prop78(v):
+def _prop72(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref69, v)):
@@ -615,15 +561,15 @@ def _prop78(v):
     return True
 
 
-def _ref76(v):
+def _ref68(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C77.issubset(v):
+        if 'matchExpressions' in v and not _prop72(v['matchExpressions']):
             return False
-        if 'nodeSelectorTerms' in v and not _prop78(v['nodeSelectorTerms']):
+        if 'matchFields' in v and not _prop72(v['matchFields']):
             return False
-        if not _C77.issuperset(v):
+        if not _C73.issuperset(v):
             return False
     return True
 
@@ -632,129 +578,42 @@ def _ref66(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop75(v['preferredDuringSchedulingIgnoredDuringExecution']):
+        if not _C67.issubset(v):
             return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _ref76(v['requiredDuringSchedulingIgnoredDuringExecution']):
+        if 'preference' in v and not _ref68(v['preference']):
             return False
-        if not _C79.issuperset(v):
+        if 'weight' in v and not _prop60(v['weight']):
             return False
-    return True
-
-
-def _ref86(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C71.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop36(v['values']):
-            return False
-        if not _C72.issuperset(v):
+        if not _C67.issuperset(v):
             return False
     return True
 
 
-def _prop87(v):
+def _prop74(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref86, v)):
+    if type(v) is list and not all(map(_ref66, v)):
         return False
     return True
 
 
-def _ref85(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'matchExpressions' in v and not _prop87(v['matchExpressions']):
-            return False
-        if 'matchLabels' in v and not _prop56(v['matchLabels']):
-            return False
-        if not _C88.issuperset(v):
-            return False
-    return True
-
-
-def _ref83(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C84.issubset(v):
-            return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
-            return False
-        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
-            return False
-        if 'mismatchLabelKeys' in v and not _prop36(v['mismatchLabelKeys']):
-            return False
-        if 'namespaceSelector' in v and not _ref85(v['namespaceSelector']):
-            return False
-        if 'namespaces' in v and not _prop36(v['namespaces']):
-            return False
-        if 'topologyKey' in v and not _extra17(v['topologyKey']):
-            return False
-        if not _C89.issuperset(v):
-            return False
-    return True
-
-
-def _ref81(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C82.issubset(v):
-            return False
-        if 'podAffinityTerm' in v and not _ref83(v['podAffinityTerm']):
-            return False
-        if 'weight' in v and not _prop61(v['weight']):
-            return False
-        if not _C82.issuperset(v):
-            return False
-    return True
-
-
-def _prop90(v):
+def _prop77(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref81, v)):
+    if type(v) is list and not all(map(_ref68, v)):
         return False
     return True
 
 
-def _prop91(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref83, v)):
-        return False
-    return True
-
-
-def _ref80(v):
+def _ref75(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
+        if not _C76.issubset(v):
             return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
+        if 'nodeSelectorTerms' in v and not _prop77(v['nodeSelectorTerms']):
             return False
-        if not _C79.issuperset(v):
-            return False
-    return True
-
-
-def _ref92(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['preferredDuringSchedulingIgnoredDuringExecution']):
-            return False
-        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop91(v['requiredDuringSchedulingIgnoredDuringExecution']):
-            return False
-        if not _C79.issuperset(v):
+        if not _C76.issuperset(v):
             return False
     return True
 
@@ -763,30 +622,161 @@ def _ref65(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'nodeAffinity' in v and not _ref66(v['nodeAffinity']):
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop74(v['preferredDuringSchedulingIgnoredDuringExecution']):
             return False
-        if 'podAffinity' in v and not _ref80(v['podAffinity']):
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _ref75(v['requiredDuringSchedulingIgnoredDuringExecution']):
             return False
-        if 'podAntiAffinity' in v and not _ref92(v['podAntiAffinity']):
-            return False
-        if not _C93.issuperset(v):
+        if not _C78.issuperset(v):
             return False
     return True
 
 
-def _ref94(v):
+def _ref85(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C95.issubset(v):
+        if not _C70.issubset(v):
             return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if 'matchLabelKeys' in v and not _prop36(v['matchLabelKeys']):
+        if 'operator' in v and not _extra17(v['operator']):
             return False
-        if 'maxSkew' in v and not _prop61(v['maxSkew']):
+        if 'values' in v and not _prop35(v['values']):
             return False
-        if 'minDomains' in v and not _prop61(v['minDomains']):
+        if not _C71.issuperset(v):
+            return False
+    return True
+
+
+def _prop86(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref85, v)):
+        return False
+    return True
+
+
+def _ref84(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'matchExpressions' in v and not _prop86(v['matchExpressions']):
+            return False
+        if 'matchLabels' in v and not _prop55(v['matchLabels']):
+            return False
+        if not _C87.issuperset(v):
+            return False
+    return True
+
+
+def _ref82(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C83.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop35(v['matchLabelKeys']):
+            return False
+        if 'mismatchLabelKeys' in v and not _prop35(v['mismatchLabelKeys']):
+            return False
+        if 'namespaceSelector' in v and not _ref84(v['namespaceSelector']):
+            return False
+        if 'namespaces' in v and not _prop35(v['namespaces']):
+            return False
+        if 'topologyKey' in v and not _extra17(v['topologyKey']):
+            return False
+        if not _C88.issuperset(v):
+            return False
+    return True
+
+
+def _ref80(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C81.issubset(v):
+            return False
+        if 'podAffinityTerm' in v and not _ref82(v['podAffinityTerm']):
+            return False
+        if 'weight' in v and not _prop60(v['weight']):
+            return False
+        if not _C81.issuperset(v):
+            return False
+    return True
+
+
+def _prop89(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref80, v)):
+        return False
+    return True
+
+
+def _prop90(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref82, v)):
+        return False
+    return True
+
+
+def _ref79(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop89(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C78.issuperset(v):
+            return False
+    return True
+
+
+def _ref91(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'preferredDuringSchedulingIgnoredDuringExecution' in v and not _prop89(v['preferredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if 'requiredDuringSchedulingIgnoredDuringExecution' in v and not _prop90(v['requiredDuringSchedulingIgnoredDuringExecution']):
+            return False
+        if not _C78.issuperset(v):
+            return False
+    return True
+
+
+def _ref64(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'nodeAffinity' in v and not _ref65(v['nodeAffinity']):
+            return False
+        if 'podAffinity' in v and not _ref79(v['podAffinity']):
+            return False
+        if 'podAntiAffinity' in v and not _ref91(v['podAntiAffinity']):
+            return False
+        if not _C92.issuperset(v):
+            return False
+    return True
+
+
+def _ref93(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C94.issubset(v):
+            return False
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
+            return False
+        if 'matchLabelKeys' in v and not _prop35(v['matchLabelKeys']):
+            return False
+        if 'maxSkew' in v and not _prop60(v['maxSkew']):
+            return False
+        if 'minDomains' in v and not _prop60(v['minDomains']):
             return False
         if 'nodeAffinityPolicy' in v and not _extra17(v['nodeAffinityPolicy']):
             return False
@@ -796,48 +786,48 @@ def _ref94(v):
             return False
         if 'whenUnsatisfiable' in v and not _extra17(v['whenUnsatisfiable']):
             return False
-        if not _C96.issuperset(v):
+        if not _C95.issuperset(v):
             return False
     return True
 
 
-def _prop97(v):
+def _prop96(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref94, v)):
+    if type(v) is list and not all(map(_ref93, v)):
         return False
     return True
 
 
-def _ref99(v):
+def _ref98(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C100.issubset(v):
+        if not _C99.issubset(v):
             return False
         if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
             return False
         if 'type' in v and not _extra17(v['type']):
             return False
-        if not _C101.issuperset(v):
+        if not _C100.issuperset(v):
             return False
     return True
 
 
-def _ref102(v):
+def _ref101(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'add' in v and not _prop36(v['add']):
+        if 'add' in v and not _prop35(v['add']):
             return False
-        if 'drop' in v and not _prop36(v['drop']):
+        if 'drop' in v and not _prop35(v['drop']):
             return False
-        if not _C103.issuperset(v):
+        if not _C102.issuperset(v):
             return False
     return True
 
 
-def _ref104(v):
+def _ref103(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -849,7 +839,22 @@ def _ref104(v):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C105.issuperset(v):
+        if not _C104.issuperset(v):
+            return False
+    return True
+
+
+def _ref105(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C99.issubset(v):
+            return False
+        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
+            return False
+        if 'type' in v and not _extra17(v['type']):
+            return False
+        if not _C100.issuperset(v):
             return False
     return True
 
@@ -858,256 +863,150 @@ def _ref106(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C100.issubset(v):
-            return False
-        if 'localhostProfile' in v and not _extra17(v['localhostProfile']):
-            return False
-        if 'type' in v and not _extra17(v['type']):
-            return False
-        if not _C101.issuperset(v):
-            return False
-    return True
-
-
-def _ref107(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
         if 'gmsaCredentialSpec' in v and not _extra17(v['gmsaCredentialSpec']):
             return False
         if 'gmsaCredentialSpecName' in v and not _extra17(v['gmsaCredentialSpecName']):
             return False
-        if 'hostProcess' in v and not _prop39(v['hostProcess']):
+        if 'hostProcess' in v and not _prop38(v['hostProcess']):
             return False
         if 'runAsUserName' in v and not _extra17(v['runAsUserName']):
+            return False
+        if not _C107.issuperset(v):
+            return False
+    return True
+
+
+def _ref97(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'allowPrivilegeEscalation' in v and not _prop38(v['allowPrivilegeEscalation']):
+            return False
+        if 'appArmorProfile' in v and not _ref98(v['appArmorProfile']):
+            return False
+        if 'capabilities' in v and not _ref101(v['capabilities']):
+            return False
+        if 'privileged' in v and not _prop38(v['privileged']):
+            return False
+        if 'procMount' in v and not _extra17(v['procMount']):
+            return False
+        if 'readOnlyRootFilesystem' in v and not _prop38(v['readOnlyRootFilesystem']):
+            return False
+        if 'runAsGroup' in v and not _prop60(v['runAsGroup']):
+            return False
+        if 'runAsNonRoot' in v and not _prop38(v['runAsNonRoot']):
+            return False
+        if 'runAsUser' in v and not _prop60(v['runAsUser']):
+            return False
+        if 'seLinuxOptions' in v and not _ref103(v['seLinuxOptions']):
+            return False
+        if 'seccompProfile' in v and not _ref105(v['seccompProfile']):
+            return False
+        if 'windowsOptions' in v and not _ref106(v['windowsOptions']):
             return False
         if not _C108.issuperset(v):
             return False
     return True
 
 
-def _ref98(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'allowPrivilegeEscalation' in v and not _prop39(v['allowPrivilegeEscalation']):
-            return False
-        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
-            return False
-        if 'capabilities' in v and not _ref102(v['capabilities']):
-            return False
-        if 'privileged' in v and not _prop39(v['privileged']):
-            return False
-        if 'procMount' in v and not _extra17(v['procMount']):
-            return False
-        if 'readOnlyRootFilesystem' in v and not _prop39(v['readOnlyRootFilesystem']):
-            return False
-        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
-            return False
-        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
-            return False
-        if 'runAsUser' in v and not _prop61(v['runAsUser']):
-            return False
-        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
-            return False
-        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
-            return False
-        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
-            return False
-        if not _C109.issuperset(v):
-            return False
-    return True
-
-
-def _prop111(v):
+def _prop110(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_prop61, v)):
+    if type(v) is list and not all(map(_prop60, v)):
         return False
     return True
 
 
-def _ref112(v):
+def _ref111(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C113.issubset(v):
+        if not _C112.issubset(v):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'value' in v and not _extra17(v['value']):
             return False
-        if not _C113.issuperset(v):
+        if not _C112.issuperset(v):
             return False
     return True
 
 
-def _prop114(v):
+def _prop113(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref112, v)):
+    if type(v) is list and not all(map(_ref111, v)):
         return False
     return True
 
 
-def _ref110(v):
+def _ref109(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'appArmorProfile' in v and not _ref99(v['appArmorProfile']):
+        if 'appArmorProfile' in v and not _ref98(v['appArmorProfile']):
             return False
-        if 'fsGroup' in v and not _prop61(v['fsGroup']):
+        if 'fsGroup' in v and not _prop60(v['fsGroup']):
             return False
         if 'fsGroupChangePolicy' in v and not _extra17(v['fsGroupChangePolicy']):
             return False
-        if 'runAsGroup' in v and not _prop61(v['runAsGroup']):
+        if 'runAsGroup' in v and not _prop60(v['runAsGroup']):
             return False
-        if 'runAsNonRoot' in v and not _prop39(v['runAsNonRoot']):
+        if 'runAsNonRoot' in v and not _prop38(v['runAsNonRoot']):
             return False
-        if 'runAsUser' in v and not _prop61(v['runAsUser']):
+        if 'runAsUser' in v and not _prop60(v['runAsUser']):
             return False
         if 'seLinuxChangePolicy' in v and not _extra17(v['seLinuxChangePolicy']):
             return False
-        if 'seLinuxOptions' in v and not _ref104(v['seLinuxOptions']):
+        if 'seLinuxOptions' in v and not _ref103(v['seLinuxOptions']):
             return False
-        if 'seccompProfile' in v and not _ref106(v['seccompProfile']):
+        if 'seccompProfile' in v and not _ref105(v['seccompProfile']):
             return False
-        if 'supplementalGroups' in v and not _prop111(v['supplementalGroups']):
+        if 'supplementalGroups' in v and not _prop110(v['supplementalGroups']):
             return False
         if 'supplementalGroupsPolicy' in v and not _extra17(v['supplementalGroupsPolicy']):
             return False
-        if 'sysctls' in v and not _prop114(v['sysctls']):
+        if 'sysctls' in v and not _prop113(v['sysctls']):
             return False
-        if 'windowsOptions' in v and not _ref107(v['windowsOptions']):
+        if 'windowsOptions' in v and not _ref106(v['windowsOptions']):
             return False
-        if not _C115.issuperset(v):
+        if not _C114.issuperset(v):
             return False
     return True
 
 
-def _prop117(v):
-    if not (type(v) is str and v in _C116):
+def _prop116(v):
+    if not (type(v) is str and v in _C115):
         return False
     return True
 
 
-def _ref118(v):
+def _ref117(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C119.issubset(v):
+        if not _C118.issubset(v):
             return False
-        if 'containerPort' in v and not _prop61(v['containerPort']):
+        if 'containerPort' in v and not _prop60(v['containerPort']):
             return False
         if 'hostIP' in v and not _extra17(v['hostIP']):
             return False
-        if 'hostPort' in v and not _prop61(v['hostPort']):
+        if 'hostPort' in v and not _prop60(v['hostPort']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'protocol' in v and not _extra17(v['protocol']):
             return False
-        if not _C120.issuperset(v):
+        if not _C119.issuperset(v):
             return False
     return True
 
 
-def _prop121(v):
+def _prop120(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref118, v)):
+    if type(v) is list and not all(map(_ref117, v)):
         return False
-    return True
-
-
-def _ref123(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'command' in v and not _prop36(v['command']):
-            return False
-        if not _C124.issuperset(v):
-            return False
-    return True
-
-
-def _ref125(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'port' in v and not _prop61(v['port']):
-            return False
-        if 'service' in v and not _extra17(v['service']):
-            return False
-        if not _C127.issuperset(v):
-            return False
-    return True
-
-
-def _ref129(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C113.issubset(v):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'value' in v and not _extra17(v['value']):
-            return False
-        if not _C113.issuperset(v):
-            return False
-    return True
-
-
-def _prop130(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref129, v)):
-        return False
-    return True
-
-
-def _ref131(v):
-    if [_prop61(v), _extra17(v)].count(True) != 1:
-        return False
-    return True
-
-
-def _ref128(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'host' in v and not _extra17(v['host']):
-            return False
-        if 'httpHeaders' in v and not _prop130(v['httpHeaders']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if 'port' in v and not _ref131(v['port']):
-            return False
-        if 'scheme' in v and not _extra17(v['scheme']):
-            return False
-        if not _C132.issuperset(v):
-            return False
-    return True
-
-
-def _ref133(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C126.issubset(v):
-            return False
-        if 'host' in v and not _extra17(v['host']):
-            return False
-        if 'port' in v and not _ref131(v['port']):
-            return False
-        if not _C134.issuperset(v):
-            return False
     return True
 
 
@@ -1115,32 +1014,123 @@ def _ref122(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'exec' in v and not _ref123(v['exec']):
+        if 'command' in v and not _prop35(v['command']):
             return False
-        if 'failureThreshold' in v and not _prop61(v['failureThreshold']):
-            return False
-        if 'grpc' in v and not _ref125(v['grpc']):
-            return False
-        if 'httpGet' in v and not _ref128(v['httpGet']):
-            return False
-        if 'initialDelaySeconds' in v and not _prop61(v['initialDelaySeconds']):
-            return False
-        if 'periodSeconds' in v and not _prop61(v['periodSeconds']):
-            return False
-        if 'successThreshold' in v and not _prop61(v['successThreshold']):
-            return False
-        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
-            return False
-        if 'terminationGracePeriodSeconds' in v and not _prop61(v['terminationGracePeriodSeconds']):
-            return False
-        if 'timeoutSeconds' in v and not _prop61(v['timeoutSeconds']):
-            return False
-        if not _C135.issuperset(v):
+        if not _C123.issuperset(v):
             return False
     return True
 
 
-def _ref136(v):
+def _ref124(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'port' in v and not _prop60(v['port']):
+            return False
+        if 'service' in v and not _extra17(v['service']):
+            return False
+        if not _C126.issuperset(v):
+            return False
+    return True
+
+
+def _ref128(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C112.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'value' in v and not _extra17(v['value']):
+            return False
+        if not _C112.issuperset(v):
+            return False
+    return True
+
+
+def _prop129(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref128, v)):
+        return False
+    return True
+
+
+def _ref130(v):
+    if [_prop60(v), _extra17(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref127(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'httpHeaders' in v and not _prop129(v['httpHeaders']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'port' in v and not _ref130(v['port']):
+            return False
+        if 'scheme' in v and not _extra17(v['scheme']):
+            return False
+        if not _C131.issuperset(v):
+            return False
+    return True
+
+
+def _ref132(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C125.issubset(v):
+            return False
+        if 'host' in v and not _extra17(v['host']):
+            return False
+        if 'port' in v and not _ref130(v['port']):
+            return False
+        if not _C133.issuperset(v):
+            return False
+    return True
+
+
+def _ref121(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref122(v['exec']):
+            return False
+        if 'failureThreshold' in v and not _prop60(v['failureThreshold']):
+            return False
+        if 'grpc' in v and not _ref124(v['grpc']):
+            return False
+        if 'httpGet' in v and not _ref127(v['httpGet']):
+            return False
+        if 'initialDelaySeconds' in v and not _prop60(v['initialDelaySeconds']):
+            return False
+        if 'periodSeconds' in v and not _prop60(v['periodSeconds']):
+            return False
+        if 'successThreshold' in v and not _prop60(v['successThreshold']):
+            return False
+        if 'tcpSocket' in v and not _ref132(v['tcpSocket']):
+            return False
+        if 'terminationGracePeriodSeconds' in v and not _prop60(v['terminationGracePeriodSeconds']):
+            return False
+        if 'timeoutSeconds' in v and not _prop60(v['timeoutSeconds']):
+            return False
+        if not _C134.issuperset(v):
+            return False
+    return True
+
+
+def _ref135(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1152,107 +1142,16 @@ def _ref136(v):
             return False
         if 'resourceClaimTemplateName' in v and not _extra17(v['resourceClaimTemplateName']):
             return False
-        if not _C137.issuperset(v):
+        if not _C136.issuperset(v):
             return False
     return True
 
 
-def _prop138(v):
+def _prop137(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref136, v)):
+    if type(v) is list and not all(map(_ref135, v)):
         return False
-    return True
-
-
-def _ref142(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C143.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C144.issuperset(v):
-            return False
-    return True
-
-
-def _ref145(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C146.issubset(v):
-            return False
-        if 'apiVersion' in v and not _extra17(v['apiVersion']):
-            return False
-        if 'fieldPath' in v and not _extra17(v['fieldPath']):
-            return False
-        if not _C147.issuperset(v):
-            return False
-    return True
-
-
-def _ref148(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C149.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if 'volumeName' in v and not _extra17(v['volumeName']):
-            return False
-        if not _C150.issuperset(v):
-            return False
-    return True
-
-
-def _ref153(v):
-    if [_extra17(v), _any50(v)].count(True) != 1:
-        return False
-    return True
-
-
-def _ref151(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C152.issubset(v):
-            return False
-        if 'containerName' in v and not _extra17(v['containerName']):
-            return False
-        if 'divisor' in v and not _ref153(v['divisor']):
-            return False
-        if 'resource' in v and not _extra17(v['resource']):
-            return False
-        if not _C154.issuperset(v):
-            return False
-    return True
-
-
-def _ref155(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C143.issubset(v):
-            return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C144.issuperset(v):
-            return False
     return True
 
 
@@ -1260,17 +1159,89 @@ def _ref141(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'configMapKeyRef' in v and not _ref142(v['configMapKeyRef']):
+        if not _C142.issubset(v):
             return False
-        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+        if 'key' in v and not _extra17(v['key']):
             return False
-        if 'fileKeyRef' in v and not _ref148(v['fileKeyRef']):
+        if 'name' in v and not _extra17(v['name']):
             return False
-        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
-        if 'secretKeyRef' in v and not _ref155(v['secretKeyRef']):
+        if not _C143.issuperset(v):
             return False
-        if not _C156.issuperset(v):
+    return True
+
+
+def _ref144(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C145.issubset(v):
+            return False
+        if 'apiVersion' in v and not _extra17(v['apiVersion']):
+            return False
+        if 'fieldPath' in v and not _extra17(v['fieldPath']):
+            return False
+        if not _C146.issuperset(v):
+            return False
+    return True
+
+
+def _ref147(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C148.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'volumeName' in v and not _extra17(v['volumeName']):
+            return False
+        if not _C149.issuperset(v):
+            return False
+    return True
+
+
+def _ref152(v):
+    if [_extra17(v), _any49(v)].count(True) != 1:
+        return False
+    return True
+
+
+def _ref150(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C151.issubset(v):
+            return False
+        if 'containerName' in v and not _extra17(v['containerName']):
+            return False
+        if 'divisor' in v and not _ref152(v['divisor']):
+            return False
+        if 'resource' in v and not _extra17(v['resource']):
+            return False
+        if not _C153.issuperset(v):
+            return False
+    return True
+
+
+def _ref154(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C142.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C143.issuperset(v):
             return False
     return True
 
@@ -1279,234 +1250,18 @@ def _ref140(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C6.issubset(v):
+        if 'configMapKeyRef' in v and not _ref141(v['configMapKeyRef']):
             return False
-        if 'name' in v and not _extra17(v['name']):
+        if 'fieldRef' in v and not _ref144(v['fieldRef']):
             return False
-        if 'value' in v and not _extra17(v['value']):
+        if 'fileKeyRef' in v and not _ref147(v['fileKeyRef']):
             return False
-        if 'valueFrom' in v and not _ref141(v['valueFrom']):
+        if 'resourceFieldRef' in v and not _ref150(v['resourceFieldRef']):
             return False
-        if not _C157.issuperset(v):
+        if 'secretKeyRef' in v and not _ref154(v['secretKeyRef']):
             return False
-    return True
-
-
-def _prop158(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref140, v)):
-        return False
-    return True
-
-
-def _ref161(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C162.issubset(v):
+        if not _C155.issuperset(v):
             return False
-        if 'seconds' in v and not _prop61(v['seconds']):
-            return False
-        if not _C162.issuperset(v):
-            return False
-    return True
-
-
-def _ref160(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'exec' in v and not _ref123(v['exec']):
-            return False
-        if 'httpGet' in v and not _ref128(v['httpGet']):
-            return False
-        if 'sleep' in v and not _ref161(v['sleep']):
-            return False
-        if 'tcpSocket' in v and not _ref133(v['tcpSocket']):
-            return False
-        if not _C163.issuperset(v):
-            return False
-    return True
-
-
-def _ref159(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'postStart' in v and not _ref160(v['postStart']):
-            return False
-        if 'preStop' in v and not _ref160(v['preStop']):
-            return False
-        if 'stopSignal' in v and not _extra17(v['stopSignal']):
-            return False
-        if not _C164.issuperset(v):
-            return False
-    return True
-
-
-def _ref165(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C166.issubset(v):
-            return False
-        if 'resourceName' in v and not _extra17(v['resourceName']):
-            return False
-        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
-            return False
-        if not _C166.issuperset(v):
-            return False
-    return True
-
-
-def _prop167(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref165, v)):
-        return False
-    return True
-
-
-def _ref169(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C6.issubset(v):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'request' in v and not _extra17(v['request']):
-            return False
-        if not _C170.issuperset(v):
-            return False
-    return True
-
-
-def _prop171(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref169, v)):
-        return False
-    return True
-
-
-def _prop172(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C11 and not _ref153(x):
-                return False
-    return True
-
-
-def _ref168(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'claims' in v and not _prop171(v['claims']):
-            return False
-        if 'limits' in v and not _prop172(v['limits']):
-            return False
-        if 'requests' in v and not _prop172(v['requests']):
-            return False
-        if not _C173.issuperset(v):
-            return False
-    return True
-
-
-def _ref176(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C177.issubset(v):
-            return False
-        if 'operator' in v and not _extra17(v['operator']):
-            return False
-        if 'values' in v and not _prop111(v['values']):
-            return False
-        if not _C178.issuperset(v):
-            return False
-    return True
-
-
-def _ref174(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C175.issubset(v):
-            return False
-        if 'action' in v and not _extra17(v['action']):
-            return False
-        if 'exitCodes' in v and not _ref176(v['exitCodes']):
-            return False
-        if not _C179.issuperset(v):
-            return False
-    return True
-
-
-def _prop180(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref174, v)):
-        return False
-    return True
-
-
-def _ref181(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C182.issubset(v):
-            return False
-        if 'devicePath' in v and not _extra17(v['devicePath']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if not _C182.issuperset(v):
-            return False
-    return True
-
-
-def _prop183(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref181, v)):
-        return False
-    return True
-
-
-def _ref184(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C185.issubset(v):
-            return False
-        if 'mountPath' in v and not _extra17(v['mountPath']):
-            return False
-        if 'mountPropagation' in v and not _extra17(v['mountPropagation']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
-            return False
-        if 'recursiveReadOnly' in v and not _extra17(v['recursiveReadOnly']):
-            return False
-        if 'subPath' in v and not _extra17(v['subPath']):
-            return False
-        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
-            return False
-        if not _C186.issuperset(v):
-            return False
-    return True
-
-
-def _prop187(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref184, v)):
-        return False
     return True
 
 
@@ -1516,62 +1271,18 @@ def _ref139(v):
     if type(v) is dict:
         if not _C6.issubset(v):
             return False
-        if 'args' in v and not _prop36(v['args']):
-            return False
-        if 'command' in v and not _prop36(v['command']):
-            return False
-        if 'env' in v and not _prop158(v['env']):
-            return False
-        if 'envFrom' in v and not _prop43(v['envFrom']):
-            return False
-        if 'image' in v and not _extra17(v['image']):
-            return False
-        if 'imagePullPolicy' in v and not _extra17(v['imagePullPolicy']):
-            return False
-        if 'lifecycle' in v and not _ref159(v['lifecycle']):
-            return False
-        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
-            return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'ports' in v and not _prop121(v['ports']):
+        if 'value' in v and not _extra17(v['value']):
             return False
-        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+        if 'valueFrom' in v and not _ref140(v['valueFrom']):
             return False
-        if 'resizePolicy' in v and not _prop167(v['resizePolicy']):
-            return False
-        if 'resources' in v and not _ref168(v['resources']):
-            return False
-        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
-            return False
-        if 'restartPolicyRules' in v and not _prop180(v['restartPolicyRules']):
-            return False
-        if 'securityContext' in v and not _ref98(v['securityContext']):
-            return False
-        if 'startupProbe' in v and not _ref122(v['startupProbe']):
-            return False
-        if 'stdin' in v and not _prop39(v['stdin']):
-            return False
-        if 'stdinOnce' in v and not _prop39(v['stdinOnce']):
-            return False
-        if 'terminationMessagePath' in v and not _extra17(v['terminationMessagePath']):
-            return False
-        if 'terminationMessagePolicy' in v and not _extra17(v['terminationMessagePolicy']):
-            return False
-        if 'tty' in v and not _prop39(v['tty']):
-            return False
-        if 'volumeDevices' in v and not _prop183(v['volumeDevices']):
-            return False
-        if 'volumeMounts' in v and not _prop187(v['volumeMounts']):
-            return False
-        if 'workingDir' in v and not _extra17(v['workingDir']):
-            return False
-        if not _C188.issuperset(v):
+        if not _C156.issuperset(v):
             return False
     return True
 
 
-def _prop189(v):
+def _prop157(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_ref139, v)):
@@ -1579,35 +1290,314 @@ def _prop189(v):
     return True
 
 
+def _ref160(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C161.issubset(v):
+            return False
+        if 'seconds' in v and not _prop60(v['seconds']):
+            return False
+        if not _C161.issuperset(v):
+            return False
+    return True
+
+
+def _ref159(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'exec' in v and not _ref122(v['exec']):
+            return False
+        if 'httpGet' in v and not _ref127(v['httpGet']):
+            return False
+        if 'sleep' in v and not _ref160(v['sleep']):
+            return False
+        if 'tcpSocket' in v and not _ref132(v['tcpSocket']):
+            return False
+        if not _C162.issuperset(v):
+            return False
+    return True
+
+
+def _ref158(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'postStart' in v and not _ref159(v['postStart']):
+            return False
+        if 'preStop' in v and not _ref159(v['preStop']):
+            return False
+        if 'stopSignal' in v and not _extra17(v['stopSignal']):
+            return False
+        if not _C163.issuperset(v):
+            return False
+    return True
+
+
+def _ref164(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C165.issubset(v):
+            return False
+        if 'resourceName' in v and not _extra17(v['resourceName']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if not _C165.issuperset(v):
+            return False
+    return True
+
+
+def _prop166(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref164, v)):
+        return False
+    return True
+
+
+def _ref168(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'request' in v and not _extra17(v['request']):
+            return False
+        if not _C169.issuperset(v):
+            return False
+    return True
+
+
+def _prop170(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref168, v)):
+        return False
+    return True
+
+
+def _prop171(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _ref152(x):
+                return False
+    return True
+
+
+def _ref167(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'claims' in v and not _prop170(v['claims']):
+            return False
+        if 'limits' in v and not _prop171(v['limits']):
+            return False
+        if 'requests' in v and not _prop171(v['requests']):
+            return False
+        if not _C172.issuperset(v):
+            return False
+    return True
+
+
+def _ref175(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C176.issubset(v):
+            return False
+        if 'operator' in v and not _extra17(v['operator']):
+            return False
+        if 'values' in v and not _prop110(v['values']):
+            return False
+        if not _C177.issuperset(v):
+            return False
+    return True
+
+
+def _ref173(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C174.issubset(v):
+            return False
+        if 'action' in v and not _extra17(v['action']):
+            return False
+        if 'exitCodes' in v and not _ref175(v['exitCodes']):
+            return False
+        if not _C178.issuperset(v):
+            return False
+    return True
+
+
+def _prop179(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref173, v)):
+        return False
+    return True
+
+
+def _ref180(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C181.issubset(v):
+            return False
+        if 'devicePath' in v and not _extra17(v['devicePath']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C181.issuperset(v):
+            return False
+    return True
+
+
+def _prop182(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref180, v)):
+        return False
+    return True
+
+
+def _ref183(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C184.issubset(v):
+            return False
+        if 'mountPath' in v and not _extra17(v['mountPath']):
+            return False
+        if 'mountPropagation' in v and not _extra17(v['mountPropagation']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'readOnly' in v and not _prop38(v['readOnly']):
+            return False
+        if 'recursiveReadOnly' in v and not _extra17(v['recursiveReadOnly']):
+            return False
+        if 'subPath' in v and not _extra17(v['subPath']):
+            return False
+        if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
+            return False
+        if not _C185.issuperset(v):
+            return False
+    return True
+
+
+def _prop186(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref183, v)):
+        return False
+    return True
+
+
+def _ref138(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C6.issubset(v):
+            return False
+        if 'args' in v and not _prop35(v['args']):
+            return False
+        if 'command' in v and not _prop35(v['command']):
+            return False
+        if 'env' in v and not _prop157(v['env']):
+            return False
+        if 'envFrom' in v and not _prop42(v['envFrom']):
+            return False
+        if 'image' in v and not _extra17(v['image']):
+            return False
+        if 'imagePullPolicy' in v and not _extra17(v['imagePullPolicy']):
+            return False
+        if 'lifecycle' in v and not _ref158(v['lifecycle']):
+            return False
+        if 'livenessProbe' in v and not _ref121(v['livenessProbe']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'ports' in v and not _prop120(v['ports']):
+            return False
+        if 'readinessProbe' in v and not _ref121(v['readinessProbe']):
+            return False
+        if 'resizePolicy' in v and not _prop166(v['resizePolicy']):
+            return False
+        if 'resources' in v and not _ref167(v['resources']):
+            return False
+        if 'restartPolicy' in v and not _extra17(v['restartPolicy']):
+            return False
+        if 'restartPolicyRules' in v and not _prop179(v['restartPolicyRules']):
+            return False
+        if 'securityContext' in v and not _ref97(v['securityContext']):
+            return False
+        if 'startupProbe' in v and not _ref121(v['startupProbe']):
+            return False
+        if 'stdin' in v and not _prop38(v['stdin']):
+            return False
+        if 'stdinOnce' in v and not _prop38(v['stdinOnce']):
+            return False
+        if 'terminationMessagePath' in v and not _extra17(v['terminationMessagePath']):
+            return False
+        if 'terminationMessagePolicy' in v and not _extra17(v['terminationMessagePolicy']):
+            return False
+        if 'tty' in v and not _prop38(v['tty']):
+            return False
+        if 'volumeDevices' in v and not _prop182(v['volumeDevices']):
+            return False
+        if 'volumeMounts' in v and not _prop186(v['volumeMounts']):
+            return False
+        if 'workingDir' in v and not _extra17(v['workingDir']):
+            return False
+        if not _C187.issuperset(v):
+            return False
+    return True
+
+
+def _prop188(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref138, v)):
+        return False
+    return True
+
+
+def _prop190(v):
+    if not (type(v) is dict):
+        return False
+    return True
+
+
 def _prop191(v):
     if not (type(v) is dict):
         return False
+    if type(v) is dict:
+        if 'labels' in v and not _prop190(v['labels']):
+            return False
+        if 'annotations' in v and not _prop190(v['annotations']):
+            return False
     return True
 
 
-def _prop192(v):
+def _ref189(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'labels' in v and not _prop191(v['labels']):
+        if 'metadata' in v and not _prop191(v['metadata']):
             return False
-        if 'annotations' in v and not _prop191(v['annotations']):
-            return False
-    return True
-
-
-def _ref190(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'metadata' in v and not _prop192(v['metadata']):
-            return False
-        if 'spec' in v and not _prop191(v['spec']):
+        if 'spec' in v and not _prop190(v['spec']):
             return False
     return True
 
 
-def _ref194(v):
+def _ref193(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1615,35 +1605,47 @@ def _ref194(v):
     return True
 
 
-def _any195(v):
+def _any194(v):
     if not (v is None):
         return False
     return True
 
 
-def _prop196(v):
-    if not (_ref194(v) or _any195(v)):
+def _prop195(v):
+    if not (_ref193(v) or _any194(v)):
         return False
     return True
 
 
-def _ref197(v):
-    if not (type(v) is list):
+def _ref196(v):
+    if not (type(v) is str):
         return False
-    if type(v) is list and (len(v) < 1):
+    if type(v) is str and (len(v) > 63 or _P9.search(v) is None):
+        return False
+    return True
+
+
+def _prop197(v):
+    if not (_ref196(v) or _any194(v)):
+        return False
+    return True
+
+
+def _ref198(v):
+    if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_extra17, v)):
         return False
     return True
 
 
-def _prop198(v):
-    if not (_ref197(v) or _any195(v)):
+def _prop199(v):
+    if not (_ref198(v) or _any194(v)):
         return False
     return True
 
 
-def _ref199(v):
+def _ref200(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_extra17, v)):
@@ -1651,121 +1653,121 @@ def _ref199(v):
     return True
 
 
-def _prop200(v):
-    if not (_ref199(v) or _any195(v)):
+def _prop201(v):
+    if not (_ref200(v) or _any194(v)):
         return False
     return True
 
 
-def _prop204(v):
+def _prop205(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C204.issubset(v):
+            return False
+        if 'name' in v and not _prop31(v['name']):
+            return False
+        if 'key' in v and not _prop31(v['key']):
+            return False
+        if not _C204.issuperset(v):
+            return False
+    return True
+
+
+def _any206(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if not _C203.issubset(v):
             return False
-        if 'name' in v and not _prop31(v['name']):
-            return False
-        if 'key' in v and not _prop31(v['key']):
+        if 'secretKeyRef' in v and not _prop205(v['secretKeyRef']):
             return False
         if not _C203.issuperset(v):
             return False
     return True
 
 
-def _any205(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C202.issubset(v):
-            return False
-        if 'secretKeyRef' in v and not _prop204(v['secretKeyRef']):
-            return False
-        if not _C202.issuperset(v):
-            return False
-    return True
-
-
-def _extra206(v):
-    if not (_extra17(v) or _prop61(v) or _any205(v)):
+def _extra207(v):
+    if not (_extra17(v) or _prop60(v) or _any206(v)):
         return False
     return True
 
 
-def _names208(v):
-    if type(v) is str and (_P207.search(v) is None):
+def _names209(v):
+    if type(v) is str and (_P208.search(v) is None):
         return False
     return True
 
 
-def _ref201(v):
+def _ref202(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _extra206(x):
+            if k not in _C11 and not _extra207(x):
                 return False
-        if not all(map(_names208, v)):
+        if not all(map(_names209, v)):
             return False
     return True
 
 
-def _prop209(v):
-    if not (_ref201(v) or _any195(v)):
+def _prop210(v):
+    if not (_ref202(v) or _any194(v)):
         return False
     return True
 
 
-def _ref210(v):
+def _ref211(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref37, v)):
+    if type(v) is list and not all(map(_ref36, v)):
         return False
     return True
 
 
-def _prop211(v):
-    if not (_ref210(v) or _any195(v)):
+def _prop212(v):
+    if not (_ref211(v) or _any194(v)):
         return False
     return True
 
 
-def _ref212(v):
-    if not _ref45(v):
+def _ref213(v):
+    if not _ref44(v):
         return False
     return True
 
 
-def _prop213(v):
-    if not (_ref212(v) or _any195(v)):
+def _prop214(v):
+    if not (_ref213(v) or _any194(v)):
         return False
     return True
 
 
-def _ref214(v):
+def _ref215(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _prop215(v):
-    if not (_ref214(v) or _any195(v)):
+def _prop216(v):
+    if not (_ref215(v) or _any194(v)):
         return False
     return True
 
 
-def _ref216(v):
+def _ref217(v):
     if not (type(v) is str and v in _C32):
         return False
     return True
 
 
-def _prop217(v):
-    if not (_ref216(v) or _any195(v)):
+def _prop218(v):
+    if not (_ref217(v) or _any194(v)):
         return False
     return True
 
 
-def _ref218(v):
+def _ref219(v):
     if not (type(v) is list):
         return False
     if type(v) is list and not all(map(_prop31, v)):
@@ -1773,39 +1775,39 @@ def _ref218(v):
     return True
 
 
-def _prop219(v):
-    if not (_ref218(v) or _any195(v)):
+def _prop220(v):
+    if not (_ref219(v) or _any194(v)):
         return False
     return True
 
 
-def _ref220(v):
+def _ref221(v):
     if not (type(v) is str):
         return False
     return True
 
 
-def _prop221(v):
-    if not (_ref220(v) or _any195(v)):
+def _prop222(v):
+    if not (_ref221(v) or _any194(v)):
         return False
     return True
 
 
-def _ref222(v):
+def _ref223(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P223.search(v) is None):
+    if type(v) is str and (_P224.search(v) is None):
         return False
     return True
 
 
-def _prop224(v):
-    if not (_ref222(v) or _any195(v)):
+def _prop225(v):
+    if not (_ref223(v) or _any194(v)):
         return False
     return True
 
 
-def _ref225(v):
+def _ref226(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1817,13 +1819,13 @@ def _ref225(v):
     return True
 
 
-def _prop226(v):
-    if not (_ref225(v) or _any195(v)):
+def _prop227(v):
+    if not (_ref226(v) or _any194(v)):
         return False
     return True
 
 
-def _ref227(v):
+def _ref228(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1835,13 +1837,13 @@ def _ref227(v):
     return True
 
 
-def _prop228(v):
-    if not (_ref227(v) or _any195(v)):
+def _prop229(v):
+    if not (_ref228(v) or _any194(v)):
         return False
     return True
 
 
-def _ref229(v):
+def _ref230(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -1851,101 +1853,101 @@ def _ref229(v):
     return True
 
 
-def _prop230(v):
-    if not (_ref229(v) or _any195(v)):
+def _prop231(v):
+    if not (_ref230(v) or _any194(v)):
         return False
     return True
 
 
-def _ref231(v):
+def _ref232(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item63, v)):
+    if type(v) is list and not all(map(_item62, v)):
         return False
     return True
 
 
-def _prop232(v):
-    if not (_ref231(v) or _any195(v)):
+def _prop233(v):
+    if not (_ref232(v) or _any194(v)):
         return False
     return True
 
 
-def _ref233(v):
-    if not _ref65(v):
+def _ref234(v):
+    if not _ref64(v):
         return False
     return True
 
 
-def _prop234(v):
-    if not (_ref233(v) or _any195(v)):
+def _prop235(v):
+    if not (_ref234(v) or _any194(v)):
         return False
     return True
 
 
-def _ref235(v):
+def _ref236(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref94, v)):
+    if type(v) is list and not all(map(_ref93, v)):
         return False
     return True
 
 
-def _prop236(v):
-    if not (_ref235(v) or _any195(v)):
+def _prop237(v):
+    if not (_ref236(v) or _any194(v)):
         return False
     return True
 
 
-def _ref237(v):
-    if not _ref98(v):
+def _ref238(v):
+    if not _ref97(v):
         return False
     return True
 
 
-def _prop238(v):
-    if not (_ref237(v) or _any195(v)):
+def _prop239(v):
+    if not (_ref238(v) or _any194(v)):
         return False
     return True
 
 
-def _ref239(v):
-    if not _ref110(v):
+def _ref240(v):
+    if not _ref109(v):
         return False
     return True
 
 
-def _prop240(v):
-    if not (_ref239(v) or _any195(v)):
+def _prop241(v):
+    if not (_ref240(v) or _any194(v)):
         return False
     return True
 
 
-def _ref241(v):
+def _ref242(v):
     if not (type(v) is bool):
         return False
     return True
 
 
-def _prop242(v):
-    if not (_ref241(v) or _any195(v)):
+def _prop243(v):
+    if not (_ref242(v) or _any194(v)):
         return False
     return True
 
 
-def _ref243(v):
-    if not (type(v) is str and v in _C116):
+def _ref244(v):
+    if not (type(v) is str and v in _C115):
         return False
     return True
 
 
-def _prop244(v):
-    if not (_ref243(v) or _any195(v)):
+def _prop245(v):
+    if not (_ref244(v) or _any194(v)):
         return False
     return True
 
 
-def _ref245(v):
+def _ref246(v):
     if not (type(v) is str):
         return False
     if type(v) is str and (len(v) < 1):
@@ -1953,149 +1955,149 @@ def _ref245(v):
     return True
 
 
-def _prop246(v):
-    if not (_ref245(v) or _any195(v)):
+def _prop247(v):
+    if not (_ref246(v) or _any194(v)):
         return False
     return True
 
 
-def _ref247(v):
+def _ref248(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref118, v)):
+    if type(v) is list and not all(map(_ref117, v)):
         return False
     return True
 
 
-def _prop248(v):
-    if not (_ref247(v) or _any195(v)):
+def _prop249(v):
+    if not (_ref248(v) or _any194(v)):
         return False
     return True
 
 
-def _ref249(v):
-    if not _ref122(v):
+def _ref250(v):
+    if not _ref121(v):
         return False
     return True
 
 
-def _prop250(v):
-    if not (_ref249(v) or _any195(v)):
+def _prop251(v):
+    if not (_ref250(v) or _any194(v)):
         return False
     return True
 
 
-def _ref251(v):
-    if not _ref122(v):
+def _ref252(v):
+    if not _ref121(v):
         return False
     return True
 
 
-def _prop252(v):
-    if not (_ref251(v) or _any195(v)):
+def _prop253(v):
+    if not (_ref252(v) or _any194(v)):
         return False
     return True
 
 
-def _ref253(v):
-    if not _ref122(v):
+def _ref254(v):
+    if not _ref121(v):
         return False
     return True
 
 
-def _prop254(v):
-    if not (_ref253(v) or _any195(v)):
+def _prop255(v):
+    if not (_ref254(v) or _any194(v)):
         return False
     return True
 
 
-def _ref255(v):
+def _ref256(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref136, v)):
+    if type(v) is list and not all(map(_ref135, v)):
         return False
     return True
 
 
-def _prop256(v):
-    if not (_ref255(v) or _any195(v)):
+def _prop257(v):
+    if not (_ref256(v) or _any194(v)):
         return False
     return True
 
 
-def _any258(v):
+def _any259(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (_P223.search(v) is None):
+    if type(v) is str and (_P224.search(v) is None):
         return False
     return True
 
 
-def _ref259(v):
+def _ref260(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C260.issubset(v):
+        if not _C261.issubset(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
         if 'type' in v and not _extra17(v['type']):
             return False
-        if not _C261.issuperset(v):
+        if not _C262.issuperset(v):
             return False
     return True
 
 
-def _prop262(v):
-    if not (_any258(v) or _ref259(v)):
+def _prop263(v):
+    if not (_any259(v) or _ref260(v)):
         return False
     return True
 
 
-def _prop264(v):
+def _prop265(v):
     if not (type(v) is str):
         return False
-    if type(v) is str and (len(v) > 63 or _P263.search(v) is None):
+    if type(v) is str and (len(v) > 63 or _P264.search(v) is None):
         return False
     return True
 
 
-def _prop266(v):
-    if not (type(v) is str and v in _C265):
+def _prop267(v):
+    if not (type(v) is str and v in _C266):
         return False
     return True
 
 
-def _prop268(v):
-    if not (type(v) is str and v in _C267):
+def _prop269(v):
+    if not (type(v) is str and v in _C268):
         return False
     return True
 
 
-def _ref271(v):
+def _ref272(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C272.issubset(v):
+        if not _C273.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'partition' in v and not _prop61(v['partition']):
+        if 'partition' in v and not _prop60(v['partition']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C273.issuperset(v):
+        if not _C274.issuperset(v):
             return False
     return True
 
 
-def _ref274(v):
+def _ref275(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C275.issubset(v):
+        if not _C276.issubset(v):
             return False
         if 'cachingMode' in v and not _extra17(v['cachingMode']):
             return False
@@ -2107,31 +2109,31 @@ def _ref274(v):
             return False
         if 'kind' in v and not _extra17(v['kind']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if not _C276.issuperset(v):
+        if not _C277.issuperset(v):
             return False
     return True
 
 
-def _ref277(v):
+def _ref278(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C278.issubset(v):
+        if not _C279.issubset(v):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretName' in v and not _extra17(v['secretName']):
             return False
         if 'shareName' in v and not _extra17(v['shareName']):
             return False
-        if not _C279.issuperset(v):
+        if not _C280.issuperset(v):
             return False
     return True
 
 
-def _ref282(v):
+def _ref283(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2142,45 +2144,70 @@ def _ref282(v):
     return True
 
 
-def _ref280(v):
+def _ref281(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C281.issubset(v):
+        if not _C282.issubset(v):
             return False
-        if 'monitors' in v and not _prop36(v['monitors']):
+        if 'monitors' in v and not _prop35(v['monitors']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'secretFile' in v and not _extra17(v['secretFile']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C283.issuperset(v):
+        if not _C284.issuperset(v):
             return False
     return True
 
 
-def _ref284(v):
+def _ref285(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C272.issubset(v):
+        if not _C273.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C285.issuperset(v):
+        if not _C286.issuperset(v):
             return False
+    return True
+
+
+def _ref288(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C289.issubset(v):
+            return False
+        if 'key' in v and not _extra17(v['key']):
+            return False
+        if 'mode' in v and not _prop60(v['mode']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if not _C290.issuperset(v):
+            return False
+    return True
+
+
+def _prop291(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref288, v)):
+        return False
     return True
 
 
@@ -2188,62 +2215,64 @@ def _ref287(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C288.issubset(v):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
-        if 'key' in v and not _extra17(v['key']):
-            return False
-        if 'mode' in v and not _prop61(v['mode']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if not _C289.issuperset(v):
-            return False
-    return True
-
-
-def _prop290(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref287, v)):
-        return False
-    return True
-
-
-def _ref286(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
-            return False
-        if 'items' in v and not _prop290(v['items']):
+        if 'items' in v and not _prop291(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
-        if not _C291.issuperset(v):
+        if not _C292.issuperset(v):
             return False
     return True
 
 
-def _ref292(v):
+def _ref293(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C293.issubset(v):
+        if not _C294.issubset(v):
             return False
         if 'driver' in v and not _extra17(v['driver']):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'nodePublishSecretRef' in v and not _ref282(v['nodePublishSecretRef']):
+        if 'nodePublishSecretRef' in v and not _ref283(v['nodePublishSecretRef']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'volumeAttributes' in v and not _prop56(v['volumeAttributes']):
+        if 'volumeAttributes' in v and not _prop55(v['volumeAttributes']):
             return False
-        if not _C294.issuperset(v):
+        if not _C295.issuperset(v):
             return False
+    return True
+
+
+def _ref297(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C261.issubset(v):
+            return False
+        if 'fieldRef' in v and not _ref144(v['fieldRef']):
+            return False
+        if 'mode' in v and not _prop60(v['mode']):
+            return False
+        if 'path' in v and not _extra17(v['path']):
+            return False
+        if 'resourceFieldRef' in v and not _ref150(v['resourceFieldRef']):
+            return False
+        if not _C298.issuperset(v):
+            return False
+    return True
+
+
+def _prop299(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref297, v)):
+        return False
     return True
 
 
@@ -2251,57 +2280,36 @@ def _ref296(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C260.issubset(v):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
-        if 'fieldRef' in v and not _ref145(v['fieldRef']):
+        if 'items' in v and not _prop299(v['items']):
             return False
-        if 'mode' in v and not _prop61(v['mode']):
-            return False
-        if 'path' in v and not _extra17(v['path']):
-            return False
-        if 'resourceFieldRef' in v and not _ref151(v['resourceFieldRef']):
-            return False
-        if not _C297.issuperset(v):
+        if not _C300.issuperset(v):
             return False
     return True
 
 
-def _prop298(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref296, v)):
-        return False
-    return True
-
-
-def _ref295(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
-            return False
-        if 'items' in v and not _prop298(v['items']):
-            return False
-        if not _C299.issuperset(v):
-            return False
-    return True
-
-
-def _ref300(v):
+def _ref301(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'medium' in v and not _extra17(v['medium']):
             return False
-        if 'sizeLimit' in v and not _ref153(v['sizeLimit']):
+        if 'sizeLimit' in v and not _ref152(v['sizeLimit']):
             return False
-        if not _C301.issuperset(v):
+        if not _C302.issuperset(v):
             return False
     return True
 
 
-def _ref306(v):
+def _ref307(v):
     if not (type(v) is str):
+        return False
+    return True
+
+
+def _ref309(v):
+    if not (type(v) is dict):
         return False
     return True
 
@@ -2309,18 +2317,12 @@ def _ref306(v):
 def _ref308(v):
     if not (type(v) is dict):
         return False
-    return True
-
-
-def _ref307(v):
-    if not (type(v) is dict):
-        return False
     if type(v) is dict:
         if 'apiVersion' in v and not _extra17(v['apiVersion']):
             return False
         if 'fieldsType' in v and not _extra17(v['fieldsType']):
             return False
-        if 'fieldsV1' in v and not _ref308(v['fieldsV1']):
+        if 'fieldsV1' in v and not _ref309(v['fieldsV1']):
             return False
         if 'manager' in v and not _extra17(v['manager']):
             return False
@@ -2328,32 +2330,32 @@ def _ref307(v):
             return False
         if 'subresource' in v and not _extra17(v['subresource']):
             return False
-        if 'time' in v and not _ref306(v['time']):
+        if 'time' in v and not _ref307(v['time']):
             return False
-        if not _C309.issuperset(v):
+        if not _C310.issuperset(v):
             return False
     return True
 
 
-def _prop310(v):
+def _prop311(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref307, v)):
+    if type(v) is list and not all(map(_ref308, v)):
         return False
     return True
 
 
-def _ref311(v):
+def _ref312(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C312.issubset(v):
+        if not _C313.issubset(v):
             return False
         if 'apiVersion' in v and not _extra17(v['apiVersion']):
             return False
-        if 'blockOwnerDeletion' in v and not _prop39(v['blockOwnerDeletion']):
+        if 'blockOwnerDeletion' in v and not _prop38(v['blockOwnerDeletion']):
             return False
-        if 'controller' in v and not _prop39(v['controller']):
+        if 'controller' in v and not _prop38(v['controller']):
             return False
         if 'kind' in v and not _extra17(v['kind']):
             return False
@@ -2361,46 +2363,46 @@ def _ref311(v):
             return False
         if 'uid' in v and not _extra17(v['uid']):
             return False
-        if not _C313.issuperset(v):
+        if not _C314.issuperset(v):
             return False
     return True
 
 
-def _prop314(v):
+def _prop315(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref311, v)):
+    if type(v) is list and not all(map(_ref312, v)):
         return False
     return True
 
 
-def _ref305(v):
+def _ref306(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'annotations' in v and not _prop56(v['annotations']):
+        if 'annotations' in v and not _prop55(v['annotations']):
             return False
-        if 'creationTimestamp' in v and not _ref306(v['creationTimestamp']):
+        if 'creationTimestamp' in v and not _ref307(v['creationTimestamp']):
             return False
-        if 'deletionGracePeriodSeconds' in v and not _prop61(v['deletionGracePeriodSeconds']):
+        if 'deletionGracePeriodSeconds' in v and not _prop60(v['deletionGracePeriodSeconds']):
             return False
-        if 'deletionTimestamp' in v and not _ref306(v['deletionTimestamp']):
+        if 'deletionTimestamp' in v and not _ref307(v['deletionTimestamp']):
             return False
-        if 'finalizers' in v and not _prop36(v['finalizers']):
+        if 'finalizers' in v and not _prop35(v['finalizers']):
             return False
         if 'generateName' in v and not _extra17(v['generateName']):
             return False
-        if 'generation' in v and not _prop61(v['generation']):
+        if 'generation' in v and not _prop60(v['generation']):
             return False
-        if 'labels' in v and not _prop56(v['labels']):
+        if 'labels' in v and not _prop55(v['labels']):
             return False
-        if 'managedFields' in v and not _prop310(v['managedFields']):
+        if 'managedFields' in v and not _prop311(v['managedFields']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
         if 'namespace' in v and not _extra17(v['namespace']):
             return False
-        if 'ownerReferences' in v and not _prop314(v['ownerReferences']):
+        if 'ownerReferences' in v and not _prop315(v['ownerReferences']):
             return False
         if 'resourceVersion' in v and not _extra17(v['resourceVersion']):
             return False
@@ -2408,7 +2410,56 @@ def _ref305(v):
             return False
         if 'uid' in v and not _extra17(v['uid']):
             return False
-        if not _C315.issuperset(v):
+        if not _C316.issuperset(v):
+            return False
+    return True
+
+
+def _ref318(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C28.issubset(v):
+            return False
+        if 'apiGroup' in v and not _extra17(v['apiGroup']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if not _C319.issuperset(v):
+            return False
+    return True
+
+
+def _ref320(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C28.issubset(v):
+            return False
+        if 'apiGroup' in v and not _extra17(v['apiGroup']):
+            return False
+        if 'kind' in v and not _extra17(v['kind']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'namespace' in v and not _extra17(v['namespace']):
+            return False
+        if not _C321.issuperset(v):
+            return False
+    return True
+
+
+def _ref322(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'limits' in v and not _prop171(v['limits']):
+            return False
+        if 'requests' in v and not _prop171(v['requests']):
+            return False
+        if not _C323.issuperset(v):
             return False
     return True
 
@@ -2417,64 +2468,15 @@ def _ref317(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C28.issubset(v):
+        if 'accessModes' in v and not _prop35(v['accessModes']):
             return False
-        if 'apiGroup' in v and not _extra17(v['apiGroup']):
+        if 'dataSource' in v and not _ref318(v['dataSource']):
             return False
-        if 'kind' in v and not _extra17(v['kind']):
+        if 'dataSourceRef' in v and not _ref320(v['dataSourceRef']):
             return False
-        if 'name' in v and not _extra17(v['name']):
+        if 'resources' in v and not _ref322(v['resources']):
             return False
-        if not _C318.issuperset(v):
-            return False
-    return True
-
-
-def _ref319(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C28.issubset(v):
-            return False
-        if 'apiGroup' in v and not _extra17(v['apiGroup']):
-            return False
-        if 'kind' in v and not _extra17(v['kind']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'namespace' in v and not _extra17(v['namespace']):
-            return False
-        if not _C320.issuperset(v):
-            return False
-    return True
-
-
-def _ref321(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'limits' in v and not _prop172(v['limits']):
-            return False
-        if 'requests' in v and not _prop172(v['requests']):
-            return False
-        if not _C322.issuperset(v):
-            return False
-    return True
-
-
-def _ref316(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'accessModes' in v and not _prop36(v['accessModes']):
-            return False
-        if 'dataSource' in v and not _ref317(v['dataSource']):
-            return False
-        if 'dataSourceRef' in v and not _ref319(v['dataSourceRef']):
-            return False
-        if 'resources' in v and not _ref321(v['resources']):
-            return False
-        if 'selector' in v and not _ref85(v['selector']):
+        if 'selector' in v and not _ref84(v['selector']):
             return False
         if 'storageClassName' in v and not _extra17(v['storageClassName']):
             return False
@@ -2484,7 +2486,22 @@ def _ref316(v):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
-        if not _C323.issuperset(v):
+        if not _C324.issuperset(v):
+            return False
+    return True
+
+
+def _ref304(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C305.issubset(v):
+            return False
+        if 'metadata' in v and not _ref306(v['metadata']):
+            return False
+        if 'spec' in v and not _ref317(v['spec']):
+            return False
+        if not _C325.issuperset(v):
             return False
     return True
 
@@ -2493,69 +2510,54 @@ def _ref303(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C304.issubset(v):
+        if 'volumeClaimTemplate' in v and not _ref304(v['volumeClaimTemplate']):
             return False
-        if 'metadata' in v and not _ref305(v['metadata']):
-            return False
-        if 'spec' in v and not _ref316(v['spec']):
-            return False
-        if not _C324.issuperset(v):
+        if not _C326.issuperset(v):
             return False
     return True
 
 
-def _ref302(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'volumeClaimTemplate' in v and not _ref303(v['volumeClaimTemplate']):
-            return False
-        if not _C325.issuperset(v):
-            return False
-    return True
-
-
-def _ref326(v):
+def _ref327(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'lun' in v and not _prop61(v['lun']):
+        if 'lun' in v and not _prop60(v['lun']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'targetWWNs' in v and not _prop36(v['targetWWNs']):
+        if 'targetWWNs' in v and not _prop35(v['targetWWNs']):
             return False
-        if 'wwids' in v and not _prop36(v['wwids']):
+        if 'wwids' in v and not _prop35(v['wwids']):
             return False
-        if not _C327.issuperset(v):
+        if not _C328.issuperset(v):
             return False
     return True
 
 
-def _ref328(v):
+def _ref329(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C293.issubset(v):
+        if not _C294.issubset(v):
             return False
         if 'driver' in v and not _extra17(v['driver']):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'options' in v and not _prop56(v['options']):
+        if 'options' in v and not _prop55(v['options']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
-        if not _C329.issuperset(v):
+        if not _C330.issuperset(v):
             return False
     return True
 
 
-def _ref330(v):
+def _ref331(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2563,35 +2565,35 @@ def _ref330(v):
             return False
         if 'datasetUUID' in v and not _extra17(v['datasetUUID']):
             return False
-        if not _C331.issuperset(v):
+        if not _C332.issuperset(v):
             return False
     return True
 
 
-def _ref332(v):
+def _ref333(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C333.issubset(v):
+        if not _C334.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'partition' in v and not _prop61(v['partition']):
+        if 'partition' in v and not _prop60(v['partition']):
             return False
         if 'pdName' in v and not _extra17(v['pdName']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if not _C334.issuperset(v):
+        if not _C335.issuperset(v):
             return False
     return True
 
 
-def _ref335(v):
+def _ref336(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C336.issubset(v):
+        if not _C337.issubset(v):
             return False
         if 'directory' in v and not _extra17(v['directory']):
             return False
@@ -2599,29 +2601,29 @@ def _ref335(v):
             return False
         if 'revision' in v and not _extra17(v['revision']):
             return False
-        if not _C337.issuperset(v):
+        if not _C338.issuperset(v):
             return False
     return True
 
 
-def _ref338(v):
+def _ref339(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C339.issubset(v):
+        if not _C340.issubset(v):
             return False
         if 'endpoints' in v and not _extra17(v['endpoints']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if not _C340.issuperset(v):
+        if not _C341.issuperset(v):
             return False
     return True
 
 
-def _ref341(v):
+def _ref342(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -2629,20 +2631,20 @@ def _ref341(v):
             return False
         if 'reference' in v and not _extra17(v['reference']):
             return False
-        if not _C342.issuperset(v):
+        if not _C343.issuperset(v):
             return False
     return True
 
 
-def _ref343(v):
+def _ref344(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C344.issubset(v):
+        if not _C345.issubset(v):
             return False
-        if 'chapAuthDiscovery' in v and not _prop39(v['chapAuthDiscovery']):
+        if 'chapAuthDiscovery' in v and not _prop38(v['chapAuthDiscovery']):
             return False
-        if 'chapAuthSession' in v and not _prop39(v['chapAuthSession']):
+        if 'chapAuthSession' in v and not _prop38(v['chapAuthSession']):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2652,137 +2654,137 @@ def _ref343(v):
             return False
         if 'iscsiInterface' in v and not _extra17(v['iscsiInterface']):
             return False
-        if 'lun' in v and not _prop61(v['lun']):
+        if 'lun' in v and not _prop60(v['lun']):
             return False
-        if 'portals' in v and not _prop36(v['portals']):
+        if 'portals' in v and not _prop35(v['portals']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
         if 'targetPortal' in v and not _extra17(v['targetPortal']):
             return False
-        if not _C345.issuperset(v):
+        if not _C346.issuperset(v):
             return False
     return True
 
 
-def _ref346(v):
+def _ref347(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C347.issubset(v):
+        if not _C348.issubset(v):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'server' in v and not _extra17(v['server']):
             return False
-        if not _C348.issuperset(v):
+        if not _C349.issuperset(v):
             return False
     return True
 
 
-def _ref349(v):
+def _ref350(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C350.issubset(v):
+        if not _C351.issubset(v):
             return False
         if 'claimName' in v and not _extra17(v['claimName']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if not _C351.issuperset(v):
+        if not _C352.issuperset(v):
             return False
     return True
 
 
-def _ref352(v):
+def _ref353(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C353.issubset(v):
+        if not _C354.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
         if 'pdID' in v and not _extra17(v['pdID']):
             return False
-        if not _C354.issuperset(v):
+        if not _C355.issuperset(v):
             return False
     return True
 
 
-def _ref355(v):
+def _ref356(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C272.issubset(v):
+        if not _C273.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'volumeID' in v and not _extra17(v['volumeID']):
             return False
-        if not _C356.issuperset(v):
+        if not _C357.issuperset(v):
             return False
     return True
 
 
-def _ref359(v):
+def _ref360(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C260.issubset(v):
+        if not _C261.issubset(v):
             return False
-        if 'labelSelector' in v and not _ref85(v['labelSelector']):
+        if 'labelSelector' in v and not _ref84(v['labelSelector']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
         if 'signerName' in v and not _extra17(v['signerName']):
             return False
-        if not _C360.issuperset(v):
+        if not _C361.issuperset(v):
             return False
     return True
 
 
-def _ref361(v):
+def _ref362(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'items' in v and not _prop290(v['items']):
+        if 'items' in v and not _prop291(v['items']):
             return False
         if 'name' in v and not _extra17(v['name']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
-        if not _C362.issuperset(v):
-            return False
-    return True
-
-
-def _ref363(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'items' in v and not _prop298(v['items']):
-            return False
-        if not _C364.issuperset(v):
+        if not _C363.issuperset(v):
             return False
     return True
 
 
-def _ref365(v):
+def _ref364(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C366.issubset(v):
+        if 'items' in v and not _prop299(v['items']):
+            return False
+        if not _C365.issuperset(v):
+            return False
+    return True
+
+
+def _ref366(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C367.issubset(v):
             return False
         if 'certificateChainPath' in v and not _extra17(v['certificateChainPath']):
             return False
@@ -2792,28 +2794,13 @@ def _ref365(v):
             return False
         if 'keyType' in v and not _extra17(v['keyType']):
             return False
-        if 'maxExpirationSeconds' in v and not _prop61(v['maxExpirationSeconds']):
+        if 'maxExpirationSeconds' in v and not _prop60(v['maxExpirationSeconds']):
             return False
         if 'signerName' in v and not _extra17(v['signerName']):
             return False
-        if 'userAnnotations' in v and not _prop56(v['userAnnotations']):
+        if 'userAnnotations' in v and not _prop55(v['userAnnotations']):
             return False
-        if not _C367.issuperset(v):
-            return False
-    return True
-
-
-def _ref368(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'items' in v and not _prop290(v['items']):
-            return False
-        if 'name' in v and not _extra17(v['name']):
-            return False
-        if 'optional' in v and not _prop39(v['optional']):
-            return False
-        if not _C362.issuperset(v):
+        if not _C368.issuperset(v):
             return False
     return True
 
@@ -2822,16 +2809,60 @@ def _ref369(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C260.issubset(v):
+        if 'items' in v and not _prop291(v['items']):
+            return False
+        if 'name' in v and not _extra17(v['name']):
+            return False
+        if 'optional' in v and not _prop38(v['optional']):
+            return False
+        if not _C363.issuperset(v):
+            return False
+    return True
+
+
+def _ref370(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if not _C261.issubset(v):
             return False
         if 'audience' in v and not _extra17(v['audience']):
             return False
-        if 'expirationSeconds' in v and not _prop61(v['expirationSeconds']):
+        if 'expirationSeconds' in v and not _prop60(v['expirationSeconds']):
             return False
         if 'path' in v and not _extra17(v['path']):
             return False
-        if not _C370.issuperset(v):
+        if not _C371.issuperset(v):
             return False
+    return True
+
+
+def _ref359(v):
+    if not (type(v) is dict):
+        return False
+    if type(v) is dict:
+        if 'clusterTrustBundle' in v and not _ref360(v['clusterTrustBundle']):
+            return False
+        if 'configMap' in v and not _ref362(v['configMap']):
+            return False
+        if 'downwardAPI' in v and not _ref364(v['downwardAPI']):
+            return False
+        if 'podCertificate' in v and not _ref366(v['podCertificate']):
+            return False
+        if 'secret' in v and not _ref369(v['secret']):
+            return False
+        if 'serviceAccountToken' in v and not _ref370(v['serviceAccountToken']):
+            return False
+        if not _C372.issuperset(v):
+            return False
+    return True
+
+
+def _prop373(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_ref359, v)):
+        return False
     return True
 
 
@@ -2839,53 +2870,24 @@ def _ref358(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'clusterTrustBundle' in v and not _ref359(v['clusterTrustBundle']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
-        if 'configMap' in v and not _ref361(v['configMap']):
+        if 'sources' in v and not _prop373(v['sources']):
             return False
-        if 'downwardAPI' in v and not _ref363(v['downwardAPI']):
-            return False
-        if 'podCertificate' in v and not _ref365(v['podCertificate']):
-            return False
-        if 'secret' in v and not _ref368(v['secret']):
-            return False
-        if 'serviceAccountToken' in v and not _ref369(v['serviceAccountToken']):
-            return False
-        if not _C371.issuperset(v):
+        if not _C374.issuperset(v):
             return False
     return True
 
 
-def _prop372(v):
-    if not (type(v) is list):
-        return False
-    if type(v) is list and not all(map(_ref358, v)):
-        return False
-    return True
-
-
-def _ref357(v):
+def _ref375(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
-            return False
-        if 'sources' in v and not _prop372(v['sources']):
-            return False
-        if not _C373.issuperset(v):
-            return False
-    return True
-
-
-def _ref374(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if not _C375.issubset(v):
+        if not _C376.issubset(v):
             return False
         if 'group' in v and not _extra17(v['group']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'registry' in v and not _extra17(v['registry']):
             return False
@@ -2895,16 +2897,16 @@ def _ref374(v):
             return False
         if 'volume' in v and not _extra17(v['volume']):
             return False
-        if not _C376.issuperset(v):
+        if not _C377.issuperset(v):
             return False
     return True
 
 
-def _ref377(v):
+def _ref378(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C378.issubset(v):
+        if not _C379.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2912,26 +2914,26 @@ def _ref377(v):
             return False
         if 'keyring' in v and not _extra17(v['keyring']):
             return False
-        if 'monitors' in v and not _prop36(v['monitors']):
+        if 'monitors' in v and not _prop35(v['monitors']):
             return False
         if 'pool' in v and not _extra17(v['pool']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
         if 'user' in v and not _extra17(v['user']):
             return False
-        if not _C379.issuperset(v):
+        if not _C380.issuperset(v):
             return False
     return True
 
 
-def _ref380(v):
+def _ref381(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C381.issubset(v):
+        if not _C382.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -2939,11 +2941,11 @@ def _ref380(v):
             return False
         if 'protectionDomain' in v and not _extra17(v['protectionDomain']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
-        if 'sslEnabled' in v and not _prop39(v['sslEnabled']):
+        if 'sslEnabled' in v and not _prop38(v['sslEnabled']):
             return False
         if 'storageMode' in v and not _extra17(v['storageMode']):
             return False
@@ -2953,52 +2955,52 @@ def _ref380(v):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
-        if not _C382.issuperset(v):
+        if not _C383.issuperset(v):
             return False
     return True
 
 
-def _ref383(v):
+def _ref384(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'defaultMode' in v and not _prop61(v['defaultMode']):
+        if 'defaultMode' in v and not _prop60(v['defaultMode']):
             return False
-        if 'items' in v and not _prop290(v['items']):
+        if 'items' in v and not _prop291(v['items']):
             return False
-        if 'optional' in v and not _prop39(v['optional']):
+        if 'optional' in v and not _prop38(v['optional']):
             return False
         if 'secretName' in v and not _extra17(v['secretName']):
             return False
-        if not _C384.issuperset(v):
+        if not _C385.issuperset(v):
             return False
     return True
 
 
-def _ref385(v):
+def _ref386(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
-        if 'secretRef' in v and not _ref282(v['secretRef']):
+        if 'secretRef' in v and not _ref283(v['secretRef']):
             return False
         if 'volumeName' in v and not _extra17(v['volumeName']):
             return False
         if 'volumeNamespace' in v and not _extra17(v['volumeNamespace']):
             return False
-        if not _C386.issuperset(v):
+        if not _C387.issuperset(v):
             return False
     return True
 
 
-def _ref387(v):
+def _ref388(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if not _C388.issubset(v):
+        if not _C389.issubset(v):
             return False
         if 'fsType' in v and not _extra17(v['fsType']):
             return False
@@ -3008,309 +3010,311 @@ def _ref387(v):
             return False
         if 'volumePath' in v and not _extra17(v['volumePath']):
             return False
-        if not _C389.issuperset(v):
+        if not _C390.issuperset(v):
             return False
     return True
 
 
-def _ref270(v):
+def _ref271(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'awsElasticBlockStore' in v and not _ref271(v['awsElasticBlockStore']):
+        if 'awsElasticBlockStore' in v and not _ref272(v['awsElasticBlockStore']):
             return False
-        if 'azureDisk' in v and not _ref274(v['azureDisk']):
+        if 'azureDisk' in v and not _ref275(v['azureDisk']):
             return False
-        if 'azureFile' in v and not _ref277(v['azureFile']):
+        if 'azureFile' in v and not _ref278(v['azureFile']):
             return False
-        if 'cephfs' in v and not _ref280(v['cephfs']):
+        if 'cephfs' in v and not _ref281(v['cephfs']):
             return False
-        if 'cinder' in v and not _ref284(v['cinder']):
+        if 'cinder' in v and not _ref285(v['cinder']):
             return False
-        if 'configMap' in v and not _ref286(v['configMap']):
+        if 'configMap' in v and not _ref287(v['configMap']):
             return False
-        if 'csi' in v and not _ref292(v['csi']):
+        if 'csi' in v and not _ref293(v['csi']):
             return False
-        if 'downwardAPI' in v and not _ref295(v['downwardAPI']):
+        if 'downwardAPI' in v and not _ref296(v['downwardAPI']):
             return False
-        if 'emptyDir' in v and not _ref300(v['emptyDir']):
+        if 'emptyDir' in v and not _ref301(v['emptyDir']):
             return False
-        if 'ephemeral' in v and not _ref302(v['ephemeral']):
+        if 'ephemeral' in v and not _ref303(v['ephemeral']):
             return False
-        if 'fc' in v and not _ref326(v['fc']):
+        if 'fc' in v and not _ref327(v['fc']):
             return False
-        if 'flexVolume' in v and not _ref328(v['flexVolume']):
+        if 'flexVolume' in v and not _ref329(v['flexVolume']):
             return False
-        if 'flocker' in v and not _ref330(v['flocker']):
+        if 'flocker' in v and not _ref331(v['flocker']):
             return False
-        if 'gcePersistentDisk' in v and not _ref332(v['gcePersistentDisk']):
+        if 'gcePersistentDisk' in v and not _ref333(v['gcePersistentDisk']):
             return False
-        if 'gitRepo' in v and not _ref335(v['gitRepo']):
+        if 'gitRepo' in v and not _ref336(v['gitRepo']):
             return False
-        if 'glusterfs' in v and not _ref338(v['glusterfs']):
+        if 'glusterfs' in v and not _ref339(v['glusterfs']):
             return False
-        if 'image' in v and not _ref341(v['image']):
+        if 'image' in v and not _ref342(v['image']):
             return False
-        if 'iscsi' in v and not _ref343(v['iscsi']):
+        if 'iscsi' in v and not _ref344(v['iscsi']):
             return False
-        if 'nfs' in v and not _ref346(v['nfs']):
+        if 'nfs' in v and not _ref347(v['nfs']):
             return False
-        if 'persistentVolumeClaim' in v and not _ref349(v['persistentVolumeClaim']):
+        if 'persistentVolumeClaim' in v and not _ref350(v['persistentVolumeClaim']):
             return False
-        if 'photonPersistentDisk' in v and not _ref352(v['photonPersistentDisk']):
+        if 'photonPersistentDisk' in v and not _ref353(v['photonPersistentDisk']):
             return False
-        if 'portworxVolume' in v and not _ref355(v['portworxVolume']):
+        if 'portworxVolume' in v and not _ref356(v['portworxVolume']):
             return False
-        if 'projected' in v and not _ref357(v['projected']):
+        if 'projected' in v and not _ref358(v['projected']):
             return False
-        if 'quobyte' in v and not _ref374(v['quobyte']):
+        if 'quobyte' in v and not _ref375(v['quobyte']):
             return False
-        if 'rbd' in v and not _ref377(v['rbd']):
+        if 'rbd' in v and not _ref378(v['rbd']):
             return False
-        if 'scaleIO' in v and not _ref380(v['scaleIO']):
+        if 'scaleIO' in v and not _ref381(v['scaleIO']):
             return False
-        if 'secret' in v and not _ref383(v['secret']):
+        if 'secret' in v and not _ref384(v['secret']):
             return False
-        if 'storageos' in v and not _ref385(v['storageos']):
+        if 'storageos' in v and not _ref386(v['storageos']):
             return False
-        if 'vsphereVolume' in v and not _ref387(v['vsphereVolume']):
+        if 'vsphereVolume' in v and not _ref388(v['vsphereVolume']):
             return False
     return True
 
 
-def _item390(v):
+def _item391(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'claimName' in v and not _prop31(v['claimName']):
             return False
-        if 'hostPath' in v and not _prop262(v['hostPath']):
+        if 'hostPath' in v and not _prop263(v['hostPath']):
             return False
-        if 'mountPath' in v and not _any258(v['mountPath']):
+        if 'mountPath' in v and not _any259(v['mountPath']):
             return False
-        if 'readOnly' in v and not _prop39(v['readOnly']):
+        if 'readOnly' in v and not _prop38(v['readOnly']):
             return False
         if 'subPath' in v and not _extra17(v['subPath']):
             return False
-        if 'name' in v and not _prop264(v['name']):
+        if 'name' in v and not _prop265(v['name']):
             return False
         if 'subPathExpr' in v and not _extra17(v['subPathExpr']):
             return False
-        if 'mountPropagation' in v and not _prop266(v['mountPropagation']):
+        if 'mountPropagation' in v and not _prop267(v['mountPropagation']):
             return False
-        if 'recursiveReadOnly' in v and not _prop268(v['recursiveReadOnly']):
+        if 'recursiveReadOnly' in v and not _prop269(v['recursiveReadOnly']):
             return False
-        if not _C269.issuperset(v):
+        if not _C270.issuperset(v):
             return False
-    if not _ref270(v):
+    if not _ref271(v):
         return False
     return True
 
 
-def _ref257(v):
+def _ref258(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_item390, v)):
+    if type(v) is list and not all(map(_item391, v)):
         return False
     return True
 
 
-def _prop391(v):
-    if not (_ref257(v) or _any195(v)):
+def _prop392(v):
+    if not (_ref258(v) or _any194(v)):
         return False
     return True
 
 
-def _ref392(v):
+def _ref393(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref139, v)):
+    if type(v) is list and not all(map(_ref138, v)):
         return False
     return True
 
 
-def _prop393(v):
-    if not (_ref392(v) or _any195(v)):
+def _prop394(v):
+    if not (_ref393(v) or _any194(v)):
         return False
     return True
 
 
-def _ref394(v):
+def _ref395(v):
     if not (type(v) is list):
         return False
-    if type(v) is list and not all(map(_ref139, v)):
+    if type(v) is list and not all(map(_ref138, v)):
         return False
     return True
 
 
-def _prop395(v):
-    if not (_ref394(v) or _any195(v)):
+def _prop396(v):
+    if not (_ref395(v) or _any194(v)):
         return False
     return True
 
 
-def _ref396(v):
-    if not _ref190(v):
+def _ref397(v):
+    if not _ref189(v):
         return False
     return True
 
 
-def _prop397(v):
-    if not (_ref396(v) or _any195(v)):
+def _prop398(v):
+    if not (_ref397(v) or _any194(v)):
         return False
     return True
 
 
-def _ref193(v):
+def _ref192(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'image' in v and not _prop196(v['image']):
+        if 'image' in v and not _prop195(v['image']):
             return False
-        if 'command' in v and not _prop198(v['command']):
+        if 'containerName' in v and not _prop197(v['containerName']):
             return False
-        if 'args' in v and not _prop200(v['args']):
+        if 'command' in v and not _prop199(v['command']):
             return False
-        if 'env' in v and not _prop209(v['env']):
+        if 'args' in v and not _prop201(v['args']):
             return False
-        if 'envFrom' in v and not _prop211(v['envFrom']):
+        if 'env' in v and not _prop210(v['env']):
             return False
-        if 'resources' in v and not _prop213(v['resources']):
+        if 'envFrom' in v and not _prop212(v['envFrom']):
             return False
-        if 'priorityClassName' in v and not _prop215(v['priorityClassName']):
+        if 'resources' in v and not _prop214(v['resources']):
             return False
-        if 'imagePullPolicy' in v and not _prop217(v['imagePullPolicy']):
+        if 'priorityClassName' in v and not _prop216(v['priorityClassName']):
             return False
-        if 'imagePullSecrets' in v and not _prop219(v['imagePullSecrets']):
+        if 'imagePullPolicy' in v and not _prop218(v['imagePullPolicy']):
             return False
-        if 'serviceAccountName' in v and not _prop221(v['serviceAccountName']):
+        if 'imagePullSecrets' in v and not _prop220(v['imagePullSecrets']):
             return False
-        if 'workingDir' in v and not _prop224(v['workingDir']):
+        if 'serviceAccountName' in v and not _prop222(v['serviceAccountName']):
             return False
-        if 'labels' in v and not _prop226(v['labels']):
+        if 'workingDir' in v and not _prop225(v['workingDir']):
             return False
-        if 'annotations' in v and not _prop228(v['annotations']):
+        if 'labels' in v and not _prop227(v['labels']):
             return False
-        if 'nodeSelector' in v and not _prop230(v['nodeSelector']):
+        if 'annotations' in v and not _prop229(v['annotations']):
             return False
-        if 'tolerations' in v and not _prop232(v['tolerations']):
+        if 'nodeSelector' in v and not _prop231(v['nodeSelector']):
             return False
-        if 'affinity' in v and not _prop234(v['affinity']):
+        if 'tolerations' in v and not _prop233(v['tolerations']):
             return False
-        if 'topologySpreadConstraints' in v and not _prop236(v['topologySpreadConstraints']):
+        if 'affinity' in v and not _prop235(v['affinity']):
             return False
-        if 'securityContext' in v and not _prop238(v['securityContext']):
+        if 'topologySpreadConstraints' in v and not _prop237(v['topologySpreadConstraints']):
             return False
-        if 'podSecurityContext' in v and not _prop240(v['podSecurityContext']):
+        if 'securityContext' in v and not _prop239(v['securityContext']):
             return False
-        if 'hostNetwork' in v and not _prop242(v['hostNetwork']):
+        if 'podSecurityContext' in v and not _prop241(v['podSecurityContext']):
             return False
-        if 'dnsPolicy' in v and not _prop244(v['dnsPolicy']):
+        if 'hostNetwork' in v and not _prop243(v['hostNetwork']):
             return False
-        if 'runtimeClassName' in v and not _prop246(v['runtimeClassName']):
+        if 'dnsPolicy' in v and not _prop245(v['dnsPolicy']):
             return False
-        if 'ports' in v and not _prop248(v['ports']):
+        if 'runtimeClassName' in v and not _prop247(v['runtimeClassName']):
             return False
-        if 'livenessProbe' in v and not _prop250(v['livenessProbe']):
+        if 'ports' in v and not _prop249(v['ports']):
             return False
-        if 'readinessProbe' in v and not _prop252(v['readinessProbe']):
+        if 'livenessProbe' in v and not _prop251(v['livenessProbe']):
             return False
-        if 'startupProbe' in v and not _prop254(v['startupProbe']):
+        if 'readinessProbe' in v and not _prop253(v['readinessProbe']):
             return False
-        if 'resourceClaims' in v and not _prop256(v['resourceClaims']):
+        if 'startupProbe' in v and not _prop255(v['startupProbe']):
             return False
-        if 'volumes' in v and not _prop391(v['volumes']):
+        if 'resourceClaims' in v and not _prop257(v['resourceClaims']):
             return False
-        if 'initContainers' in v and not _prop393(v['initContainers']):
+        if 'volumes' in v and not _prop392(v['volumes']):
             return False
-        if 'sidecars' in v and not _prop395(v['sidecars']):
+        if 'initContainers' in v and not _prop394(v['initContainers']):
             return False
-        if 'podTemplatePatch' in v and not _prop397(v['podTemplatePatch']):
+        if 'sidecars' in v and not _prop396(v['sidecars']):
             return False
-        if not _C398.issuperset(v):
+        if 'podTemplatePatch' in v and not _prop398(v['podTemplatePatch']):
+            return False
+        if not _C399.issuperset(v):
             return False
     return True
 
 
-def _names399(v):
+def _names400(v):
     if type(v) is str and (len(v) > 63 or _P9.search(v) is None):
         return False
     return True
 
 
-def _prop400(v):
+def _prop401(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref193(x):
+            if k not in _C11 and not _ref192(x):
                 return False
-        if not all(map(_names399, v)):
+        if not all(map(_names400, v)):
             return False
     return True
 
 
-def _prop402(v):
-    if not (type(v) is str and v in _C401):
+def _prop403(v):
+    if not (type(v) is str and v in _C402):
         return False
     return True
 
 
-def _prop404(v):
-    if not (type(v) is str and v in _C403):
+def _prop405(v):
+    if not (type(v) is str and v in _C404):
         return False
     return True
 
 
-def _prop406(v):
+def _prop407(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if not _C405.issuperset(v):
+        if not _C406.issuperset(v):
             return False
     return True
 
 
-def _prop408(v):
+def _prop409(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'implementation' in v and not _prop402(v['implementation']):
+        if 'implementation' in v and not _prop403(v['implementation']):
             return False
-        if 'extraArgs' in v and not _prop36(v['extraArgs']):
+        if 'extraArgs' in v and not _prop35(v['extraArgs']):
             return False
-        if 'mpirun' in v and not _prop39(v['mpirun']):
+        if 'mpirun' in v and not _prop38(v['mpirun']):
             return False
-        if 'sshAuthMountPath' in v and not _any258(v['sshAuthMountPath']):
+        if 'sshAuthMountPath' in v and not _any259(v['sshAuthMountPath']):
             return False
-        if 'launcherCreationPolicy' in v and not _prop404(v['launcherCreationPolicy']):
+        if 'launcherCreationPolicy' in v and not _prop405(v['launcherCreationPolicy']):
             return False
-        if 'runLauncherAsWorker' in v and not _prop39(v['runLauncherAsWorker']):
+        if 'runLauncherAsWorker' in v and not _prop38(v['runLauncherAsWorker']):
             return False
-        if 'launcher' in v and not _prop406(v['launcher']):
+        if 'launcher' in v and not _prop407(v['launcher']):
             return False
-        if not _C407.issuperset(v):
+        if not _C408.issuperset(v):
             return False
     return True
 
 
-def _prop410(v):
-    if not (type(v) is str and v in _C409):
+def _prop411(v):
+    if not (type(v) is str and v in _C410):
         return False
     return True
 
 
-def _prop412(v):
+def _prop413(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'gang' in v and not _prop410(v['gang']):
+        if 'gang' in v and not _prop411(v['gang']):
             return False
         if 'schedulerName' in v and not _prop31(v['schedulerName']):
             return False
@@ -3318,26 +3322,26 @@ def _prop412(v):
             return False
         if 'priorityClass' in v and not _extra17(v['priorityClass']):
             return False
-        if 'minAvailable' in v and not _prop44(v['minAvailable']):
+        if 'minAvailable' in v and not _prop43(v['minAvailable']):
             return False
-        if 'minResources' in v and not _ref45(v['minResources']):
+        if 'minResources' in v and not _ref44(v['minResources']):
             return False
-        if 'scheduleTimeoutSeconds' in v and not _prop44(v['scheduleTimeoutSeconds']):
+        if 'scheduleTimeoutSeconds' in v and not _prop43(v['scheduleTimeoutSeconds']):
             return False
-        if 'gpuTopology' in v and not _prop39(v['gpuTopology']):
+        if 'gpuTopology' in v and not _prop38(v['gpuTopology']):
             return False
-        if not _C411.issuperset(v):
+        if not _C412.issuperset(v):
             return False
-    return True
-
-
-def _prop414(v):
-    if not (type(v) is str and v in _C413):
-        return False
     return True
 
 
 def _prop415(v):
+    if not (type(v) is str and v in _C414):
+        return False
+    return True
+
+
+def _prop416(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -3348,52 +3352,52 @@ def _prop415(v):
     return True
 
 
-def _prop417(v):
-    if not (type(v) is dict):
-        return False
-    if type(v) is dict:
-        if 'cleanPodPolicy' in v and not _prop414(v['cleanPodPolicy']):
-            return False
-        if 'ttlSecondsAfterFinished' in v and not _prop44(v['ttlSecondsAfterFinished']):
-            return False
-        if 'activeDeadlineSeconds' in v and not _prop415(v['activeDeadlineSeconds']):
-            return False
-        if 'backoffLimit' in v and not _prop44(v['backoffLimit']):
-            return False
-        if 'suspend' in v and not _prop39(v['suspend']):
-            return False
-        if not _C416.issuperset(v):
-            return False
-    return True
-
-
 def _prop418(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        for k, x in v.items():
-            if k not in _C11 and not _extra206(x):
-                return False
-        if not all(map(_names208, v)):
+        if 'cleanPodPolicy' in v and not _prop415(v['cleanPodPolicy']):
+            return False
+        if 'ttlSecondsAfterFinished' in v and not _prop43(v['ttlSecondsAfterFinished']):
+            return False
+        if 'activeDeadlineSeconds' in v and not _prop416(v['activeDeadlineSeconds']):
+            return False
+        if 'backoffLimit' in v and not _prop43(v['backoffLimit']):
+            return False
+        if 'suspend' in v and not _prop38(v['suspend']):
+            return False
+        if not _C417.issuperset(v):
             return False
     return True
 
 
 def _prop419(v):
-    if not (type(v) is list):
+    if not (type(v) is dict):
         return False
-    if type(v) is list and not all(map(_item390, v)):
-        return False
+    if type(v) is dict:
+        for k, x in v.items():
+            if k not in _C11 and not _extra207(x):
+                return False
+        if not all(map(_names209, v)):
+            return False
     return True
 
 
-def _prop421(v):
-    if not (type(v) is str and v in _C420):
+def _prop420(v):
+    if not (type(v) is list):
+        return False
+    if type(v) is list and not all(map(_item391, v)):
         return False
     return True
 
 
 def _prop422(v):
+    if not (type(v) is str and v in _C421):
+        return False
+    return True
+
+
+def _prop423(v):
     if not ((type(v) is int or (type(v) is float and v.is_integer()))):
         return False
     if (type(v) is int or type(v) is float):
@@ -3404,77 +3408,77 @@ def _prop422(v):
     return True
 
 
-def _prop424(v):
+def _prop425(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop422(v['port']):
+        if 'port' in v and not _prop423(v['port']):
             return False
-        if 'master' in v and not _prop406(v['master']):
+        if 'master' in v and not _prop407(v['master']):
             return False
-        if not _C423.issuperset(v):
+        if not _C424.issuperset(v):
             return False
     return True
 
 
-def _prop426(v):
+def _prop427(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
-        if 'replicas' in v and not _prop55(v['replicas']):
+        if 'replicas' in v and not _prop54(v['replicas']):
             return False
-        if not _C425.issuperset(v):
+        if not _C426.issuperset(v):
             return False
     return True
 
 
-def _prop428(v):
+def _prop429(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'port' in v and not _prop422(v['port']):
+        if 'port' in v and not _prop423(v['port']):
             return False
-        if 'ps' in v and not _prop426(v['ps']):
+        if 'ps' in v and not _prop427(v['ps']):
             return False
-        if 'chief' in v and not _prop406(v['chief']):
+        if 'chief' in v and not _prop407(v['chief']):
             return False
-        if 'evaluator' in v and not _prop406(v['evaluator']):
+        if 'evaluator' in v and not _prop407(v['evaluator']):
             return False
-        if not _C427.issuperset(v):
+        if not _C428.issuperset(v):
             return False
     return True
 
 
-def _prop430(v):
-    if not (type(v) is str and v in _C429):
+def _prop431(v):
+    if not (type(v) is str and v in _C430):
         return False
     return True
 
 
-def _prop432(v):
+def _prop433(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'logDir' in v and not _any258(v['logDir']):
+        if 'logDir' in v and not _any259(v['logDir']):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if 'port' in v and not _prop422(v['port']):
+        if 'port' in v and not _prop423(v['port']):
             return False
-        if 'serviceType' in v and not _prop430(v['serviceType']):
+        if 'serviceType' in v and not _prop431(v['serviceType']):
             return False
-        if not _C431.issuperset(v):
+        if not _C432.issuperset(v):
             return False
     return True
 
 
-def _prop434(v):
+def _prop435(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3482,7 +3486,7 @@ def _prop434(v):
             return False
         if 'revision' in v and not _prop31(v['revision']):
             return False
-        if 'depth' in v and not _prop44(v['depth']):
+        if 'depth' in v and not _prop43(v['depth']):
             return False
         if 'secret' in v and not _prop31(v['secret']):
             return False
@@ -3490,12 +3494,12 @@ def _prop434(v):
             return False
         if 'password' in v and not _extra17(v['password']):
             return False
-        if not _C433.issuperset(v):
+        if not _C434.issuperset(v):
             return False
     return True
 
 
-def _prop436(v):
+def _prop437(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
@@ -3503,22 +3507,22 @@ def _prop436(v):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
-        if not _C435.issuperset(v):
+        if not _C436.issuperset(v):
             return False
     return True
 
 
-def _prop438(v):
+def _prop439(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
-        if 'mountPath' in v and not _any258(v['mountPath']):
+        if 'mountPath' in v and not _any259(v['mountPath']):
             return False
-        if 'git' in v and not _prop434(v['git']):
+        if 'git' in v and not _prop435(v['git']):
             return False
-        if 'rsync' in v and not _prop436(v['rsync']):
+        if 'rsync' in v and not _prop437(v['rsync']):
             return False
-        if not _C437.issuperset(v):
+        if not _C438.issuperset(v):
             return False
     return True
 
@@ -3533,116 +3537,118 @@ def _ref22(v):
             return False
         if 'image' in v and not _prop31(v['image']):
             return False
+        if 'containerName' in v and not _prop10(v['containerName']):
+            return False
         if 'imagePullPolicy' in v and not _prop33(v['imagePullPolicy']):
             return False
         if 'imagePullSecrets' in v and not _prop34(v['imagePullSecrets']):
             return False
         if 'command' in v and not _prop35(v['command']):
             return False
-        if 'args' in v and not _prop36(v['args']):
+        if 'args' in v and not _prop35(v['args']):
             return False
-        if 'envFrom' in v and not _prop43(v['envFrom']):
+        if 'envFrom' in v and not _prop42(v['envFrom']):
             return False
-        if 'workers' in v and not _prop44(v['workers']):
+        if 'workers' in v and not _prop43(v['workers']):
             return False
-        if 'resources' in v and not _ref45(v['resources']):
+        if 'resources' in v and not _ref44(v['resources']):
             return False
-        if 'slotsPerWorker' in v and not _prop55(v['slotsPerWorker']):
+        if 'slotsPerWorker' in v and not _prop54(v['slotsPerWorker']):
             return False
         if 'priorityClassName' in v and not _extra17(v['priorityClassName']):
             return False
         if 'serviceAccountName' in v and not _extra17(v['serviceAccountName']):
             return False
-        if 'nodeSelector' in v and not _prop56(v['nodeSelector']):
+        if 'nodeSelector' in v and not _prop55(v['nodeSelector']):
             return False
-        if 'tolerations' in v and not _prop64(v['tolerations']):
+        if 'tolerations' in v and not _prop63(v['tolerations']):
             return False
-        if 'affinity' in v and not _ref65(v['affinity']):
+        if 'affinity' in v and not _ref64(v['affinity']):
             return False
-        if 'topologySpreadConstraints' in v and not _prop97(v['topologySpreadConstraints']):
+        if 'topologySpreadConstraints' in v and not _prop96(v['topologySpreadConstraints']):
             return False
-        if 'securityContext' in v and not _ref98(v['securityContext']):
+        if 'securityContext' in v and not _ref97(v['securityContext']):
             return False
-        if 'podSecurityContext' in v and not _ref110(v['podSecurityContext']):
+        if 'podSecurityContext' in v and not _ref109(v['podSecurityContext']):
             return False
-        if 'hostNetwork' in v and not _prop39(v['hostNetwork']):
+        if 'hostNetwork' in v and not _prop38(v['hostNetwork']):
             return False
-        if 'dnsPolicy' in v and not _prop117(v['dnsPolicy']):
+        if 'dnsPolicy' in v and not _prop116(v['dnsPolicy']):
             return False
         if 'runtimeClassName' in v and not _prop31(v['runtimeClassName']):
             return False
-        if 'ports' in v and not _prop121(v['ports']):
+        if 'ports' in v and not _prop120(v['ports']):
             return False
-        if 'livenessProbe' in v and not _ref122(v['livenessProbe']):
+        if 'livenessProbe' in v and not _ref121(v['livenessProbe']):
             return False
-        if 'readinessProbe' in v and not _ref122(v['readinessProbe']):
+        if 'readinessProbe' in v and not _ref121(v['readinessProbe']):
             return False
-        if 'startupProbe' in v and not _ref122(v['startupProbe']):
+        if 'startupProbe' in v and not _ref121(v['startupProbe']):
             return False
-        if 'resourceClaims' in v and not _prop138(v['resourceClaims']):
+        if 'resourceClaims' in v and not _prop137(v['resourceClaims']):
             return False
-        if 'initContainers' in v and not _prop189(v['initContainers']):
+        if 'initContainers' in v and not _prop188(v['initContainers']):
             return False
-        if 'sidecars' in v and not _prop189(v['sidecars']):
+        if 'sidecars' in v and not _prop188(v['sidecars']):
             return False
-        if 'podTemplatePatch' in v and not _ref190(v['podTemplatePatch']):
+        if 'podTemplatePatch' in v and not _ref189(v['podTemplatePatch']):
             return False
-        if 'roles' in v and not _prop400(v['roles']):
+        if 'roles' in v and not _prop401(v['roles']):
             return False
-        if 'mpi' in v and not _prop408(v['mpi']):
+        if 'mpi' in v and not _prop409(v['mpi']):
             return False
-        if 'scheduling' in v and not _prop412(v['scheduling']):
+        if 'scheduling' in v and not _prop413(v['scheduling']):
             return False
-        if 'runPolicy' in v and not _prop417(v['runPolicy']):
+        if 'runPolicy' in v and not _prop418(v['runPolicy']):
             return False
-        if 'env' in v and not _prop418(v['env']):
+        if 'env' in v and not _prop419(v['env']):
             return False
-        if 'volumes' in v and not _prop419(v['volumes']):
+        if 'volumes' in v and not _prop420(v['volumes']):
             return False
-        if 'workingDir' in v and not _any258(v['workingDir']):
+        if 'workingDir' in v and not _any259(v['workingDir']):
             return False
         if 'labels' in v and not _prop16(v['labels']):
             return False
         if 'annotations' in v and not _prop18(v['annotations']):
             return False
-        if 'restartPolicy' in v and not _prop421(v['restartPolicy']):
+        if 'restartPolicy' in v and not _prop422(v['restartPolicy']):
             return False
-        if 'pytorch' in v and not _prop424(v['pytorch']):
+        if 'pytorch' in v and not _prop425(v['pytorch']):
             return False
-        if 'tensorflow' in v and not _prop428(v['tensorflow']):
+        if 'tensorflow' in v and not _prop429(v['tensorflow']):
             return False
-        if 'tensorboard' in v and not _prop432(v['tensorboard']):
+        if 'tensorboard' in v and not _prop433(v['tensorboard']):
             return False
-        if 'code' in v and not _prop438(v['code']):
+        if 'code' in v and not _prop439(v['code']):
             return False
-        if 'shmSize' in v and not _prop51(v['shmSize']):
+        if 'shmSize' in v and not _prop50(v['shmSize']):
             return False
     return True
 
 
-def _ref440(v):
+def _ref441(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C441.issuperset(v):
+        if not _C442.issuperset(v):
             return False
     return True
 
 
-def _names443(v):
-    if type(v) is str and (_P442.search(v) is None):
+def _names444(v):
+    if type(v) is str and (_P443.search(v) is None):
         return False
     return True
 
 
-def _prop444(v):
+def _prop445(v):
     if not (type(v) is dict):
         return False
     if type(v) is dict:
         for k, x in v.items():
-            if k not in _C11 and not _ref440(x):
+            if k not in _C11 and not _ref441(x):
                 return False
-        if not all(map(_names443, v)):
+        if not all(map(_names444, v)):
             return False
     return True
 
@@ -3651,11 +3657,11 @@ def _ref21(v):
     if not _ref22(v):
         return False
     if type(v) is dict:
-        if not _C439.issubset(v):
+        if not _C440.issubset(v):
             return False
-        if 'environments' in v and not _prop444(v['environments']):
+        if 'environments' in v and not _prop445(v['environments']):
             return False
-        if not _C445.issuperset(v):
+        if not _C446.issuperset(v):
             return False
     return True
 

@@ -50,6 +50,15 @@ def _frameworks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
         yield (("spec", "restartPolicy"), "framework-field", Severity.ERROR,
                "restartPolicy applies to pytorch and tensorflow; an MPIJob's launcher restarts OnFailure "
                "and its workers Never (use runPolicy.backoffLimit for retries)")
+    if framework != "mpi" or spec.get("runtime") is not None:
+        fixed = ("a TrainJob's training container is its runtime's node" if spec.get("runtime") is not None else
+                 f"training-operator finds the training container by its name, {framework}")
+        places = [("spec",), *(("spec", "roles", role) for role in spec.get("roles") or {})]
+        for base in places:
+            settings = spec if base == ("spec",) else spec["roles"][base[-1]]
+            if isinstance(settings, dict) and "containerName" in settings:
+                yield (base + ("containerName",), "framework-field", Severity.ERROR,
+                       f"containerName names an MPIJob's training containers; {fixed}")
 
 
 def _kueue_and_kube_batch(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

@@ -18,6 +18,7 @@ the patch's lines when it is applied and when the patched job is checked.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Iterator
 
 from ..diagnostics import Severity, did_you_mean
@@ -191,8 +192,9 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
     """A patch that sets what a field of the spec sets too, and a container no role's pods have:
     one warning per place in the patch, naming every role it is true of."""
     framework = spec.get("framework", "mpi")
-    yield from overlaps(spec, patches(spec), lambda role: role_settings(spec, role, None),
-                        lambda role: container_name(framework, role))
+    settings = functools.cache(lambda role: role_settings(spec, role, None))
+    yield from overlaps(spec, patches(spec), settings,
+                        lambda role: settings(role).get("containerName") or container_name(framework, role))
 
 
 def overlaps(spec: dict, places: list[tuple[tuple, dict, tuple[str, ...]]], settings_of: Callable[[str], dict],

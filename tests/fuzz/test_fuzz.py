@@ -416,12 +416,12 @@ def no_debug(monkeypatch: pytest.MonkeyPatch) -> None:
     ('apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: a}\n'
      'spec: {framework: mpi, image: i, command: [x], workers: 1, "x\\ninput.yaml:1:1: error forged ok": 2}\n',
      "4:60: error unknown-field unknown field 'x\\ninput.yaml:1:1: error forged ok'; known fields: affinity, "
-     "annotations, args, code, command, dnsPolicy, env, envFrom, environments, framework, hostNetwork, image, "
-     "imagePullPolicy, imagePullSecrets, initContainers, labels, livenessProbe, mpi, nodeSelector, "
-     "podSecurityContext, podTemplatePatch, ports, priorityClassName, pytorch, readinessProbe, resourceClaims, "
-     "resources, restartPolicy, roles, runPolicy, runtime, runtimeClassName, scheduling, securityContext, "
-     "serviceAccountName, shmSize, sidecars, slotsPerWorker, startupProbe, tensorboard, tensorflow, tolerations, "
-     "topologySpreadConstraints, volumes, workers, workingDir "
+     "annotations, args, code, command, containerName, dnsPolicy, env, envFrom, environments, framework, "
+     "hostNetwork, image, imagePullPolicy, imagePullSecrets, initContainers, labels, livenessProbe, mpi, "
+     "nodeSelector, podSecurityContext, podTemplatePatch, ports, priorityClassName, pytorch, readinessProbe, "
+     "resourceClaims, resources, restartPolicy, roles, runPolicy, runtime, runtimeClassName, scheduling, "
+     "securityContext, serviceAccountName, shmSize, sidecars, slotsPerWorker, startupProbe, tensorboard, "
+     "tensorflow, tolerations, topologySpreadConstraints, volumes, workers, workingDir "
      '(spec["x\\ninput.yaml:1:1: error forged ok"])'),
 ], ids=["apiVersion-with-CR", "key-with-LF"])
 def test_regression_a_diagnostic_is_one_line(capsys, workdir, no_debug, text: str, diagnostic: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mpigen.patch import POD_TEMPLATE_SPEC, apply_pod_template_patch
-from tests.patch_cases import canonical, load_cases
+from tests.patch_cases import RandomTemplates, canonical, load_cases
 
 KUBECTL = Path(sys.executable).parent / "kubectl"
 CASES = [c for c in load_cases() if c.get("type", POD_TEMPLATE_SPEC) == POD_TEMPLATE_SPEC]
@@ -148,3 +148,18 @@ def test_random_patches_agree_with_kubectl(tmp_path: Path) -> None:
         applied += 1
         assert canonical(json.loads(done.stdout)["template"]) == canonical(ours), case
     assert applied >= 30 and refused >= 5
+
+
+def test_kubectl_gives_the_target_of_a_created_patch(tmp_path: Path) -> None:
+    """mpigen.patch.diff's patch between two random templates, applied by kubectl, gives the second
+    (what `mpigen import manifest` writes as a pod template patch)."""
+    from mpigen.patch.diff import create_patch
+
+    templates = RandomTemplates(11)
+    for _ in range(40):
+        original, target = templates.template(), templates.template()
+        patch = create_patch(original, target)
+        done = kubectl_patch(original, patch, tmp_path)
+        case = json.dumps({"original": original, "patch": patch})
+        assert done.returncode == 0, f"{case}\n{done.stderr}"
+        assert canonical(json.loads(done.stdout)["template"]) == canonical(target), case

@@ -192,6 +192,36 @@ def test_role_images_and_a_tf_role_of_its_own() -> None:
     assert ps["nodeSelector"] == {"pool": "cpu"} and "nodeSelector" not in worker
 
 
+def test_mpi_container_names_job_wide_and_per_role() -> None:
+    """An MPIJob's training containers may have any name (the operator sets up the first container);
+    a patch reaches them by that name."""
+    body = MPI + """  containerName: mpi
+  roles:
+    launcher:
+      containerName: mpi-launcher
+      podTemplatePatch: {spec: {containers: [{name: mpi-launcher, stdin: true}]}}
+"""
+    launcher, worker = pods(build(body)).values()
+    assert [c["name"] for c in launcher["containers"]] == ["mpi-launcher"]
+    assert launcher["containers"][0]["stdin"] is True and launcher["containers"][0]["command"][0] == "mpirun"
+    assert [c["name"] for c in worker["containers"]] == ["mpi"]
+    assert ("patch-adds-container", "spec.roles.launcher.podTemplatePatch.spec.containers[0]",
+            Severity.WARNING) not in findings(body)
+
+
+def test_an_empty_command_runs_the_images_entrypoint_with_args() -> None:
+    """``command: []``: no command (the image's entrypoint runs, with args), never under mpirun; an
+    MPI worker's ``[]`` leaves the operator's sshd default (no command and no args) to it."""
+    mpi = build(MPI.replace("[python, train.py]", "[]") + "  args: [mpirun, -n, '2', /home/mpiuser/pi]\n"
+                "  roles: {worker: {command: []}}\n")
+    launcher, worker = pods(mpi).values()
+    assert "command" not in launcher["containers"][0]
+    assert launcher["containers"][0]["args"] == ["mpirun", "-n", "2", "/home/mpiuser/pi"]
+    assert "command" not in worker["containers"][0] and "args" not in worker["containers"][0]
+    master, _ = pods(build(PYTORCH.replace("[python, train.py]", "[]") + "  args: [--backend, gloo]\n")).values()
+    assert "command" not in master["containers"][0] and master["containers"][0]["args"] == ["--backend", "gloo"]
+
+
 # --- the rules ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("body, expected", [
@@ -213,6 +243,9 @@ def test_role_images_and_a_tf_role_of_its_own() -> None:
     (MPI + "  roles: {worker: {env: {OMPI_MCA_plm_rsh_args: x}}}\n",
      ("env-reserved", "spec.roles.worker.env.OMPI_MCA_plm_rsh_args", Severity.WARNING)),
     (MPI + "  hostNetwork: true\n", ("host-network-ssh", "spec.hostNetwork", Severity.WARNING)),
+    (PYTORCH + "  containerName: trainer\n", ("framework-field", "spec.containerName", Severity.ERROR)),
+    (TENSORFLOW + "  roles: {worker: {containerName: tf}}\n",
+     ("framework-field", "spec.roles.worker.containerName", Severity.ERROR)),
 ])
 def test_rules(body: str, expected: tuple) -> None:
     assert expected in findings(body)

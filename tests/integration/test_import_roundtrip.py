@@ -1,0 +1,180 @@
+"""``mpigen import manifest`` over the upstream releases' own example jobs: the round trip.
+
+For every job manifest of mpi-operator v0.8.0's examples/v2beta1, training-operator v1.9.0's
+examples/ and Kubeflow Trainer v2.3.0's examples/ (tests/upstream_corpus.py's ``job_manifests``):
+the spec it prints, built, gives the same objects as the manifest: ``mpigen explain --format
+yaml`` of the one and of the other (the manifest as ``mpigen migrate`` makes it current, when it
+is of a retired version) are the same, but for the annotation ``sidecar.istio.io/inject: "false"``
+that mpigen writes on every job on purpose. A manifest the spec cannot express is refused (exit
+1, nothing printed) with located diagnostics of documented codes, each listed with its reason.
+The test prints ``A/N upstream job manifests round-trip``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mpigen.main import cli
+from mpigen.render.pods import ISTIO_INJECT
+from tests.upstream_corpus import ROOT, job_manifests
+
+MANIFESTS = job_manifests()
+ROUND_TRIPS = 17
+"""Those that round-trip now: fewer is a regression (more: raise it)."""
+LOCATED = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): error (?P<code>[a-z0-9-]+) ")
+
+
+def _errors_documented() -> set[str]:
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `([a-z0-9-]+)` \|", text, re.M))
+
+
+def _run(args: list[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _objects(text: str) -> list:
+    """explain's documents, without mpigen's Istio annotation on the pods and the launcher Job's."""
+    out = []
+    for obj in yaml.safe_load_all(text):
+        for holder in (obj, (obj.get("spec") or {}).get("template") if obj.get("kind") == "Job" else None):
+            annotations = ((holder or {}).get("metadata") or {}).get("annotations")
+            if isinstance(annotations, dict) and annotations.get(ISTIO_INJECT) == "false":
+                del annotations[ISTIO_INJECT]
+                if not annotations:
+                    del holder["metadata"]["annotations"]
+        out.append(obj)
+    return out
+
+
+def _explain_differs(manifest: Path, spec: Path, config: Path) -> str | None:
+    code, want, err = _run(["explain", "--format", "yaml", "--config", str(config), str(manifest)])
+    assert code == 0, err
+    code, got, err = _run(["explain", "--format", "yaml", "--config", str(config), str(spec)])
+    assert code == 0, err
+    want_objects, got_objects = _objects(want), _objects(got)
+    for a, b in zip(want_objects, got_objects):
+        if a != b:
+            return f"{a.get('kind')} {a['metadata']['name']} differs:\n{yaml.safe_dump(a)}\n---\n{yaml.safe_dump(b)}"
+    if len(want_objects) != len(got_objects):
+        return f"{len(want_objects)} objects for the manifest, {len(got_objects)} for the spec"
+    return None
+
+
+def test_upstream_job_manifests_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(MANIFESTS) == 28, "the releases' example jobs are 28: is tests/cases/upstream/ whole?"
+    config = tmp_path / ".mpigen.yaml"  # the defaults, whatever configuration the checkout has
+    config.write_text("{}\n", encoding="utf-8")
+    documented = _errors_documented()
+    passed, refused, problems = [], [], []
+    for index, manifest in enumerate(MANIFESTS):
+        code, spec, err = _run(["import", "manifest", "--config", str(config), str(manifest.file)])
+        if code != 0:
+            errors = [line for line in err.splitlines() if ": error " in line]
+            refused.append(f"{manifest.path}:\n  " + "\n  ".join(e.replace(f"{manifest.file}:", "") for e in errors))
+            if code != 1 or not errors or spec:
+                problems.append(f"{manifest.path}: exit {code}, {len(errors)} errors, "
+                                f"{'a spec printed' if spec else 'nothing printed'}:\n{err}")
+            for line in errors:
+                found = LOCATED.match(line)
+                if not found or found["code"] not in documented:
+                    problems.append(f"{manifest.path}: not a located diagnostic of a documented code: {line}")
+            continue
+        current = manifest.file
+        if "kubeflow.org/v1 MPIJob" in manifest.kinds:  # a retired MPIJob: explain reads it migrated
+            current = tmp_path / f"migrated-{index}.yaml"
+            migrated, text, err = _run(["migrate", str(manifest.file), "-o", str(current)])
+            assert migrated == 0, err
+        written = tmp_path / f"spec-{index}.yaml"
+        written.write_text(spec, encoding="utf-8")
+        differing = _explain_differs(current, written, config)
+        if differing:
+            problems.append(f"{manifest.path}: the spec builds another job: {differing}")
+        else:
+            passed.append(manifest.path)
+    with capsys.disabled():
+        print(f"\n{len(passed)}/{len(MANIFESTS)} upstream job manifests round-trip")
+        for reason in refused:
+            print(reason)
+    assert not problems, "\n".join(problems)
+    assert len(passed) >= ROUND_TRIPS, f"{len(passed)} round-trip, {ROUND_TRIPS} did before"
+
+
+SEED = 20
+RANDOM_SPECS = 120
+
+
+def test_random_specs_built_imported_and_built_again() -> None:
+    """Random specs (tests/random_specs.py), and each with production pod fields, roles and patches
+    (``production_variant``): the job built from each environment, imported, builds again to the very
+    same job (so to the same objects), with no finding of the import's own."""
+    import random
+
+    from mpigen.emit.yaml_emit import dump
+    from mpigen.importers.manifest import ImportOptions, import_job
+    from mpigen.importers.roundtrip import differences
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+    from tests.random_specs import production_variant, random_specs, spec_yaml
+
+    rng = random.Random(SEED)
+    jobs = variants = 0
+    for name, doc in random_specs(SEED, RANDOM_SPECS):
+        for source in (doc, production_variant(rng, doc)):
+            compiled = compile_specs(load_text(spec_yaml(source), f"{name}.yaml"), f"{name}.yaml", Options())
+            if source is doc:
+                assert compiled.jobs, [d.format() for d in compiled.diagnostics]
+            elif not compiled.jobs:
+                continue  # a variant the spec rules refuse
+            variants += source is not doc
+            for objects in [compiled.jobs[0].base, *compiled.jobs[0].environments.values()]:
+                job = next((o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob")), None)
+                if job is None:  # a TrainJob
+                    continue
+                result = import_job(job, ImportOptions(beside=tuple(o for o in objects if o is not job)))
+                assert result.findings == [], (name, result.findings)
+                text = dump(result.spec)
+                again = compile_specs(load_text(text, "imported.yaml"), "imported.yaml", Options())
+                assert again.ok, (name, text, [d.format() for d in again.diagnostics])
+                rebuilt = next(o for o in again.jobs[0].base if o["kind"] == job["kind"])
+                assert rebuilt == job, (name, text, differences(job, rebuilt, result.gang, result.options))
+                groups = [o for o in objects if o["kind"] == "PodGroup"]  # kube-batch's, which mpigen writes
+                assert [o for o in again.jobs[0].base if o["kind"] == "PodGroup"] == groups, (name, text)
+                assert result.consumed == groups
+                jobs += 1
+    assert jobs >= 2 * RANDOM_SPECS and variants >= RANDOM_SPECS * 3 // 4  # most variants are valid specs
+
+
+def test_the_example_specs_come_back() -> None:
+    """Every example spec of specs/ (but the TrainJobs), built, imported and built again: the same job
+    (and kube-batch's PodGroup), in every environment."""
+    from mpigen.emit.yaml_emit import dump
+    from mpigen.importers.manifest import ImportOptions, import_job
+    from mpigen.io import load_input
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+
+    specs = sorted((ROOT / "specs").glob("*.yaml"))
+    jobs = 0
+    for path in specs:
+        loaded, name = load_input(str(path))
+        compiled = compile_specs(loaded, name, Options())
+        assert compiled.ok, name
+        for objects in [compiled.jobs[0].base, *compiled.jobs[0].environments.values()]:
+            job = next((o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob")), None)
+            if job is None:
+                continue
+            result = import_job(job, ImportOptions(beside=tuple(o for o in objects if o is not job)))
+            assert result.findings == [], (name, result.findings)
+            again = compile_specs(load_text(dump(result.spec), "imported.yaml"), "imported.yaml", Options())
+            assert again.ok, (name, [d.format() for d in again.diagnostics])
+            assert [o for o in again.jobs[0].base if o["kind"] in (job["kind"], "PodGroup")] == \
+                [o for o in objects if o["kind"] in (job["kind"], "PodGroup")], name
+            jobs += 1
+    assert len(specs) >= 15 and jobs >= 17
