@@ -310,9 +310,12 @@ def _training_blocks(kind: str, spec: dict[str, Any], replicas: dict[str, Any], 
     if kind == "PyTorchJob":
         if "Master" not in replicas:
             findings.append(lost(("spec", key), "a PyTorchJob without a Master: mpigen's PyTorchJob always has one"))
-        if spec.get("nprocPerNode", "auto") != "auto":
-            findings.append(lost(("spec", "nprocPerNode"), f"nprocPerNode {spec['nprocPerNode']!r}: mpigen's "
-                                 "PyTorchJob runs nprocPerNode auto"))
+        nproc = spec.get("nprocPerNode", "auto")
+        if isinstance(nproc, str) and nproc.isdigit() and int(nproc) > 0:
+            out["slotsPerWorker"] = int(nproc)  # torchrun's processes per node
+        elif nproc != "auto":
+            findings.append(lost(("spec", "nprocPerNode"), f"nprocPerNode {nproc!r}: a spec's PyTorchJob runs "
+                                 "a number of processes per node (slotsPerWorker) or auto"))
         known = ("runPolicy", key, "nprocPerNode")
     else:
         for rtype, role in (("Chief", "chief"), ("Evaluator", "evaluator")):

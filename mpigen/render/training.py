@@ -65,7 +65,8 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> tuple
 
     job_spec: dict[str, Any] = {"runPolicy": run_policy}
     if framework == "pytorch":
-        job_spec["nprocPerNode"] = DEFAULT_NPROC_PER_NODE
+        slots = spec.get("slotsPerWorker")
+        job_spec["nprocPerNode"] = DEFAULT_NPROC_PER_NODE if slots is None else str(slots)
     else:
         job_spec["successPolicy"] = ""
     job_spec[REPLICA_SPECS[framework]] = replica_specs

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (257142, 359857150)
+FINGERPRINT = (257315, 845311815)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])

@@ -31,7 +31,9 @@ def label_value_problem(value: str) -> str | None:
     return None
 
 
-FRAMEWORK_FIELDS = {"mpi": ("mpi", "slotsPerWorker"), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
+FRAMEWORK_FIELDS = {"mpi": ("mpi",), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
+SHARED_FIELDS = {"slotsPerWorker": ("mpi", "pytorch")}
+"""Fields of more than one framework: the processes per pod are MPI's slots and torchrun's nprocPerNode."""
 RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 # user:password@ in any URL; for http(s) any user part at all (a token is often given as the user)
 _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
@@ -41,11 +43,11 @@ def _frameworks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fin
     framework = spec.get("framework", "mpi")
     if framework not in FRAMEWORK_FIELDS:
         return  # the schema reports the unknown framework; which fields belong is unknown
-    for other, fields in FRAMEWORK_FIELDS.items():
-        for name in fields:
-            if other != framework and name in spec:
-                yield (("spec", name), "framework-field", Severity.ERROR,
-                       f"{name} belongs to framework: {other}; this spec is framework: {framework}")
+    owners = {name: (other,) for other, fields in FRAMEWORK_FIELDS.items() for name in fields} | SHARED_FIELDS
+    for name, frameworks in owners.items():
+        if framework not in frameworks and name in spec:
+            yield (("spec", name), "framework-field", Severity.ERROR,
+                   f"{name} belongs to framework: {' or '.join(frameworks)}; this spec is framework: {framework}")
     if framework == "mpi" and "restartPolicy" in spec:
         yield (("spec", "restartPolicy"), "framework-field", Severity.ERROR,
                "restartPolicy applies to pytorch and tensorflow; an MPIJob's launcher restarts OnFailure "

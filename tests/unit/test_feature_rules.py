@@ -73,7 +73,7 @@ def spec_of(**fields) -> dict:
 
 @pytest.mark.parametrize("framework, field, value", [
     ("pytorch", "mpi", {"implementation": "Intel"}),
-    ("pytorch", "slotsPerWorker", 2),
+    ("tensorflow", "slotsPerWorker", 2),
     ("tensorflow", "pytorch", {"port": 1}),
     ("mpi", "tensorflow", {"port": 1}),
     ("mpi", "pytorch", {}),
@@ -86,7 +86,8 @@ def test_framework_field(framework: str, field: str, value: object) -> None:
 
 @pytest.mark.parametrize("framework, field, value", [
     ("pytorch", "pytorch", {"port": 1}), ("tensorflow", "tensorflow", {"ps": {"replicas": 1}}),
-    ("mpi", "mpi", {}), ("mpi", "slotsPerWorker", 1), ("pytorch", "restartPolicy", "Never"),
+    ("mpi", "mpi", {}), ("mpi", "slotsPerWorker", 1), ("pytorch", "slotsPerWorker", 4),
+    ("pytorch", "restartPolicy", "Never"),
 ])
 def test_own_framework_fields_are_fine(framework: str, field: str, value: object) -> None:
     assert findings(spec_of(framework=framework, **{field: value})) == []
@@ -343,7 +344,7 @@ spec:
 
 def test_feature_rules_are_all_wired_into_check_spec() -> None:
     assert fr.FEATURE_RULES and all(callable(rule) for rule in fr.FEATURE_RULES)
-    spec = spec_of(framework="pytorch", slotsPerWorker=1, scheduling={"gang": "kueue", "gpuTopology": True},
+    spec = spec_of(framework="tensorflow", slotsPerWorker=1, scheduling={"gang": "kueue", "gpuTopology": True},
                    volumes=[{"mountPath": "/x"}], tensorboard={"logDir": "/nowhere"}, code={})
     assert {c for _, c, _ in findings(spec)} == {"framework-field", "kueue-queue", "gpu-topology", "volume-source",
                                                  "tensorboard-log-dir", "code-source"}

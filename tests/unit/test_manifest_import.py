@@ -192,7 +192,7 @@ def test_kueue_labels_are_the_kueue_gang() -> None:
 @pytest.mark.parametrize("change, expected", [
     (("  pytorchReplicaSpecs:", "  elasticPolicy: {minReplicas: 1, maxReplicas: 3}\n  pytorchReplicaSpecs:"),
      ("spec.elasticPolicy", "import-lost", Severity.ERROR)),
-    (("  pytorchReplicaSpecs:", "  nprocPerNode: \"2\"\n  pytorchReplicaSpecs:"),
+    (("  pytorchReplicaSpecs:", "  nprocPerNode: gpu\n  pytorchReplicaSpecs:"),
      ("spec.nprocPerNode", "import-lost", Severity.ERROR)),
     (("      replicas: 3\n      restartPolicy: OnFailure", "      replicas: 3\n      restartPolicy: Never"),
      ("spec.pytorchReplicaSpecs.Worker.restartPolicy", "import-lost", Severity.ERROR)),

@@ -387,3 +387,8 @@ def test_null_removes_a_job_wide_setting_from_a_role_and_a_wrong_type_says_what_
         ("spec.roles.worker.nodeSelector", 'expected a mapping or null, got a string "x"'),
         ("spec.roles.worker.tolerations[0].operator",
          'a string "Exist" is not allowed (did you mean Exists?); choose one of: Exists, Equal')]
+
+
+def test_slots_per_worker_is_a_pytorchjobs_nproc_per_node() -> None:
+    assert build(PYTORCH)["spec"]["nprocPerNode"] == "auto"
+    assert build(PYTORCH + "  slotsPerWorker: 8\n")["spec"]["nprocPerNode"] == "8"
