@@ -124,7 +124,7 @@ def test_every_object_validates_against_its_schema(case, env, obj) -> None:
 
 @pytest.mark.parametrize("case, env, job", TRAINING_JOBS)
 def test_training_operator_defaulting_adds_nothing(case, env, job) -> None:
-    """Everything training-operator v1.9.0's defaulting would fill is already written out."""
+    """Everything training-operator v1.9.4's defaulting would fill is already written out."""
     from mpigen.operator.training_defaults import set_defaults as set_training_defaults
 
     assert set_training_defaults(job) == job, f"{env}: defaulting changed the {job['kind']}"
@@ -161,7 +161,7 @@ def test_training_scheduling_policy_says_what_the_podgroup_gets(case, env, job) 
 @pytest.mark.parametrize("case, env, job", MPIJOBS)
 def test_operator_defaulting_adds_nothing(case, env, job) -> None:
     """Everything mpi-operator's defaulting would fill is already written out."""
-    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
+    version = OperatorVersion.parse(case.operator_version or "v0.8.2")
     assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
 
 
@@ -175,7 +175,7 @@ def test_scheduling_policy_says_what_the_podgroup_gets(case, env, job) -> None:
         return
     gang = "volcano" if scheduler == "volcano" else "scheduler-plugins"
     classes = _classes(case)
-    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
+    version = OperatorVersion.parse(case.operator_version or "v0.8.2")
     group = podgroup.new_pod_group(job, gang, classes, scheduler_name=scheduler, version=version)
     policy = job["spec"]["runPolicy"]["schedulingPolicy"]
     spec = group["spec"]

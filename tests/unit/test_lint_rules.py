@@ -161,7 +161,7 @@ def test_golden_mpijobs_are_clean(path: Path) -> None:
 
     runtimes = with_runtimes(default_runtimes(), documents)
     own = LintOptions(priority_classes=cluster, trainer_runtimes=runtimes,
-                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.0")))
+                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.2")))
     for obj in documents:
         assert findings(prune_nulls(obj), LintOptions(trainer_runtimes=runtimes)) == [], "default LintOptions"
         assert findings(prune_nulls(obj), own) == [], "the golden case's own options"

@@ -17,7 +17,7 @@ from ..base import GANG_VOLCANO, Context, Path
 ALL_KINDS = ("MPIJob", "PyTorchJob", "TFJob")
 OBJECT_KINDS = ALL_KINDS + ("Deployment", "Service", "ConfigMap", "Secret", "PriorityClass", "PodGroup", "Queue")
 """Every kind mpigen has a schema for (the Volcano, scheduler-plugins and kube-batch PodGroups share a kind)."""
-ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.0 rootSSHPath, the default sshAuthMountPath
+ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.2 rootSSHPath, the default sshAuthMountPath
 
 
 def current_api(ctx: Context) -> bool:

@@ -1,10 +1,10 @@
 """The job uses an API version the current operators no longer serve.
 
-mpi-operator v0.8.0 serves MPIJob only as ``kubeflow.org/v2beta1`` (its CRD in
+mpi-operator v0.8.2 serves MPIJob only as ``kubeflow.org/v2beta1`` (its CRD in
 ``manifests/base/kubeflow.org_mpijobs.yaml``); ``v1alpha1`` and ``v1alpha2`` were mpi-operator's
-earlier APIs, and ``kubeflow.org/v1`` is the training-operator's legacy MPIJob (v1.9.0 still ships
+earlier APIs, and ``kubeflow.org/v1`` is the training-operator's legacy MPIJob (v1.9.4 still ships
 it in ``manifests/base/crds/kubeflow.org_mpijobs.yaml``, the same CRD name, so a cluster runs one or
-the other). training-operator v1.9.0 serves PyTorchJob and TFJob only as ``kubeflow.org/v1``
+the other). training-operator v1.9.4 serves PyTorchJob and TFJob only as ``kubeflow.org/v1``
 (``manifests/base/crds/kubeflow.org_pytorchjobs.yaml``, ``kubeflow.org_tfjobs.yaml``); ``v1alpha1``,
 ``v1alpha2``, ``v1beta1`` and ``v1beta2`` were removed. The API server rejects such a manifest
 ("no matches for kind"), and the old shapes (``gpus``, ``launcherOnMaster``, ``mpiDistribution``,
@@ -37,7 +37,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
                                     f"(no matches for kind); write apiVersion: {CURRENT_API[ctx.kind]}")
         return
     if ctx.kind == "MPIJob" and ctx.api_version == "kubeflow.org/v1":
-        what = ("is the training-operator's legacy MPIJob, which a cluster running mpi-operator v0.8.0 "
+        what = ("is the training-operator's legacy MPIJob, which a cluster running mpi-operator v0.8.2 "
                 "(kubeflow.org/v2beta1, same CRD name) rejects")
     else:
         what = "is a legacy API that current operators do not serve: the API server rejects it"

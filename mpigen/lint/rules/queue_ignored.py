@@ -1,11 +1,11 @@
 """A queue is named but the gang scheduler is scheduler-plugins, which has no queues.
 
 A scheduler-plugins PodGroup (``scheduling.x-k8s.io/v1alpha1``) has minMember, minResources and
-scheduleTimeoutSeconds, no queue. mpi-operator v0.8.0 passes ``schedulingPolicy.queue`` (or the
+scheduleTimeoutSeconds, no queue. mpi-operator v0.8.2 passes ``schedulingPolicy.queue`` (or the
 MPIJob's ``scheduling.volcano.sh/queue-name`` annotation) to Volcano PodGroups only
 (``newPodGroup`` of ``VolcanoCtrl`` and ``SchedulerPluginsCtrl`` in ``pkg/controller/podgroup.go``;
 the field's doc in ``pkg/apis/kubeflow/v2beta1/types.go`` says "input isn't passed to PodGroup"),
-and so does training-operator v1.9.0 (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
+and so does training-operator v1.9.4 (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
 The job is therefore not held in, nor limited by, the queue it names.
 
 Fix: remove the queue, or admit the job through Kueue (label ``kueue.x-k8s.io/queue-name`` on the
