@@ -30,7 +30,7 @@ SCHEDULER_PLUGINS_CRDS = ("sigs.k8s.io/scheduler-plugins", "v0.33.5", "config/cr
 KWOK = ("sigs.k8s.io/kwok", "v0.8.0")
 KWOK_STAGES = ("node/fast/node-initialize.yaml", "node/heartbeat-with-lease/node-heartbeat-with-lease.yaml",
                "pod/fast/pod-ready.yaml", "pod/fast/pod-delete.yaml")
-TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", "v1.9.4")
+TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", components.version("training-operator"))
 TRAINER = ("github.com/kubeflow/trainer/v2", "v2.3.0")
 JOBSET = ("sigs.k8s.io/jobset", "v0.12.0")
 # Trainer's default ClusterTrainingRuntimes as `make schemas` builds them from the release
