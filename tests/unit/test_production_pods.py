@@ -448,3 +448,16 @@ def test_an_environments_patches_apply_after_the_bases_and_may_null_what_it_set(
                for p in dev.values())
     assert dev["Worker"]["containers"][0]["securityContext"] == {"runAsUser": 1000}
     assert "securityContext" not in dev["Master"]["containers"][0]
+
+
+def test_a_finding_on_the_training_container_after_a_patch_added_one_before_it() -> None:
+    """A PyTorchJob's training container is the one named pytorch, wherever a patch put it: a
+    finding on it is reported at the spec field that wrote it, not at ``spec``."""
+    body = PYTORCH + """  resources: {gpu: 1}
+  podTemplatePatch:
+    spec:
+      containers:
+      - {name: shipper, image: fluent/fluent-bit:3.1}
+      - {name: pytorch, resources: {limits: {nvidia.com/gpu: 2}}}
+"""
+    assert ("pod-resources", "spec.resources.gpu", Severity.ERROR) in findings(body)
