@@ -357,9 +357,20 @@ def test_what_a_patch_may_not_do_is_an_error_at_its_line(patch: str, expected: t
      ("patch-overrides", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext")),
     (MPI + "  podTemplatePatch: {spec: {containers: [{name: worker, env: [{name: A, value: b}]}]}}\n",
      ("patch-adds-container", "spec.podTemplatePatch.spec.containers[0]")),
+    (PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.spec.nodeSelector")),
+    (PYTORCH + "  labels: {team: a}\n  podTemplatePatch: {metadata: {labels: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.metadata.labels")),
 ])
 def test_warnings_of_a_patch(body: str, expected: tuple) -> None:
     assert expected + (Severity.WARNING,) in findings(body)
+
+
+def test_a_patch_that_removes_what_the_spec_sets_says_removes() -> None:
+    result = compile_body(PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n")
+    [message] = [d.message for d in result.diagnostics if d.code == "patch-overrides"]
+    assert message.startswith("the patch removes the master and worker pods' nodeSelector, which spec.nodeSelector "
+                              "sets: ")
 
 
 def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_order_fixes_it() -> None:
