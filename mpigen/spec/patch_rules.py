@@ -130,7 +130,7 @@ def _owned(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
         for kind in ("labels", "annotations"):
             values = (patch.get("metadata") or {}).get(kind) if isinstance(patch.get("metadata"), dict) else None
             for key in values if isinstance(values, dict) else ():
-                if key in GROUP_MARKS:
+                if key in GROUP_MARKS and gang in GANG_SCHEDULERS:
                     yield (where + ("metadata", kind, key), "patch-owned", Severity.ERROR,
                            f"{key} names {GROUP_MARKS[key]}, which mpigen writes from scheduling.gang and "
                            "scheduling.queue: set those instead")

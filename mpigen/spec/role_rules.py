@@ -70,10 +70,14 @@ def _nulls(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
 
 
 def _group_marks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
-    """The pods' labels and annotations (job-wide or a role's) do not name a PodGroup: mpigen writes
-    those from ``scheduling`` (a patch that sets them is ``patch-owned``)."""
-    from .patch_rules import GROUP_MARKS
+    """Under a gang whose PodGroup mpigen names on the pods (Volcano, scheduler-plugins,
+    kube-batch), the pods' labels and annotations (job-wide or a role's) do not name one: mpigen
+    writes those from ``scheduling`` (a patch that sets them is ``patch-owned``). Without a gang,
+    a PodGroup of the user's own may be named."""
+    from .patch_rules import GANG_SCHEDULERS, GROUP_MARKS
 
+    if (spec.get("scheduling") or {}).get("gang") not in GANG_SCHEDULERS:
+        return
     for base, settings in role_places(spec):
         for kind in ("labels", "annotations"):
             values = settings.get(kind)

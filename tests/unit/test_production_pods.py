@@ -247,7 +247,7 @@ def test_an_empty_command_runs_the_images_entrypoint_with_args() -> None:
     (MPI + "  roles: {launcher: {image: null}}\n", ("role-null", "spec.roles.launcher.image", Severity.ERROR)),
     (MPI + "  scheduling: {gang: scheduler-plugins}\n  labels: {scheduling.x-k8s.io/pod-group: other}\n",
      ("group-mark", 'spec.labels["scheduling.x-k8s.io/pod-group"]', Severity.ERROR)),
-    (PYTORCH + "  roles: {worker: {annotations: {scheduling.k8s.io/group-name: x}}}\n",
+    (PYTORCH + "  scheduling: {gang: volcano}\n  roles: {worker: {annotations: {scheduling.k8s.io/group-name: x}}}\n",
      ("group-mark", 'spec.roles.worker.annotations["scheduling.k8s.io/group-name"]', Severity.ERROR)),
     (MPI + "  roles: {launcher: {env: {T: 12:30}}}\n",
      ("yaml-number", "spec.roles.launcher.env.T", Severity.ERROR)),
@@ -472,3 +472,31 @@ def test_a_finding_on_the_training_container_after_a_patch_added_one_before_it()
       - {name: pytorch, resources: {limits: {nvidia.com/gpu: 2}}}
 """
     assert ("pod-resources", "spec.resources.gpu", Severity.ERROR) in findings(body)
+
+
+TENSORBOARD = "  tensorboard: {logDir: /runs/job}\n"
+RUNS = "{name: runs, persistentVolumeClaim: {claimName: runs}, mountPath: /runs}"
+
+
+@pytest.mark.parametrize("body, expected", [
+    (PYTORCH + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{worker: {{volumes: [{{name: x, emptyDir: {{}}}}]}}}}\n",
+     [("tensorboard-log-volume", "spec.roles.worker.volumes", Severity.WARNING)]),
+    (PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n", []),
+    (MPI + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{launcher: {{volumes: []}}}}\n", []),
+    (PYTORCH + TENSORBOARD, [("tensorboard-log-dir", "spec.tensorboard.logDir", Severity.ERROR)]),
+])
+def test_tensorboards_log_volume_with_role_volumes(body: str, expected: list) -> None:
+    """The log volume may be a role's own; a role whose volumes leave it out is warned about."""
+    assert [f for f in findings(body) if f[0].startswith("tensorboard")] == expected
+
+
+def test_tensorboard_mounts_a_roles_log_volume() -> None:
+    result = compile_body(PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n")
+    deployment = next(o for o in result.jobs[0].base if o["kind"] == "Deployment")
+    assert deployment["spec"]["template"]["spec"]["volumes"] == [
+        {"name": "runs", "persistentVolumeClaim": {"claimName": "runs", "readOnly": True}}]
+
+
+def test_without_a_gang_the_pods_may_name_a_pod_group_of_their_own() -> None:
+    body = MPI + "  annotations: {scheduling.k8s.io/group-name: mine}\n"
+    assert "group-mark" not in [code for code, _, _ in findings(body)]
