@@ -12,13 +12,11 @@ from typing import Any, Iterator
 
 from ..diagnostics import Severity, did_you_mean, format_path
 from ..expand.roles import LEGACY, LEGACY_FIELDS, ROLES, roles_of
-from ..names import volume_name
+from ..names import OWN_VOLUMES, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
-OWN_VOLUMES = ("code", "git-secret", "dshm")
-"""The volumes mpigen writes itself (code sync, its Secret, /dev/shm): a container may mount them."""
 CODE_SYNC = "code-sync"
 
 
