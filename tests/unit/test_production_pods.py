@@ -512,3 +512,10 @@ def test_tensorboard_mounts_a_roles_log_volume() -> None:
 def test_without_a_gang_the_pods_may_name_a_pod_group_of_their_own() -> None:
     body = MPI + "  annotations: {scheduling.k8s.io/group-name: mine}\n"
     assert "group-mark" not in [code for code, _, _ in findings(body)]
+
+
+def test_a_role_conflict_with_an_environments_legacy_block_names_the_environment() -> None:
+    body = MPI + "  roles: {launcher: {image: a:1}}\n  environments:\n    prod: {mpi: {launcher: {image: b:1}}}\n"
+    [message] = [d.message for d in compile_body(body).diagnostics if d.code == "role-conflict"]
+    assert message == ("the launcher's image is given twice, here and at environments.prod.mpi.launcher.image: "
+                       "keep one")
