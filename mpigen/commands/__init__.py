@@ -99,7 +99,8 @@ def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any]:
     found = trainjob_gang(item.built.objects)
     if found is None:
         return None, None
-    verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+    verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods,
+                       cluster.origin)
     line, col, shown = item.job.place(("spec", "trainer", "numNodes"))
     return verdict, verdict.diagnostic(item.job.filename, line, col, format_path(shown))
 

@@ -124,7 +124,8 @@ def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_f
             sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
             gang_pods = gang_of(item.obj, sample)
             if gang_pods is not None:
-                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
+                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods,
+                                   cluster.origin)
                 line, col, path = gang_location(item.locate)
                 found = verdict.diagnostic(name, line, col, format_path(path))
                 fits += [found] if found is not None else []

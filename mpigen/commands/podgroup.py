@@ -163,7 +163,8 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             return
         if found is not None:
             line, col, shown = gang_location(job.locate)
-            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods,
+                               cluster.origin)
             diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
 
     for job in jobs:

@@ -28,6 +28,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..operator.podgroup import _parse as parse_quantity
 from ..operator.quantity import Quantity
+from ..scheduler.fit import FILE, Origin
 from ..scheduler.nodes import Node, Taint, pod_requests
 from .document import Document
 from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
@@ -47,6 +48,7 @@ class Cluster:
     bound_pods: int = 0  # Pods of the file bound to one of the nodes and not finished
     runtimes: Runtimes = field(default_factory=Runtimes)  # TrainingRuntimes and ClusterTrainingRuntimes
     namespaces: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> labels
+    origin: Origin = field(default=FILE, compare=False)  # the file, or a live cluster (mpigen.kube)
 
 
 def _name(obj: dict[str, Any]) -> str | None:
