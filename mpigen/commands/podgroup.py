@@ -72,7 +72,7 @@ from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_
 @env_option("For a spec: the environment whose jobs to take (default: the base).")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion, cluster and disable, as validate "
                "reads them.", exists=True)
-def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
              operator_version: str | None, env: str | None, config_file: str | None) -> int:
     """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob of
     SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
@@ -83,7 +83,7 @@ def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_
     templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
     runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
-    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_file,
+    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_input,
                                                                operator_version, env, config_file)
     cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
                                                             read.trainjobs, read.diagnostics)

@@ -35,7 +35,7 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 @config_option(f"{CONFIG_DEFAULT}.", exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
-             gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
+             gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput, operator_version: str | None,
              disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
 
@@ -44,7 +44,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: boo
     in the summary; --require-schema makes them errors.
     """
     try:
-        return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_file,
+        return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_input,
                          operator_version, disable, config_file, verbose)
     except io.UsageError as exc:
         if fmt != "text":  # a tool reading json, junit or github annotations gets its format (exit 2 all the same)
@@ -63,11 +63,11 @@ def _usage_diagnostic(exc: io.UsageError) -> Diagnostic:
 
 
 def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
-              gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-              disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+              gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
+              operator_version: str | None, disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     config = io.load_config(config_file)
-    version, cluster_path = io.configured(config, operator_version, cluster_file)
-    cluster, diagnostics = io.load_cluster(cluster_path)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
+    cluster, diagnostics = io.load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     wrong = unknown_codes(disable)
     if wrong:

@@ -1,0 +1,60 @@
+"""What mpigen reads from a live cluster: one list per resource, as data.
+
+The README's ClusterRole grants exactly the ``list`` verb on these resources
+(``tests/unit/test_kube.py`` checks that it names every one); nothing else is asked of the
+server but discovery (``/api``, ``/apis``: every authenticated user may read it through the
+default ``system:discovery`` ClusterRole).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource listed in every namespace (or, cluster-scoped, once)."""
+
+    group: str  # "" for the core group
+    resource: str  # the plural name, as RBAC and the URL name it
+    kind: str
+    field_selector: str = ""  # what the server filters out, as kubectl's --field-selector
+
+    @property
+    def qualified(self) -> str:
+        """``nodes``, ``queues.scheduling.volcano.sh``: the name kubectl and RBAC messages use."""
+        return f"{self.resource}.{self.group}" if self.group else self.resource
+
+
+BOUND_AND_NOT_FINISHED = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed"
+"""The Pods that take room on their node, as the scheduler's cache counts them (and as ``kubectl
+describe node`` selects a node's Pods): bound to a node, in a phase other than Succeeded and Failed."""
+
+VERB = "list"
+"""The one verb mpigen asks for on a resource."""
+
+RESOURCES = (
+    Resource("", "nodes", "Node"),
+    Resource("", "pods", "Pod", BOUND_AND_NOT_FINISHED),
+    Resource("", "namespaces", "Namespace"),
+    Resource("scheduling.k8s.io", "priorityclasses", "PriorityClass"),
+    Resource("trainer.kubeflow.org", "trainingruntimes", "TrainingRuntime"),
+    Resource("trainer.kubeflow.org", "clustertrainingruntimes", "ClusterTrainingRuntime"),
+    Resource("scheduling.volcano.sh", "queues", "Queue"),
+    Resource("scheduling.volcano.sh", "podgroups", "PodGroup"),
+    Resource("kueue.x-k8s.io", "clusterqueues", "ClusterQueue"),
+    Resource("kueue.x-k8s.io", "localqueues", "LocalQueue"),
+    Resource("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor"),
+    Resource("kueue.x-k8s.io", "workloads", "Workload"),
+    Resource("scheduling.x-k8s.io", "elasticquotas", "ElasticQuota"),
+)
+"""In the order they are listed. Each one's objects go to :func:`mpigen.load.cluster.read_cluster`
+as the documents of a cluster file would, so a kind the file reader reads is read live alike."""
+
+SERVED_BY = {
+    "trainer.kubeflow.org": "Kubeflow Trainer",
+    "scheduling.volcano.sh": "Volcano",
+    "kueue.x-k8s.io": "Kueue",
+    "scheduling.x-k8s.io": "scheduler-plugins",
+}
+"""Who installs a group the cluster may not serve, for the note that says it is absent."""
