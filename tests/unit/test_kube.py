@@ -463,3 +463,21 @@ def test_explain_live_and_from_the_file(tmp_path: Path, server: FakeApiServer, p
 def test_io_load_cluster_turns_an_unreadable_cluster_into_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no such file"):
         load_cluster(ClusterInput(kubeconfig=str(tmp_path / "nope")))
+
+
+# --- the README's ClusterRole
+
+
+def test_the_readme_cluster_role_grants_exactly_what_is_listed() -> None:
+    readme = (ROOT / "README.md").read_text()
+    blocks = [yaml.safe_load_all(b) for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "kind: ClusterRole\n" in b]
+    assert len(blocks) == 1
+    documents = list(blocks[0])
+    (role,) = [d for d in documents if d["kind"] == "ClusterRole"]
+    granted = {(group, resource) for rule in role["rules"] for group in rule["apiGroups"]
+               for resource in rule["resources"]}
+    assert granted == {(r.group, r.resource) for r in RESOURCES}
+    assert {verb for rule in role["rules"] for verb in rule["verbs"]} == {VERB}
+    (binding,) = [d for d in documents if d["kind"] == "ClusterRoleBinding"]
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                                  "name": role["metadata"]["name"]}
