@@ -20,7 +20,8 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@format_option("text", "json", "junit", "github", help="Report format (github: workflow annotations).")
+@format_option("text", "json", "junit", "github", "sarif",
+               help="Report format (github: workflow annotations; sarif: SARIF 2.1.0 for code scanning).")
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--require-schema", is_flag=True,
               help="An object mpigen cannot check (no schema, no lint rule, no kind) is an error (exit 1).")
@@ -47,7 +48,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: boo
         return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_file,
                          operator_version, disable, config_file, verbose)
     except io.UsageError as exc:
-        if fmt != "text":  # a tool reading json, junit or github annotations gets its format (exit 2 all the same)
+        if fmt != "text":  # a tool reading json, junit, sarif or github annotations gets its format (exit 2 all the same)
             click.echo(report.render([_usage_diagnostic(exc)], fmt, [exc.path] if exc.path else [], Coverage()),
                        nl=False)
         raise
