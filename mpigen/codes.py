@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-_ROW = re.compile(r"^\|\s*\[?`(?P<code>[a-z0-9]+(?:-[a-z0-9]+)*)`(?:\]\([^)]*\))?\s*\|"
-                  r"\s*(?P<severity>[^|]+?)\s*\|\s*(?P<text>.+?)\s*\|\s*(?P<example>.*?)\s*\|\s*$")
+_CODE = re.compile(r"^\[?`(?P<code>[a-z0-9]+(?:-[a-z0-9]+)*)`(?:\]\([^)]*\))?$")
+_CELL = re.compile(r"(?<!\\)\|")  # a cell border: a | not written \|
 _FIX = "**Fix:**"
 
 
@@ -33,12 +33,14 @@ def catalogue() -> dict[str, CodeDoc]:
     text = resources.files("mpigen").joinpath("data", "errors.md").read_text("utf-8")
     out: dict[str, CodeDoc] = {}
     for line in text.splitlines():
-        match = _ROW.match(line)
+        cells = [c.strip().replace("\\|", "|") for c in _CELL.split(line.strip())]
+        if len(cells) != 6 or cells[0] or cells[-1]:  # | code | severity | meaning and fix | example |
+            continue
+        match = _CODE.match(cells[1])
         if match is None:
             continue
-        meaning, _, fix = match["text"].partition(_FIX)
-        out[match["code"]] = CodeDoc(match["code"], match["severity"], meaning.strip(), fix.strip(),
-                                     match["example"].strip().strip("`"))
+        meaning, _, fix = cells[3].partition(_FIX)
+        out[match["code"]] = CodeDoc(match["code"], cells[2], meaning.strip(), fix.strip(), cells[4].strip("`"))
     return out
 
 

@@ -42,7 +42,7 @@ def _code_text(code: str) -> str:
     from ..lint.catalogue import plain
 
     doc = code_doc(code)
-    lines = [f"{code} ({doc.severity}): {_unmarked(doc.meaning)}"]
+    lines = [f"{code} ({_unmarked(doc.severity)}): {_unmarked(doc.meaning)}"]
     if doc.fix:
         lines.append(f"    Fix: {plain(_unmarked(doc.fix))}")
     lines.append(f"    Example: {doc.example}")

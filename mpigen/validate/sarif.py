@@ -64,7 +64,7 @@ def _rule(code: str) -> dict[str, Any]:
     descriptor["fullDescription"] = {"text": _unmarked(doc.meaning), "markdown": doc.meaning}
     if doc.fix:
         descriptor["help"] = {"text": f"Fix: {_unmarked(doc.fix)}", "markdown": f"**Fix:** {doc.fix}"}
-    severity = doc.severity.split(",")[0].strip()
+    severity = doc.severity.split()[0].strip(",")  # "info (error with --require-schema)": its first
     descriptor["defaultConfiguration"] = {"level": {"info": "note"}.get(severity, severity)}
     return descriptor
 

@@ -80,3 +80,13 @@ def test_a_missing_file_is_a_sarif_log_too(tmp_path: Path) -> None:
 def test_the_schema_refuses_what_is_not_sarif(bad: dict) -> None:
     """The schema check itself can fail."""
     assert list(jsonschema.Draft4Validator(SCHEMA).iter_errors(bad))
+
+
+def test_every_codes_default_level_is_a_sarif_level() -> None:
+    """The catalogue's severities ("info (error with --require-schema)", "error, warning") give a level."""
+    from mpigen.diagnostics import CODES
+    from mpigen.validate.sarif import _rule
+
+    levels = {code: _rule(code)["defaultConfiguration"]["level"] for code in CODES}
+    assert set(levels.values()) <= {"error", "warning", "note"}, levels
+    assert levels["template-file"] == "note" and levels["no-schema"] == "note"
