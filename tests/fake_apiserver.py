@@ -66,8 +66,9 @@ def make_pki(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
     openssl(folder, "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "3650", "-subj", "/CN=fake-ca")
-    for name, subject, ext in (("server", "/CN=fake-apiserver", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"),
-                               ("client", "/CN=jane/O=researchers", "extendedKeyUsage=clientAuth\n")):
+    leaves = (("server", "/CN=fake-apiserver", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"),
+              ("client", "/CN=jane/O=researchers", "extendedKeyUsage=clientAuth\n"))
+    for name, subject, ext in leaves:
         (folder / f"{name}.ext").write_text(ext)
         openssl(folder, "req", "-new", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", subject)
         openssl(folder, "x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",

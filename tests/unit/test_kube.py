@@ -420,7 +420,8 @@ def test_every_command_with_cluster_takes_the_live_options() -> None:
 
 
 @pytest.mark.parametrize("argv", [["build", "specs/horovod-volcano.yaml"], ["validate", "specs/horovod-volcano.yaml"],
-                                  ["explain", "specs/horovod-volcano.yaml"], ["check", "specs/horovod-volcano.yaml", "-o", "out"]],
+                                  ["explain", "specs/horovod-volcano.yaml"],
+                                  ["check", "specs/horovod-volcano.yaml", "-o", "out"]],
                          ids=lambda argv: argv[0])
 def test_cluster_and_a_live_option_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixture,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
@@ -470,7 +471,8 @@ def test_io_load_cluster_turns_an_unreadable_cluster_into_a_usage_error(tmp_path
 
 def test_the_readme_cluster_role_grants_exactly_what_is_listed() -> None:
     readme = (ROOT / "README.md").read_text()
-    blocks = [yaml.safe_load_all(b) for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "kind: ClusterRole\n" in b]
+    blocks = [yaml.safe_load_all(block) for block in re.findall(r"```yaml\n(.*?)```", readme, re.S)
+              if "kind: ClusterRole\n" in block]
     assert len(blocks) == 1
     documents = list(blocks[0])
     (role,) = [d for d in documents if d["kind"] == "ClusterRole"]
