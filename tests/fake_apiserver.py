@@ -16,11 +16,14 @@ import json
 import ssl
 import subprocess
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from mpigen.load.cluster import Cluster, read_cluster
+from mpigen.load.yaml_loader import load_text
 
 TOKEN = "s3cr3t-token"
 BUILT_IN = ("", "scheduling.k8s.io")
@@ -214,3 +217,18 @@ def kubeconfig(path: Path, server: str, pki: Path, user: dict[str, Any], context
     }
     path.write_text(json.dumps(config))
     return path
+
+
+# --- what a live read is compared with (here and in tests/e2e/test_live.py, on the local cluster)
+
+
+def from_file(text: str) -> tuple[Cluster, list]:
+    """The Cluster value (and the findings) of a cluster file's text."""
+    loaded = load_text(text, "cluster.yaml")
+    assert loaded.diagnostics == []
+    return read_cluster(loaded.documents, "cluster.yaml")
+
+
+def content(cluster: Cluster) -> Cluster:
+    """The Cluster value without where its runtimes were written (a file's lines; nowhere, live)."""
+    return replace(cluster, runtimes=replace(cluster.runtimes, source="", filename="", where={}))

@@ -10,16 +10,14 @@ mpigen read them, and the comparison is retried when something changed in betwee
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
 from mpigen.kube import read_live
 from mpigen.kube.resources import RESOURCES
-from mpigen.load.cluster import Cluster, read_cluster
-from mpigen.load.yaml_loader import load_text
 from tests.e2e.conftest import FIGURES, Kube
+from tests.fake_apiserver import content, from_file
 
 CONTEXT = "mpigen-local"  # cluster/objects.py kubeconfig_file
 TRIES = 3
@@ -33,16 +31,6 @@ def served(kube: Kube) -> list[str]:
 
 def snapshot(kube: Kube, resources: list[str]) -> str:
     return kube.kubectl("get", ",".join(resources), "-A", "-o", "yaml").stdout
-
-
-def from_file(text: str) -> tuple[Cluster, list]:
-    loaded = load_text(text, "cluster.yaml")
-    assert loaded.diagnostics == []
-    return read_cluster(loaded.documents, "cluster.yaml")
-
-
-def content(cluster: Cluster) -> Cluster:
-    return replace(cluster, runtimes=replace(cluster.runtimes, source="", filename="", where={}))
 
 
 def spec(namespace: str) -> dict:

@@ -10,7 +10,6 @@ import re
 import socket
 import sys
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +22,9 @@ from mpigen.kube import KubeError, read_live
 from mpigen.kube import api as kube_api
 from mpigen.kube.kubeconfig import chosen_context, kubeconfig_paths
 from mpigen.kube.resources import BOUND_AND_NOT_FINISHED, RESOURCES, VERB
-from mpigen.load.cluster import Cluster, read_cluster
-from mpigen.load.yaml_loader import load_text
+from mpigen.load.cluster import Cluster
 from mpigen.main import main
-from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, kubeconfig, make_pki
+from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, content, from_file, kubeconfig, make_pki
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNTIMES = json.loads((ROOT / "mpigen/data/trainer/v2.3.0/runtimes.json").read_text())["items"]
@@ -93,17 +91,6 @@ def as_file(held: dict[str, list[dict[str, Any]]]) -> str:
     order = [r.resource for r in RESOURCES]
     return "---\n".join(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": held[name]}, sort_keys=False)
                         for name in order if held.get(name))
-
-
-def from_file(text: str) -> tuple[Cluster, list]:
-    loaded = load_text(text, "cluster.yaml")
-    assert loaded.diagnostics == []
-    return read_cluster(loaded.documents, "cluster.yaml")
-
-
-def content(cluster: Cluster) -> Cluster:
-    """The Cluster value without where its runtimes were written (a file's lines; nowhere, live)."""
-    return replace(cluster, runtimes=replace(cluster.runtimes, source="", filename="", where={}))
 
 
 def said(diagnostics: list) -> list[tuple[str, Severity, str]]:
