@@ -57,7 +57,6 @@ class Api:
         self.connection = connection
         self.client = ApiClient(connection.configuration)
         self.client.user_agent = "mpigen"
-        self.requests = 0  # sent so far
 
     def close(self) -> None:
         self.client.close()
@@ -73,7 +72,6 @@ class Api:
         request = self.client.param_serialize("GET", path, query_params=query or [],
                                               header_params={"Accept": "application/json"},
                                               auth_settings=["BearerToken"])
-        self.requests += 1
         try:
             response = self.client.call_api(*request, _request_timeout=TIMEOUT)
             body = response.read()

@@ -78,7 +78,7 @@ def read_live(kubeconfig: str | None, context: str | None,
             except Forbidden as exc:
                 scope = "in all namespaces" if where.namespaced else "at the cluster scope"
                 say("cluster-forbidden", Severity.WARNING,
-                    f"may not {VERB} {resource.qualified} {scope}, so its {_plural(resource.kind)} are left out: {exc}")
+                    f"may not {VERB} {resource.qualified} {scope}, so the {_plural(resource.kind)} are left out: {exc}")
                 continue
             except NotServed:
                 absent.setdefault(resource.group, []).append(resource)

@@ -18,7 +18,7 @@ class Resource:
     group: str  # "" for the core group
     resource: str  # the plural name, as RBAC and the URL name it
     kind: str
-    field_selector: str = ""  # what the server filters out, as kubectl's --field-selector
+    field_selector: str = ""  # the objects the server gives, as kubectl's --field-selector picks them
 
     @property
     def qualified(self) -> str:

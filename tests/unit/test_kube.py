@@ -255,10 +255,10 @@ def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
         found, diagnostics = live(token_config(tmp_path, fake, pki))
     lines = [d.format() for d in diagnostics if d.code != "cluster"]
     assert lines == [
-        'context fake: warning cluster-forbidden may not list pods in all namespaces, so its Pods are left out: '
+        'context fake: warning cluster-forbidden may not list pods in all namespaces, so the Pods are left out: '
         'pods is forbidden: User "jane" cannot list resource "pods" in API group "" at the cluster scope',
         'context fake: warning cluster-forbidden may not list podgroups.scheduling.volcano.sh in all namespaces, so '
-        'its PodGroups are left out: podgroups.scheduling.volcano.sh is forbidden: User "jane" cannot list resource '
+        'the PodGroups are left out: podgroups.scheduling.volcano.sh is forbidden: User "jane" cannot list resource '
         '"podgroups" in API group "scheduling.volcano.sh" at the cluster scope',
         "context fake: info cluster-not-served the cluster does not serve API group kueue.x-k8s.io (Kueue is not "
         "installed): no ClusterQueues, LocalQueues, ResourceFlavors and Workloads are read",
