@@ -44,7 +44,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
+from ..expand.trainjob_roles import (INITIALIZER_KEYS, RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings,
+                                     without_patched_resources)
 from .pods import ISTIO_INJECT, PROBES, container_mounts, env_var, init_containers, pod_volumes, resources
 
 COPY_POD_FIELDS = ("runtimeClassName", "topologySpreadConstraints", "resourceClaims")
@@ -81,6 +82,8 @@ def plan(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any]
     api = trainer_api(spec, roles)
     out = []
     for role, settings in roles:
+        if api.patched and role.reached:  # said by trainer.resourcesPerNode
+            settings["podTemplatePatches"] = without_patched_resources(settings["podTemplatePatches"])
         view = {**spec, **settings}
         if not role.trains:
             view.update(code=None, shmSize=None)
