@@ -63,6 +63,77 @@ def beside_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any
     return out
 
 
+def trainjob_differences(manifest: dict[str, Any], runtime: dict[str, Any], built: list[dict[str, Any]],
+                         runtimes: Any, priority_classes: dict[str, int] | None = None, limit: int = 5) -> list[str]:
+    """Where what Trainer creates for ``built`` (the objects mpigen built from the imported spec:
+    the TrainJob, and the TrainingRuntime copy beside it when it names one) differs from what it
+    creates for ``manifest`` (the TrainJob imported) on ``runtime`` (the one it names), at most
+    ``limit`` of them: the runtime snapshot, the PodGroup, the MPI Secret and hostfile and the
+    JobSet that ``mpigen explain --format yaml`` shows (:func:`mpigen.trainer.framework.build`).
+    ``runtimes`` (:class:`~mpigen.load.trainer_runtimes.Runtimes`) are where a built TrainJob's
+    runtime is looked up when no copy is built beside it. The one difference allowed is mpigen's
+    ``sidecar.istio.io/inject: "false"`` on the pods; under Kueue, which suspends a job with a
+    queue name when it is created (``jobframework.ApplyDefaultForSuspend``), ``suspend`` is not
+    compared."""
+    from ..names import TRAINJOB_KIND
+    from ..trainer.runtimes import runtime_ref
+
+    job = next((o for o in built if o.get("kind") == TRAINJOB_KIND), None)
+    if job is None:
+        return ["no TrainJob was built"]
+    _, kind, name = runtime_ref(job)
+    namespace = (job.get("metadata") or {}).get("namespace")
+    beside = next((o for o in built if o.get("kind") == kind and (o.get("metadata") or {}).get("name") == name), None)
+    built_runtime = beside if beside is not None else runtimes.find(kind, name, namespace)
+    if built_runtime is None:
+        return [f"the built TrainJob's {kind} {name} is not known"]
+    kueue = any(KUEUE_QUEUE in ((o.get("metadata") or {}).get("labels") or {}) for o in (manifest, job))
+    out: list[str] = []
+    for a, b in _zip(_trainer_objects(manifest, runtime, priority_classes, kueue),
+                     _trainer_objects(job, built_runtime, priority_classes, kueue)):
+        if a is None or b is None:
+            out.append(f"Trainer creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
+            continue
+        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def _trainer_objects(job: dict[str, Any], runtime: dict[str, Any], priority_classes: dict[str, int] | None,
+                     kueue: bool) -> list[dict[str, Any]]:
+    """What Trainer creates for ``job`` on ``runtime``: the snapshot first, then its objects; the
+    JobSet's pods without mpigen's Istio annotation, not suspended under Kueue."""
+    from ..trainer.framework import build
+    from ..trainer.info import TrainerError
+
+    job = copy.deepcopy(job)
+    if kueue:
+        job.setdefault("spec", {})["suspend"] = False
+    try:
+        made = build(job, runtime, priority_classes)
+    except TrainerError as exc:
+        return [{"kind": "Error", "metadata": {"name": str(exc)}}]
+    out = [made.snapshot]
+    for obj in made.objects:
+        if obj.get("kind") == "JobSet":
+            obj = copy.deepcopy(obj)
+            for rjob in obj["spec"].get("replicatedJobs") or []:
+                _without_istio_annotation(((rjob.get("template") or {}).get("spec") or {}).get("template") or {})
+        out.append(obj)
+    return [_plain(obj) for obj in out]
+
+
+def _without_istio_annotation(holder: dict[str, Any]) -> None:
+    annotations = (holder.get("metadata") or {}).get("annotations")
+    if isinstance(annotations, dict) and annotations.get(ISTIO_INJECT) == "false":
+        del annotations[ISTIO_INJECT]
+        if not annotations:
+            del holder["metadata"]["annotations"]
+            if not holder["metadata"]:
+                del holder["metadata"]
+
+
 def _job(job: dict[str, Any], options: ImportOptions) -> dict[str, Any]:
     from .manifest import defaulted
 

@@ -103,6 +103,22 @@ def runtime_info(trainjob: dict[str, Any], runtime: dict[str, Any]) -> Info | No
         return None
 
 
+def pod_templates(trainjob: dict[str, Any], runtime: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each replicated job's pod template as the TrainJob makes it of its runtime, before the ML
+    plugins: the runtime's with the runtime patches merged, ``resourcesPerNode`` merged into the
+    node containers (``newRuntimeInfo``), then the TrainJob's image, command, args, env and
+    initializers written in (the jobset builder's ``Trainer`` and ``Initializer``). What ``mpigen
+    import manifest`` reads a TrainJob's pods from. Raises :class:`~mpigen.trainer.info.TrainerError`."""
+    import copy
+
+    job, rt = prepared(trainjob, runtime)
+    info = new_runtime_info(job, rt)
+    spec = copy.deepcopy(info.jobset_spec)
+    jobset.trainjob_fields(spec, info, job)
+    return {rjob.get("name") or "": (rjob.get("template") or {}).get("spec", {}).get("template") or {}
+            for rjob in spec.get("replicatedJobs") or [] if isinstance(rjob, dict)}
+
+
 def webhook_problems(trainjob: dict[str, Any], runtime: dict[str, Any] | None,
                      priority_classes: dict[str, int] | None = None) -> list[tuple[tuple, str]]:
     """What Trainer's TrainJob webhook refuses (``ValidateCreate``): an unsupported runtime

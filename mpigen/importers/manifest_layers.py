@@ -1,0 +1,358 @@
+"""``mpigen import manifest``, a TrainJob's first two layers: its own fields and its runtime patches,
+read into the spec's fields (:mod:`.manifest_trainjob` says how a TrainJob is imported), and the
+replicated jobs' fields factored into job-wide ones and ``roles``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..credentials import looks_like_credential
+from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, runtime_roles
+from ..names import CLUSTER_TRAINING_RUNTIME_KIND, SPEC_API_VERSION, SPEC_KIND, TRAINING_RUNTIME_KIND
+from ..render.pods import ISTIO_INJECT
+from ..spec.runtime_rules import launcher_is_node, ml_policies
+from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION
+from .manifest_gang import KUEUE_PRIORITY, KUEUE_QUEUE
+from .manifest_pods import Finding, container_resources, dropped, env_map, lost, spec_volumes
+
+FRAMEWORKS = {"torch": "pytorch", "mpi": "mpi"}
+TRAINER_CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
+"""The TrainJob's ``managedBy`` by default: Trainer's own controller."""
+PATCH_POD = ("trainingRuntimeSpec", "template", "spec", "replicatedJobs")
+PATCH_POD_FIELDS = {"serviceAccountName": "serviceAccountName", "nodeSelector": "nodeSelector",
+                    "affinity": "affinity", "tolerations": "tolerations", "securityContext": "podSecurityContext"}
+"""A runtime patch's pod fields that a spec field says as it is: the pod's name -> the spec's."""
+RUNTIME_PATCH_FIELDS = ("labels", "annotations", "imagePullSecrets", "securityContext", "volumes", "shmSize",
+                        *PATCH_POD_FIELDS.values())
+"""The spec fields mpigen writes into the runtime patch (:func:`mpigen.render.trainjob_pods.patch_template`)."""
+
+
+@dataclass
+class Layer:
+    """What one replicated job of the TrainJob's runtime gets: its role, and the spec fields read
+    for it (each with the path in the manifest it was read from)."""
+
+    role: RuntimeRole
+    fields: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, tuple] = field(default_factory=dict)
+
+    def set(self, key: str, value: Any, where: tuple) -> None:
+        self.fields[key] = value
+        self.origin[key] = where
+
+
+def runtime_spec_ref(runtime: dict[str, Any]) -> Any:
+    """``spec.runtime`` naming ``runtime``: its name (a ClusterTrainingRuntime), else ``{name, kind}``."""
+    name = runtime["metadata"]["name"]
+    return name if runtime.get("kind") == CLUSTER_TRAINING_RUNTIME_KIND else {"name": name,
+                                                                              "kind": TRAINING_RUNTIME_KIND}
+
+
+def framework_of(runtime: dict[str, Any]) -> str | None:
+    policies = ml_policies(runtime)
+    return FRAMEWORKS.get(policies[0]) if len(policies) == 1 else None
+
+
+# ------------------------------------------------------------------------------ layer 1: the TrainJob
+
+
+def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str, layers: list[Layer],
+                   findings: list[Finding]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the spec's fields from ``trainer``, the limits and requests of ``resourcesPerNode`` that
+    its ``resources`` cannot say: requests unlike the limits, for a pod template patch)."""
+    trainer = (job.get("spec") or {}).get("trainer") or {}
+    where = ("spec", "trainer")
+    out: dict[str, Any] = {}
+    for key in ("image", "command", "args"):
+        if trainer.get(key) is not None and (key != "args" or trainer[key]):
+            out[key] = copy.deepcopy(trainer[key])
+    if trainer.get("env"):
+        env = _env(trainer["env"], where + ("env",), findings)
+        if env:
+            out["env"] = env
+    nodes = trainer.get("numNodes")
+    if nodes is None:
+        nodes = ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("numNodes") or 1
+    out["workers"] = nodes - 1 if framework == "pytorch" or launcher_is_node(runtime) else nodes
+    if out["workers"] < (1 if framework == "mpi" else 0):
+        findings.append(lost(where + ("numNodes",), f"numNodes {nodes}: mpigen's MPI TrainJob has at least one node "
+                                                    "pod besides the launcher (workers: 1)"))
+    if trainer.get("numProcPerNode") is not None:
+        out["slotsPerWorker"] = trainer["numProcPerNode"]
+    patched: dict[str, Any] = {}
+    per_node = trainer.get("resourcesPerNode")
+    if per_node:
+        resources, _ = container_resources(per_node, None, "nvidia.com/gpu")
+        refused = framework == "mpi" and not launcher_is_node(runtime)  # resources would size the nodes too
+        if resources is not None and not refused and "claims" not in per_node:
+            out["resources"] = resources
+        elif set(per_node) <= {"limits", "requests"}:
+            patched = {k: dict(v) for k, v in per_node.items() if v}
+        else:
+            for key in sorted(set(per_node) - {"limits", "requests"}):
+                findings.append(lost(where + ("resourcesPerNode", key), f"resourcesPerNode.{key}: Trainer merges the "
+                                     "limits and requests of resourcesPerNode into the node containers only"))
+    for key in trainer:
+        if key not in ("image", "command", "args", "env", "numNodes", "numProcPerNode", "resourcesPerNode"):
+            findings.append(lost(where + (key,), f"trainer.{key}: not a field of Trainer v2.3.0's TrainJob"))
+    _initializers(job, layers, findings)
+    return out, patched
+
+
+def _env(env: list[Any], where: tuple, findings: list[Finding]) -> dict[str, Any] | None:
+    """A TrainJob's variables as the spec's ``env`` (a map mpigen writes sorted), else lost."""
+    found = env_map(env)
+    if found is not None:
+        return found
+    names = [e.get("name") if isinstance(e, dict) else None for e in env]
+    for i, item in enumerate(env):
+        if not isinstance(item, dict):
+            continue
+        plain = set(item) == {"name", "value"} and isinstance(item.get("value"), str)
+        secret = set(item) == {"name", "valueFrom"} and set(item["valueFrom"] or {}) == {"secretKeyRef"}
+        if plain and looks_like_credential(str(item.get("name")), item["value"]):
+            why = "its value looks like a credential: a spec keeps credentials in a Secret (secretKeyRef)"
+        elif not (plain or secret):
+            why = "a spec's env is a value or a Secret's key (secretKeyRef)"
+        elif names.count(item.get("name")) > 1:
+            why = "the variable is given twice"
+        else:
+            continue
+        findings.append(lost(where + (i,), f"the variable {item.get('name')!r}: {why}"))
+        return None
+    findings.append(lost(where, "the variables are not sorted by name: mpigen writes a spec's env sorted, and the "
+                                "order is the container's"))
+    return None
+
+
+def _initializers(job: dict[str, Any], layers: list[Layer], findings: list[Finding]) -> None:
+    """``initializer.dataset`` and ``initializer.model``: the initializer role's ``env`` (and
+    ``storageUri`` as its ``STORAGE_URI``, which Trainer sets first)."""
+    initializer = (job.get("spec") or {}).get("initializer") or {}
+    by_key = {INITIALIZER_KEYS[layer.role.name]: layer for layer in layers if layer.role.initializer_api}
+    for key, source in initializer.items():
+        where = ("spec", "initializer", key)
+        layer = by_key.get(key)
+        if not isinstance(source, dict) or not source:
+            continue
+        if layer is None:
+            findings.append(lost(where, f"initializer.{key}: the runtime has no {key}-initializer job that Trainer's "
+                                        "initializer API reaches"))
+            continue
+        env: dict[str, Any] = {}
+        if source.get("env"):
+            env = _env(source["env"], where + ("env",), findings) or {}
+        if source.get("storageUri") is not None:
+            if env and (min(env) < "STORAGE_URI" or "STORAGE_URI" in env):
+                findings.append(lost(where + ("storageUri",), "storageUri before variables that sort before "
+                                     "STORAGE_URI: mpigen writes an initializer's variables sorted, STORAGE_URI among them"))
+            env = dict(sorted({**env, "STORAGE_URI": source["storageUri"]}.items()))
+        if env:
+            layer.set("env", env, where)
+        for other in source:
+            if other not in ("env", "storageUri"):
+                findings.append(lost(where + (other,), f"initializer.{key}.{other}: mpigen writes an initializer's "
+                                                       "variables only (a Secret's keys as secretKeyRef in its env)"))
+
+
+def run_policy(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
+    """``spec.runPolicy`` and what the TrainJob's spec has beside it (``managedBy``...)."""
+    spec = job.get("spec") or {}
+    labels = (job.get("metadata") or {}).get("labels") or {}
+    out: dict[str, Any] = {}
+    if spec.get("suspend"):
+        if KUEUE_QUEUE in labels:
+            findings.append(dropped(("spec", "suspend"), "suspend is not imported: Kueue suspends the job when it is "
+                                                         "created and resumes it when it admits it"))
+        else:
+            out["suspend"] = True
+    if spec.get("activeDeadlineSeconds"):
+        out["activeDeadlineSeconds"] = spec["activeDeadlineSeconds"]
+    if spec.get("managedBy") not in (None, TRAINER_CONTROLLER):
+        findings.append(lost(("spec", "managedBy"), f"managedBy {spec['managedBy']!r}: another controller manages the "
+                                                    "job (MultiKueue); a spec's TrainJob is Trainer's"))
+    known = ("runtimeRef", "initializer", "trainer", "runtimePatches", "suspend", "activeDeadlineSeconds", "managedBy")
+    for key in spec:
+        if key not in known:
+            findings.append(lost(("spec", key), f"spec.{key}: not a field of Trainer v2.3.0's TrainJob"))
+    return out
+
+
+def kueue(metadata: dict[str, Any]) -> dict[str, Any]:
+    """``scheduling`` of Kueue's labels, taken out of the job's (mpigen writes them from it)."""
+    labels = metadata.get("labels") or {}
+    if KUEUE_QUEUE not in labels:
+        return {}
+    out = {"gang": "kueue", "queue": labels.pop(KUEUE_QUEUE)}
+    if KUEUE_PRIORITY in labels:
+        out["priorityClass"] = labels.pop(KUEUE_PRIORITY)
+    if not labels:
+        metadata.pop("labels")
+    return out
+
+
+# ------------------------------------------------------------------------------ layer 2: the runtime patches
+
+
+def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[str, Any], volcano: bool,
+                    findings: list[Finding]) -> dict[str, Any]:
+    """Each replicated job's fields from the TrainJob's runtime patches (into ``layers``), and
+    ``scheduling`` of the JobSet template's metadata (the Volcano queue)."""
+    by_name = {layer.role.name: layer for layer in layers}
+    scheduling: dict[str, Any] = {}
+    for i, entry in enumerate((job.get("spec") or {}).get("runtimePatches") or []):
+        where = ("spec", "runtimePatches", i, "trainingRuntimeSpec", "template")
+        template = ((entry or {}).get("trainingRuntimeSpec") or {}).get("template") or {}
+        meta = template.get("metadata") or {}
+        for kind in ("labels", "annotations"):
+            for key, value in (meta.get(kind) or {}).items():
+                if kind == "annotations" and key == VOLCANO_QUEUE_ANNOTATION and volcano:
+                    scheduling["queue"] = value
+                    continue
+                findings.append(lost(where + ("metadata", kind, key), f"the JobSet's {kind[:-1]} {key}: a spec "
+                                     "says the TrainJob's and its pods' labels and annotations, not the JobSet's"
+                                     + (" (the Volcano queue, on a runtime with a volcano podGroupPolicy)"
+                                        if key == VOLCANO_QUEUE_ANNOTATION else "")))
+        for key in meta:
+            if key not in ("labels", "annotations"):
+                findings.append(lost(where + ("metadata", key), f"the JobSet template's metadata.{key}"))
+        for j, rjob in enumerate((template.get("spec") or {}).get("replicatedJobs") or []):
+            at = where + ("spec", "replicatedJobs", j)
+            layer = by_name.get((rjob or {}).get("name"))
+            if layer is None:  # the webhook refuses it (validate said so first)
+                findings.append(lost(at + ("name",), f"no replicated job {rjob.get('name')!r} in the runtime"))
+                continue
+            job_template = rjob.get("template") or {}
+            for key in job_template.get("metadata") or {}:
+                findings.append(lost(at + ("template", "metadata", key), f"the {layer.role.name} Jobs' {key}: a spec "
+                                     "says its pods' labels and annotations, not its Jobs'"))
+            pod = (job_template.get("spec") or {}).get("template") or {}
+            _pod_patch(pod, at + ("template", "spec", "template"), layer, job_labels, findings)
+    return scheduling
+
+
+def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict[str, Any],
+               findings: list[Finding]) -> None:
+    """One replicated job's pod template in a runtime patch: the spec fields it says (see the module)."""
+    from .manifest_features import SHM_PATH, _shm
+
+    role = layer.role
+    meta = pod.get("metadata") or {}
+    labels = dict(meta.get("labels") or {})
+    if role.trains:
+        for key, value in job_labels.items():
+            if labels.get(key) == value:
+                del labels[key]
+    if labels:
+        layer.set("labels", dict(sorted({**layer.fields.get("labels", {}), **labels}.items())),
+                  where + ("metadata", "labels"))
+    annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
+                   if not (role.trains and k == ISTIO_INJECT and v == "false")}
+    if annotations:
+        layer.set("annotations", dict(sorted({**layer.fields.get("annotations", {}), **annotations}.items())),
+                  where + ("metadata", "annotations"))
+    for key in meta:
+        if key not in ("labels", "annotations"):
+            findings.append(lost(where + ("metadata", key), f"a pod template's metadata.{key}"))
+    spec = pod.get("spec") or {}
+    for key, value in spec.items():
+        if key in PATCH_POD_FIELDS:
+            layer.set(PATCH_POD_FIELDS[key], copy.deepcopy(value), where + ("spec", key))
+        elif key == "imagePullSecrets" and all(isinstance(s, dict) and set(s) == {"name"} for s in value or []):
+            layer.set("imagePullSecrets", [s["name"] for s in value], where + ("spec", key))
+        elif key not in ("volumes", "containers"):
+            findings.append(lost(where + ("spec", key), f"{key} in a runtime patch: mpigen writes it in a "
+                                 "TrainingRuntime copy's pod template, and the TrainJob would run on another runtime"))
+    mounts: list[Any] = []
+    for k, container in enumerate(spec.get("containers") or []):
+        at = where + ("spec", "containers", k)
+        if not isinstance(container, dict) or container.get("name") != role.main:
+            findings.append(lost(at, f"the container {container.get('name') if isinstance(container, dict) else '?'!r}"
+                                     " in a runtime patch: a spec's runtime patch reaches the training container only"))
+            continue
+        for key, value in container.items():
+            if key == "volumeMounts":
+                mounts = list(value or [])
+            elif key == "securityContext":
+                layer.set("securityContext", copy.deepcopy(value), at + (key,))
+            elif key != "name":
+                findings.append(lost(at + (key,), f"the training container's {key} in a runtime patch: "
+                                                  "Trainer's webhook refuses it (set by the TrainJob's fields)"))
+    volumes = list(spec.get("volumes") or [])
+    if volumes or mounts:
+        template = {"spec": {"volumes": volumes, "containers": [{"volumeMounts": mounts}]}}
+        shm = _shm(template, 0)
+        if shm is not None:
+            volumes, mounts = volumes[:-1], mounts[:-1]
+            layer.set("shmSize", shm, where + ("spec", "volumes", len(volumes)))
+        said = spec_volumes(volumes, mounts)
+        if said is None:
+            findings.append(lost(where + ("spec", "volumes"), "the volumes and the training container's mounts: a "
+                                 f"spec's volumes are mounted once each by name (mounts other than at {SHM_PATH} "
+                                 "of volumes the patch defines)"))
+        elif said:
+            layer.set("volumes", said, where + ("spec", "volumes"))
+
+
+# ------------------------------------------------------------------------------ the spec's job-wide fields and roles
+
+TRAINER_ONLY = ("image", "command", "args")
+REACHED_ONLY = ("env", "envFrom", "resources")
+TRAINJOB_WIDE = ("image", "command", "args", "env", "resources")
+"""Job-wide only as the TrainJob's own fields say them (``trainer.*``): a replicated job's own
+value of these is said under ``roles``, never made job-wide (mpigen would write it into the TrainJob)."""
+
+
+def factor(layers: list[Layer], spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each field job-wide where every replicated job that takes it from the job has the same
+    value (training jobs; the program: the trainer's; env, envFrom and resources: those
+    ``trainer.env`` reaches), else under ``roles.<replicated job>`` (an initializer's always).
+    ``spec`` gets the job-wide ones (where it has none of its own, and not of :data:`TRAINJOB_WIDE`);
+    the roles' are returned."""
+    own: dict[str, dict[str, Any]] = {layer.role.name: {} for layer in layers}
+    names: list[str] = []
+    for layer in layers:
+        names += [k for k in layer.fields if k not in names]
+    for key in names:
+        takers = [layer for layer in layers if _takes(layer.role, key)]
+        values = [layer.fields.get(key) for layer in takers]
+        job_wide = spec.get(key)
+        if job_wide is None and key not in TRAINJOB_WIDE and takers and values[0] is not None \
+                and all(v == values[0] for v in values):
+            spec[key] = job_wide = values[0]
+        for layer in layers:
+            value = layer.fields.get(key)
+            inherited = job_wide if _takes(layer.role, key) else None
+            if key == "env" and isinstance(value, dict) and isinstance(inherited, dict):
+                extra = {k: v for k, v in value.items() if inherited.get(k) != v}
+                if extra:
+                    own[layer.role.name][key] = extra
+            elif value != inherited and value is not None:
+                own[layer.role.name][key] = value
+    return {name: settings for name, settings in own.items() if settings}
+
+
+def _takes(role: RuntimeRole, key: str) -> bool:
+    """Whether ``role`` takes the job-wide ``key`` (:func:`mpigen.expand.trainjob_roles.trainjob_settings`)."""
+    if not role.trains:
+        return False
+    if key in TRAINER_ONLY:
+        return role.trainer
+    if key in REACHED_ONLY:
+        return role.reached
+    return True
+
+
+def layers_of(runtime: dict[str, Any]) -> list[Layer]:
+    return [Layer(role) for role in runtime_roles(runtime)]
+
+
+def spec_document(metadata: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    from .manifest import _clean
+
+    head = {k: spec[k] for k in ("framework", "runtime") if k in spec}
+    return {"apiVersion": SPEC_API_VERSION, "kind": SPEC_KIND, "metadata": metadata,
+            "spec": {**head, **_clean({k: v for k, v in spec.items() if k not in head})}}
