@@ -247,8 +247,8 @@ def _container_fields(layer: Layer, ours: dict[str, Any], theirs: dict[str, Any]
     merged = copy.deepcopy(list(theirs.get("env") or []))
     upsert_env(merged, *copy.deepcopy(env))
     extra = env_map(env) if env and merged == ours.get("env") else None
-    if extra:
-        layer.set("env", extra, where + ("env",))
+    if extra:  # over what the initializer API gives an initializer
+        layer.set("env", dict(sorted({**layer.fields.get("env", {}), **extra}.items())), where + ("env",))
     known, resources = theirs.get("resources") or {}, ours.get("resources") or {}
     wanted: dict[str, Any] = {}
     for part in ("limits", "requests"):

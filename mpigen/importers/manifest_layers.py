@@ -77,7 +77,7 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
     if nodes is None:
         nodes = ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("numNodes") or 1
     out["workers"] = nodes - 1 if framework == "pytorch" or launcher_is_node(runtime) else nodes
-    if out["workers"] < (1 if framework == "mpi" else 0):
+    if framework == "mpi" and out["workers"] < 1:
         findings.append(lost(where + ("numNodes",), f"numNodes {nodes}: mpigen's MPI TrainJob has at least one node "
                                                     "pod besides the launcher (workers: 1)"))
     if trainer.get("numProcPerNode") is not None:
@@ -147,8 +147,9 @@ def _initializers(job: dict[str, Any], layers: list[Layer], findings: list[Findi
             env = _env(source["env"], where + ("env",), findings) or {}
         if source.get("storageUri") is not None:
             if env and (min(env) < "STORAGE_URI" or "STORAGE_URI" in env):
-                findings.append(lost(where + ("storageUri",), "storageUri before variables that sort before "
-                                     "STORAGE_URI: mpigen writes an initializer's variables sorted, STORAGE_URI among them"))
+                findings.append(lost(where + ("storageUri",), "storageUri beside variables named before STORAGE_URI "
+                                     "(or STORAGE_URI itself): Trainer sets STORAGE_URI first, and mpigen writes an "
+                                     "initializer's variables sorted by name, STORAGE_URI among them"))
             env = dict(sorted({**env, "STORAGE_URI": source["storageUri"]}.items()))
         if env:
             layer.set("env", env, where)
@@ -198,9 +199,10 @@ def kueue(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[str, Any], volcano: bool,
-                    findings: list[Finding]) -> dict[str, Any]:
+                    findings: list[Finding], queued: bool = False) -> dict[str, Any]:
     """Each replicated job's fields from the TrainJob's runtime patches (into ``layers``), and
-    ``scheduling`` of the JobSet template's metadata (the Volcano queue)."""
+    ``scheduling`` of the JobSet template's metadata: the Volcano queue, on a runtime with a
+    volcano podGroupPolicy, when Kueue's (``queued``) is not the spec's ``scheduling.queue``."""
     by_name = {layer.role.name: layer for layer in layers}
     scheduling: dict[str, Any] = {}
     for i, entry in enumerate((job.get("spec") or {}).get("runtimePatches") or []):
@@ -209,13 +211,13 @@ def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[s
         meta = template.get("metadata") or {}
         for kind in ("labels", "annotations"):
             for key, value in (meta.get(kind) or {}).items():
-                if kind == "annotations" and key == VOLCANO_QUEUE_ANNOTATION and volcano:
+                if kind == "annotations" and key == VOLCANO_QUEUE_ANNOTATION and volcano and not queued:
                     scheduling["queue"] = value
                     continue
+                why = (" but the Volcano queue, on a runtime with a volcano podGroupPolicy and without Kueue's queue "
+                       "(scheduling.queue is one of them)" if key == VOLCANO_QUEUE_ANNOTATION else "")
                 findings.append(lost(where + ("metadata", kind, key), f"the JobSet's {kind[:-1]} {key}: a spec "
-                                     "says the TrainJob's and its pods' labels and annotations, not the JobSet's"
-                                     + (" (the Volcano queue, on a runtime with a volcano podGroupPolicy)"
-                                        if key == VOLCANO_QUEUE_ANNOTATION else "")))
+                                     f"says the TrainJob's and its pods' labels and annotations, not the JobSet's{why}"))
         for key in meta:
             if key not in ("labels", "annotations"):
                 findings.append(lost(where + ("metadata", key), f"the JobSet template's metadata.{key}"))
@@ -237,6 +239,7 @@ def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[s
 def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict[str, Any],
                findings: list[Finding]) -> None:
     """One replicated job's pod template in a runtime patch: the spec fields it says (see the module)."""
+    from ..render.pods import SHM_VOLUME
     from .manifest_features import SHM_PATH, _shm
 
     role = layer.role
@@ -283,10 +286,14 @@ def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict
                                                   "Trainer's webhook refuses it (set by the TrainJob's fields)"))
     volumes = list(spec.get("volumes") or [])
     if volumes or mounts:
-        template = {"spec": {"volumes": volumes, "containers": [{"volumeMounts": mounts}]}}
-        shm = _shm(template, 0)
+        # mpigen's /dev/shm: the last volume, mounted last (the mount is in the copy when a pod
+        # template patch of the containers moved the runtime patch's there)
+        shm_mount = {"name": SHM_VOLUME, "mountPath": SHM_PATH}
+        unmounted = not any(isinstance(m, dict) and m.get("name") == SHM_VOLUME for m in mounts)
+        shm = _shm({"spec": {"volumes": volumes, "containers": [{"volumeMounts": mounts + [shm_mount] if unmounted
+                                                                  else mounts}]}}, 0)
         if shm is not None:
-            volumes, mounts = volumes[:-1], mounts[:-1]
+            volumes, mounts = volumes[:-1], (mounts if unmounted else mounts[:-1])
             layer.set("shmSize", shm, where + ("spec", "volumes", len(volumes)))
         said = spec_volumes(volumes, mounts)
         if said is None:

@@ -119,7 +119,9 @@ def _imported(job: dict[str, Any], metadata: dict[str, Any], findings: list[Find
         spec["runPolicy"] = policy
     scheduling = kueue(metadata)
     volcano = policy_kind_of((named.get("spec") or {}).get("podGroupPolicy")) == "volcano"
-    scheduling.update(runtime_patches(job, layers, metadata.get("labels") or {}, volcano, findings))
+    scheduling.update(runtime_patches(job, layers, metadata.get("labels") or {}, volcano, findings,
+                                      queued="queue" in scheduling))
+    _shm_size(spec, layers, findings)
     if known is not None:
         gang = copy_gang({**spec, "scheduling": scheduling}, known, named)
         if gang is None:
@@ -154,6 +156,25 @@ def _imported(job: dict[str, Any], metadata: dict[str, Any], findings: list[Find
     else:
         findings += _direct_losses(job, named, spec_document(metadata, spec), layers, options, runtimes)
     return Imported(spec_document(metadata, spec), findings, None, options)
+
+
+def _shm_size(spec: dict[str, Any], layers: list[Layer], findings: list[Finding]) -> None:
+    """``shmSize``, a job-wide field: every replicated job that trains has mpigen's ``/dev/shm``
+    of that size, and no other has one."""
+    sizes = [layer.fields.get("shmSize") for layer in layers if layer.role.trains]
+    if not any("shmSize" in layer.fields for layer in layers):
+        return
+    if sizes and sizes[0] is not None and all(size == sizes[0] for size in sizes) and \
+            not any("shmSize" in layer.fields for layer in layers if not layer.role.trains):
+        spec["shmSize"] = sizes[0]
+        for layer in layers:
+            layer.fields.pop("shmSize", None)
+        return
+    for layer in layers:
+        if "shmSize" in layer.fields:
+            layer.fields.pop("shmSize")
+            findings.append(lost(layer.origin["shmSize"], f"the pods of {layer.role.name} have mpigen's /dev/shm and "
+                                 "not every replicated job that trains has the same: a spec's shmSize is all of theirs"))
 
 
 def _resource_patch(spec: dict[str, Any], patched: dict[str, Any], layers: list[Layer]) -> None:
@@ -225,36 +246,29 @@ def _direct_losses(job: dict[str, Any], runtime: dict[str, Any], document: dict[
     except TrainerError:
         return []  # the command's comparison says so
     out: list[Finding] = []
-    labels = (job.get("metadata") or {}).get("labels") or {}
+    labels = document["metadata"].get("labels") or {}  # the job's own (Kueue's are the gang's)
     for layer in layers:
         target = copy.deepcopy(wanted.get(layer.role.name) or {})
         if layer.role.trains:
-            target.setdefault("metadata", {}).setdefault("annotations", {}).setdefault(ISTIO_INJECT, "false")
+            meta = target.setdefault("metadata", {})
+            meta.setdefault("annotations", {}).setdefault(ISTIO_INJECT, "false")
+            for key, value in labels.items():  # said once, at the job's label
+                if (meta.get("labels") or {}).get(key) != value:
+                    out.append(lost(("metadata", "labels", key), f"the pods of {layer.role.name} do not have the "
+                                    f"label {key}: {value}: mpigen puts a job's labels on the pods of every replicated "
+                                    "job that trains (the runtime patch)"))
+                    meta.setdefault("labels", {})[key] = value
         try:
             patch = create_patch(made.get(layer.role.name) or {}, target)
         except PatchDiffError as exc:
             out.append(lost(_where(job, layer.role.name), f"the pods of {layer.role.name}: {exc}"))
             continue
-        missing = [k for k, v in ((patch.get("metadata") or {}).get("labels") or {}).items() if v is None and k in labels]
-        for key in missing:
-            out.append(lost(("metadata", "labels", key), f"the pods of {layer.role.name} do not have the label {key}: "
-                                                         "mpigen puts a job's labels on the pods of every replicated "
-                                                         "job that trains"))
-            del patch["metadata"]["labels"][key]
-        _prune(patch)
         if patch:
             out.append(lost(_where(job, layer.role.name), f"the pods of {layer.role.name}: only a TrainingRuntime's pod "
                             "template can say what the spec's fields do not (the pod template patch "
                             f"{_summary(patch)}), and the job would run on a copy of {describe_ref(job)}, another "
                             "runtime"))
     return out
-
-
-def _prune(patch: dict[str, Any]) -> None:
-    for key in [k for k, v in patch.items() if isinstance(v, dict)]:
-        _prune(patch[key])
-        if not patch[key]:
-            del patch[key]
 
 
 def _summary(patch: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -126,6 +127,34 @@ def test_upstream_job_manifests_round_trip(tmp_path: Path, capsys: pytest.Captur
     assert len(passed) >= ROUND_TRIPS, f"{len(passed)} round-trip, {ROUND_TRIPS} did before"
 
 
+MIGRATED = 10
+"""The upstream jobs ``mpigen migrate --to trainjob`` converts without a loss (a floor)."""
+
+
+def test_upstream_jobs_migrated_to_trainjobs_round_trip(tmp_path: Path) -> None:
+    """Every upstream example job that ``mpigen migrate --to trainjob`` converts without a loss (a
+    TrainJob, most often beside the TrainingRuntime migrate writes for it, which is no copy mpigen
+    writes: the spec names it as it is), imported: the spec, beside the migrated file, explains as
+    the migrated file does."""
+    config = tmp_path / ".mpigen.yaml"
+    config.write_text("{}\n", encoding="utf-8")
+    migrated = 0
+    for index, manifest in enumerate(job_manifests(("mpi-operator", "training-operator"))):
+        folder = tmp_path / f"case-{index}"
+        folder.mkdir()
+        current = folder / "manifest.yaml"
+        code, _, _ = _run(["migrate", "--to", "trainjob", str(manifest.file), "-o", str(current)])
+        if code != 0:
+            continue
+        code, spec, err = _run(["import", "manifest", "--config", str(config), str(current)])
+        assert code == 0, (manifest.path, err)
+        written = folder / "spec.yaml"
+        written.write_text(spec, encoding="utf-8")
+        assert _explain_differs(current, written, config) is None, manifest.path
+        migrated += 1
+    assert migrated >= MIGRATED
+
+
 SEED = 20
 RANDOM_SPECS = 120
 
@@ -171,9 +200,71 @@ def test_random_specs_built_imported_and_built_again() -> None:
     assert jobs >= 2 * RANDOM_SPECS and variants >= RANDOM_SPECS * 3 // 4  # most variants are valid specs
 
 
+def _trainjob_comes_back(name: str, objects: list[dict[str, Any]], alone: bool) -> bool:
+    """The TrainJob built (``objects``: with the TrainingRuntime copy beside it, when it has one),
+    imported and built again: what Trainer creates for it is the same (the runtime snapshot too:
+    the copy is built again byte for byte), with no finding of the import's own. ``alone``: the
+    TrainJob is imported without its file, its runtime known as the cluster's (the spec then names
+    the copy as it is). Whether the import read a copy."""
+    from mpigen.emit.yaml_emit import dump
+    from mpigen.importers.manifest import ImportOptions, import_job
+    from mpigen.importers.roundtrip import trainjob_differences
+    from mpigen.load.trainer_runtimes import default_runtimes, with_runtimes
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+
+    job = next(o for o in objects if o["kind"] == "TrainJob")
+    beside = tuple(o for o in objects if o is not job)
+    runtimes = with_runtimes(default_runtimes(), beside)
+    copies = [o for o in beside if o["kind"] == "TrainingRuntime"]
+    result = import_job(job, ImportOptions(beside=() if alone else beside, runtimes=runtimes))
+    assert result.findings == [], (name, result.findings)
+    text = dump(result.spec)
+    again = compile_specs(load_text(text, "imported.yaml"), "imported.yaml", Options(trainer_runtimes=runtimes))
+    assert again.ok, (name, text, [d.format() for d in again.diagnostics])
+    ref = job["spec"]["runtimeRef"]
+    runtime = runtimes.find(ref["kind"], ref["name"], job["metadata"].get("namespace"))
+    assert trainjob_differences(job, runtime, again.jobs[0].base, runtimes) == [], (name, text)
+    if alone:
+        assert [o for o in again.jobs[0].base if o["kind"] == "TrainingRuntime"] == [], (name, text)
+        return False
+    assert result.consumed == copies, name
+    assert [o for o in again.jobs[0].base if o["kind"] == "TrainingRuntime"] == copies, (name, text)
+    return bool(copies)
+
+
+def test_random_trainjob_specs_built_imported_and_built_again() -> None:
+    """Random TrainJob specs (tests/random_specs.py's ``trainjob_variant``: the production pod fields,
+    per-role settings and pod template patches of a TrainJob; ``requests_variant``: requests below
+    the limits): the TrainJob built from each environment, imported with the TrainingRuntime copy
+    beside it, builds again to what Trainer creates for it and to the same copy; imported alone,
+    its runtime the cluster's, to what Trainer creates for it without a copy."""
+    import random
+
+    from mpigen.load.yaml_loader import load_text
+    from mpigen.pipeline import Options, compile_specs
+    from tests.random_specs import random_specs, requests_variant, spec_yaml, trainjob_variant
+
+    rng = random.Random(SEED)
+    jobs = copies = 0
+    for name, doc in random_specs(SEED, RANDOM_SPECS):
+        variant = trainjob_variant(rng, doc)
+        if variant is None:  # TensorFlow: no Trainer runtime
+            continue
+        variant = requests_variant(rng, variant)
+        compiled = compile_specs(load_text(spec_yaml(variant), f"{name}.yaml"), f"{name}.yaml", Options())
+        if not compiled.jobs:
+            continue  # a variant the spec rules refuse
+        for objects in [compiled.jobs[0].base, *compiled.jobs[0].environments.values()]:
+            copies += _trainjob_comes_back(name, objects, alone=False)
+            _trainjob_comes_back(name, objects, alone=True)
+            jobs += 1
+    assert jobs >= RANDOM_SPECS and copies >= RANDOM_SPECS // 2, (jobs, copies)
+
+
 def test_the_example_specs_come_back() -> None:
-    """Every example spec of specs/ (but the TrainJobs), built, imported and built again: the same job
-    (and kube-batch's PodGroup), in every environment."""
+    """Every example spec of specs/, built, imported and built again: the same job (and kube-batch's
+    PodGroup), in every environment; a TrainJob: what Trainer creates for it, and its copy."""
     from mpigen.emit.yaml_emit import dump
     from mpigen.importers.manifest import ImportOptions, import_job
     from mpigen.io import load_input
@@ -181,15 +272,17 @@ def test_the_example_specs_come_back() -> None:
     from mpigen.pipeline import Options, compile_specs
 
     specs = sorted((ROOT / "specs").glob("*.yaml"))
-    jobs = 0
+    jobs = trainjobs = 0
     for path in specs:
         loaded, name = load_input(str(path))
         compiled = compile_specs(loaded, name, Options())
         assert compiled.ok, name
         for objects in [compiled.jobs[0].base, *compiled.jobs[0].environments.values()]:
-            job = next((o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob")), None)
-            if job is None:
+            if any(o["kind"] == "TrainJob" for o in objects):
+                _trainjob_comes_back(name, objects, alone=False)
+                trainjobs += 1
                 continue
+            job = next(o for o in objects if o["kind"] in ("MPIJob", "PyTorchJob", "TFJob"))
             result = import_job(job, ImportOptions(beside=tuple(o for o in objects if o is not job)))
             assert result.findings == [], (name, result.findings)
             again = compile_specs(load_text(dump(result.spec), "imported.yaml"), "imported.yaml", Options())
@@ -197,4 +290,4 @@ def test_the_example_specs_come_back() -> None:
             assert [o for o in again.jobs[0].base if o["kind"] in (job["kind"], "PodGroup")] == \
                 [o for o in objects if o["kind"] in (job["kind"], "PodGroup")], name
             jobs += 1
-    assert len(specs) >= 15 and jobs >= 17
+    assert len(specs) >= 15 and jobs >= 17 and trainjobs >= 9
