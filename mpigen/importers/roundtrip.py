@@ -10,6 +10,13 @@ created at startup, so that every pod template is seen). The one difference allo
 writes on every job on purpose: the pods' annotation ``sidecar.istio.io/inject: "false"``. The
 CRDs' own defaults count as written (``suspend: false``, ``runLauncherAsWorker: false``); under
 Kueue, which owns it, ``suspend`` is not compared.
+
+Two TrainJobs are the same when Trainer, given either on the runtime it names (the manifest's;
+the built one's: the TrainingRuntime copy built beside it, else the runtime it names), creates
+the same (:func:`trainjob_differences`): the runtime snapshot, the PodGroup, the MPI Secret and
+hostfile and the JobSet that ``mpigen explain --format yaml`` shows (:mod:`mpigen.trainer`'s port
+of the runtime framework). The TrainJob itself may say it otherwise (a runtime patch of another
+manager, numNodes written out): what it makes is what counts.
 """
 
 from __future__ import annotations
@@ -114,24 +121,7 @@ def _trainer_objects(job: dict[str, Any], runtime: dict[str, Any], priority_clas
         made = build(job, runtime, priority_classes)
     except TrainerError as exc:
         return [{"kind": "Error", "metadata": {"name": str(exc)}}]
-    out = [made.snapshot]
-    for obj in made.objects:
-        if obj.get("kind") == "JobSet":
-            obj = copy.deepcopy(obj)
-            for rjob in obj["spec"].get("replicatedJobs") or []:
-                _without_istio_annotation(((rjob.get("template") or {}).get("spec") or {}).get("template") or {})
-        out.append(obj)
-    return [_plain(obj) for obj in out]
-
-
-def _without_istio_annotation(holder: dict[str, Any]) -> None:
-    annotations = (holder.get("metadata") or {}).get("annotations")
-    if isinstance(annotations, dict) and annotations.get(ISTIO_INJECT) == "false":
-        del annotations[ISTIO_INJECT]
-        if not annotations:
-            del holder["metadata"]["annotations"]
-            if not holder["metadata"]:
-                del holder["metadata"]
+    return [_plain(_without_istio(obj)) for obj in [made.snapshot, *made.objects]]
 
 
 def _job(job: dict[str, Any], options: ImportOptions) -> dict[str, Any]:
@@ -193,17 +183,23 @@ def _created(job: dict[str, Any], gang: str | None, options: ImportOptions) -> l
 
 
 def _without_istio(obj: dict[str, Any]) -> dict[str, Any]:
-    """The object without mpigen's ``sidecar.istio.io/inject: "false"`` on its pods."""
+    """The object without mpigen's ``sidecar.istio.io/inject: "false"`` on its pods (a Pod, a Job's
+    pod template, a JobSet's)."""
     obj = copy.deepcopy(obj)
     templates = [obj]
     if obj.get("kind") == "Job":
         templates.append(obj["spec"].get("template") or {})
+    if obj.get("kind") == "JobSet":
+        templates += [((rjob.get("template") or {}).get("spec") or {}).get("template") or {}
+                      for rjob in obj["spec"].get("replicatedJobs") or []]
     for holder in templates:
         annotations = (holder.get("metadata") or {}).get("annotations")
         if isinstance(annotations, dict) and annotations.get(ISTIO_INJECT) == "false":
             del annotations[ISTIO_INJECT]
             if not annotations:
                 del holder["metadata"]["annotations"]
+                if not holder["metadata"]:
+                    del holder["metadata"]
     return obj
 
 
