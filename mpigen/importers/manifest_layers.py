@@ -21,13 +21,9 @@ from .manifest_pods import Finding, container_resources, dropped, env_map, lost,
 FRAMEWORKS = {"torch": "pytorch", "mpi": "mpi"}
 TRAINER_CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
 """The TrainJob's ``managedBy`` by default: Trainer's own controller."""
-PATCH_POD = ("trainingRuntimeSpec", "template", "spec", "replicatedJobs")
 PATCH_POD_FIELDS = {"serviceAccountName": "serviceAccountName", "nodeSelector": "nodeSelector",
                     "affinity": "affinity", "tolerations": "tolerations", "securityContext": "podSecurityContext"}
 """A runtime patch's pod fields that a spec field says as it is: the pod's name -> the spec's."""
-RUNTIME_PATCH_FIELDS = ("labels", "annotations", "imagePullSecrets", "securityContext", "volumes", "shmSize",
-                        *PATCH_POD_FIELDS.values())
-"""The spec fields mpigen writes into the runtime patch (:func:`mpigen.render.trainjob_pods.patch_template`)."""
 
 
 @dataclass

@@ -48,6 +48,7 @@ from typing import Any
 from ..diagnostics import Severity
 from ..load.trainer_runtimes import default_runtimes
 from ..render.pods import ISTIO_INJECT
+from ..spec.runtime_rules import ml_policies
 from ..trainer.podgroup import policy_kind_of
 from ..trainer.runtimes import describe_ref, runtime_ref
 from .manifest_layers import (Layer, factor, framework_of, kueue, layers_of, run_policy, runtime_patches,
@@ -72,8 +73,6 @@ def import_trainjob(job: dict[str, Any], options: Any) -> Any:
         findings.append(lost(("spec", "runtimeRef", "name"), f"{describe_ref(job)} is not among {runtimes.source}"))
         return Imported({}, findings, None, options)
     if framework_of(named) is None:
-        from ..spec.runtime_rules import ml_policies
-
         policies = ml_policies(named)
         findings.append(lost(("spec", "runtimeRef", "name"), f"{describe_ref(job)} has "
                              f"{'the ML policy ' + ', '.join(policies) if policies else 'no ML policy'}: a spec's "
