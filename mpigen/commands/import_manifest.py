@@ -28,8 +28,8 @@ from ..load.document import Document, LoadResult, objects
 from ..load.yaml_loader import load_bytes, load_text
 from ..names import CURRENT_API, LEGACY_API, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_specs, is_spec
-from . import (CONFIG_DEFAULT, PRIORITY_CLASSES, RUNTIMES, cluster_option, config_option, gang_option, operator_version_option,
-               scheduler_name_option)
+from . import (CONFIG_DEFAULT, PRIORITY_CLASSES, RUNTIMES, cluster_option, config_option, gang_option,
+               operator_version_option, scheduler_name_option)
 
 JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
 

@@ -12,7 +12,9 @@ and ``mergeRuntimePatches`` in ``pkg/runtime/core/trainingruntime.go``; the jobs
    policy's ``runLauncherAsNode``, into the ``node`` job's too: it holds the variables every one
    of those jobs has alike; ``trainer.resourcesPerNode`` is merged into the same containers, so it
    is written when their resources are the same -- and none uses a DRA claim, since the merge
-   writes back a container's limits and requests only and drops its claims;
+   writes back a container's limits and requests only and drops its claims --, with the limits
+   and requests their pod template patches set on those containers alike (requests unlike the
+   limits: the merge is the patch's; :func:`~mpigen.expand.trainjob_roles.patched_resources`);
    ``initializer.dataset.env`` / ``initializer.model.env`` are upserted into an initializer's
    container (when the webhook accepts them: the job and container named after the initializer,
    mounting the volume ``initializer``).
