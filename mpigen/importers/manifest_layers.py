@@ -11,7 +11,7 @@ from typing import Any
 
 from ..credentials import looks_like_credential
 from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, runtime_roles
-from ..names import CLUSTER_TRAINING_RUNTIME_KIND, SPEC_API_VERSION, SPEC_KIND, TRAINING_RUNTIME_KIND
+from ..names import CLUSTER_TRAINING_RUNTIME_KIND, SPEC_API_VERSION, SPEC_KIND, TRAINER_VERSION, TRAINING_RUNTIME_KIND
 from ..render.pods import ISTIO_INJECT
 from ..spec.runtime_rules import launcher_is_node, ml_policies
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION
@@ -93,7 +93,7 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
                                      "limits and requests of resourcesPerNode into the node containers only"))
     for key in trainer:
         if key not in ("image", "command", "args", "env", "numNodes", "numProcPerNode", "resourcesPerNode"):
-            findings.append(lost(where + (key,), f"trainer.{key}: not a field of Trainer v2.3.0's TrainJob"))
+            findings.append(lost(where + (key,), f"trainer.{key}: not a field of Trainer {TRAINER_VERSION}'s TrainJob"))
     _initializers(job, layers, findings)
     return out, patched
 
@@ -174,7 +174,7 @@ def run_policy(job: dict[str, Any], findings: list[Finding]) -> dict[str, Any]:
     known = ("runtimeRef", "initializer", "trainer", "runtimePatches", "suspend", "activeDeadlineSeconds", "managedBy")
     for key in spec:
         if key not in known:
-            findings.append(lost(("spec", key), f"spec.{key}: not a field of Trainer v2.3.0's TrainJob"))
+            findings.append(lost(("spec", key), f"spec.{key}: not a field of Trainer {TRAINER_VERSION}'s TrainJob"))
     return out
 
 
