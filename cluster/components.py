@@ -68,8 +68,14 @@ COMPONENTS: tuple[Component, ...] = (
         "kube-scheduler": "k8s.io/kubernetes/cmd/kube-scheduler",
     }, _kube_version_ldflags(KUBERNETES_VERSION)),
     Component("kwok", "v0.8.0", {"kwok": "sigs.k8s.io/kwok/cmd/kwok"}),
-    Component("mpi-operator", "v0.8.0", {"mpi-operator": "."}),
-    Component("training-operator", "v1.9.0", {"training-operator": "."}),
+    Component("mpi-operator", "v0.8.2", {"mpi-operator": "."}),
+    Component("training-operator", "v1.9.4", {"training-operator": "."}),
+    # Volcano v1.15.1 (the release schemas/ pins) does not build here: its go.mod points
+    # volcano.sh/apis at the release's ./staging folder, which the module zip leaves out, and the Go
+    # module proxy reachable here serves volcano.sh/apis at v1.14.0 only (v1.15.x: 403), without the
+    # types v1.15 uses (QueueAllocationGateKey, ...). So the cluster runs v1.14.1, the newest release
+    # that builds, with the PodGroup and Queue CRDs of v1.15.1 (objects.crd_files), whose schemas are
+    # the same as v1.14.1's.
     Component("volcano", "v1.14.1", {
         "vc-scheduler": "volcano.sh/volcano/cmd/scheduler",
         "vc-controller-manager": "volcano.sh/volcano/cmd/controller-manager",
@@ -84,6 +90,11 @@ COMPONENTS: tuple[Component, ...] = (
         "trainer-controller-manager": "github.com/kubeflow/trainer/v2/cmd/trainer-controller-manager",
     }),
 )
+
+
+def version(name: str) -> str:
+    """The pinned release of the component ``name``."""
+    return next(c.version for c in COMPONENTS if c.name == name)
 
 
 def go_env() -> dict[str, str]:

@@ -337,10 +337,12 @@ def down(log=print) -> list[str]:
 def describe(state: dict) -> str:
     lines = [f"API server {state['server']} (Kubernetes {components.KUBERNETES_VERSION}); "
              f"nodes {', '.join(NODES)} (kwok: {', '.join(f'{v} {k}' for k, v in NODE_CAPACITY.items())} each)",
-             "namespace -> gang mode of its mpi-operator v0.8.0 and training-operator v1.9.0 instances:"]
+             f"namespace -> gang mode of its mpi-operator {components.version('mpi-operator')} and "
+             f"training-operator {components.version('training-operator')} instances:"]
     for ns in state["namespaces"]:
         lines.append(f"  {ns['name']:<18} {ns['gang']:<18} {ns['why']}")
-    lines.append("Kubeflow Trainer v2.3.0 and JobSet v0.12.0: cluster-wide; a TrainJob's gang is its runtime's "
-                 "podGroupPolicy (Trainer's default ClusterTrainingRuntimes installed)")
+    lines.append(f"Kubeflow Trainer {components.version('trainer')} and JobSet {components.version('jobset')}: "
+                 "cluster-wide; a TrainJob's gang is its runtime's podGroupPolicy (Trainer's default "
+                 "ClusterTrainingRuntimes installed)")
     lines.append("logs: " + str(RUN / "logs"))
     return "\n".join(lines)

@@ -25,12 +25,12 @@ NODES = tuple(f"node-{i}" for i in range(4))
 NODE_CAPACITY = {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}
 # Custom resource definitions from the same pins as schemas/ (scripts/schema_sources.json), plus
 # the ones the Volcano and scheduler-plugins components watch.
-VOLCANO_CRDS = ("volcano.sh/volcano", "v1.14.1", "config/crd/volcano/bases")
+VOLCANO_CRDS = ("volcano.sh/volcano", components.version("volcano"), "config/crd/volcano/bases")
 SCHEDULER_PLUGINS_CRDS = ("sigs.k8s.io/scheduler-plugins", "v0.33.5", "config/crd/bases")
 KWOK = ("sigs.k8s.io/kwok", "v0.8.0")
 KWOK_STAGES = ("node/fast/node-initialize.yaml", "node/heartbeat-with-lease/node-heartbeat-with-lease.yaml",
                "pod/fast/pod-ready.yaml", "pod/fast/pod-delete.yaml")
-TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", "v1.9.0")
+TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", components.version("training-operator"))
 TRAINER = ("github.com/kubeflow/trainer/v2", "v2.3.0")
 JOBSET = ("sigs.k8s.io/jobset", "v0.12.0")
 # Trainer's default ClusterTrainingRuntimes as `make schemas` builds them from the release
@@ -85,12 +85,15 @@ def kwok_config(path: Path) -> None:
 
 
 def crd_files() -> list[Path]:
-    """Every CRD file mpigen emits or reads (scripts/schema_sources.json) and the Volcano and
-    scheduler-plugins CRDs their components watch."""
+    """Every CRD file mpigen emits or reads (scripts/schema_sources.json) and the other Volcano and
+    scheduler-plugins CRDs their components watch. Where a component's folder has a file of the
+    same name as a schema pin (Volcano's PodGroup and Queue), the pin's is taken."""
     sources = json.loads((components.ROOT / "scripts" / "schema_sources.json").read_text())["sources"]
     files = [components.module_dir(s["module"], s["version"]) / s["path"] for s in sources if s["format"] == "crd"]
+    pinned = {path.name for path in files}
     for module, version, folder in (VOLCANO_CRDS, SCHEDULER_PLUGINS_CRDS):
-        files += sorted((components.module_dir(module, version) / folder).glob("*.yaml"))
+        files += [path for path in sorted((components.module_dir(module, version) / folder).glob("*.yaml"))
+                  if path.name not in pinned]
     unique: dict[Path, None] = dict.fromkeys(files)
     return list(unique)
 

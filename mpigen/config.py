@@ -8,7 +8,7 @@ specs: ["specs/*.yaml"]            # what `mpigen check` rebuilds when given no 
 output: deploy/training            # where `mpigen build -o` / `mpigen check` keep the trees
 gang: volcano                      # the operator's --gang-scheduling (else inferred per manifest)
 schedulerName: scheduler-plugins-scheduler
-operatorVersion: v0.8.0
+operatorVersion: v0.8.2
 cluster: cluster/priorityclasses.yaml
 apply: server-side                 # how the manifests reach the cluster: server-side or client-side
 ```

@@ -93,7 +93,7 @@ def configured(config: Config, version_option: str | None, cluster_option: str |
                ) -> tuple[OperatorVersion, str | None]:
     """The operator version and the cluster file a command uses: its ``--operator-version`` and
     ``--cluster``, else the configuration's ``operatorVersion`` and ``cluster`` (relative to the
-    configuration's folder), else v0.8.0 and none. Every command reads them so, and so a tree that
+    configuration's folder), else v0.8.2 and none. Every command reads them so, and so a tree that
     ``build -o`` writes is one that ``check`` finds in step."""
     if version_option is not None:
         version = operator_version(version_option)

@@ -11,8 +11,8 @@ from typing import Any
 
 SPEC_API_VERSION = "mpigen.dev/v1alpha1"
 SPEC_KIND = "TrainingJob"
-MPIJOB_API = "kubeflow.org/v2beta1"  # mpi-operator v0.8.0
-TRAINING_API = "kubeflow.org/v1"  # training-operator v1.9.0
+MPIJOB_API = "kubeflow.org/v2beta1"  # mpi-operator v0.8.2
+TRAINING_API = "kubeflow.org/v1"  # training-operator v1.9.4
 TRAINING_KINDS = ("PyTorchJob", "TFJob")
 CURRENT_API = {"MPIJob": MPIJOB_API, "PyTorchJob": TRAINING_API, "TFJob": TRAINING_API}
 """The apiVersion the current operators serve, by kind."""

@@ -1,8 +1,11 @@
 """mpi-operator releases and what each one knows: the one operator-version type.
 
-mpigen follows the rules of a pinned operator release (``--operator-version``, default v0.8.0).
+mpigen follows the rules of a pinned operator release (``--operator-version``, default v0.8.2).
 Fields by release come from the operator's own history (see shared reference and each tag's
-``pkg/apis/kubeflow/v2beta1/types.go``). A version is parsed once, where it enters (an option,
+``pkg/apis/kubeflow/v2beta1/types.go``); behaviour by release from each tag's
+``pkg/controller`` (``git diff v0.8.0 v0.8.2 -- pkg/controller/mpi_job_controller.go``: the
+launcher Job's ``podReplacementPolicy``). v0.8.1 was never published: its changes shipped as v0.8.2,
+so ``v0.8.1`` follows v0.8.2's rules. A version is parsed once, where it enters (an option,
 the configuration), and passed on as an :class:`OperatorVersion`.
 """
 
@@ -16,7 +19,7 @@ _VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+|x))?$")
 
 @dataclass(frozen=True, slots=True, order=True)
 class OperatorVersion:
-    """An mpi-operator release; ordered as releases are, written ``v0.8.0``."""
+    """An mpi-operator release; ordered as releases are, written ``v0.8.2``."""
 
     major: int
     minor: int
@@ -24,11 +27,11 @@ class OperatorVersion:
 
     @classmethod
     def parse(cls, text: str) -> OperatorVersion:
-        """``v0.8.0``, ``0.8`` (v0.8.0) or ``v0.4.x`` (a minor release's rules: v0.4.0); ValueError with a
+        """``v0.8.2``, ``0.8`` (v0.8.0) or ``v0.4.x`` (a minor release's rules: v0.4.0); ValueError with a
         readable message for anything else and for releases older than mpigen ports."""
         match = _VERSION.match(text.strip())
         if not match:
-            raise ValueError(f"{text!r} is not an operator version such as v0.8.0")
+            raise ValueError(f"{text!r} is not an operator version such as v0.8.2")
         patch = match[3] if match[3] not in (None, "x") else "0"
         version = cls(int(match[1]), int(match[2]), int(patch))
         if version < OLDEST:
@@ -51,7 +54,7 @@ class OperatorVersion:
 
 OLDEST = OperatorVersion(0, 4, 0)  # the oldest release whose gang-scheduling rules mpigen ports (podgroup.go)
 V0_5_0 = OperatorVersion(0, 5, 0)
-DEFAULT_OPERATOR_VERSION = OperatorVersion(0, 8, 0)
+DEFAULT_OPERATOR_VERSION = OperatorVersion(0, 8, 2)
 
 FEATURES: dict[str, OperatorVersion] = {
     "sshAuthMountPath": OperatorVersion(0, 3, 0),
@@ -62,4 +65,7 @@ FEATURES: dict[str, OperatorVersion] = {
     "mpiImplementation: MPICH": V0_5_0,
     "runLauncherAsWorker": V0_5_0,
     "computed Volcano minResources": V0_5_0,
+    # newLauncherJob sets podReplacementPolicy Failed (kubernetes/kubernetes#115844: a terminating
+    # launcher pod is not replaced until it has failed); mpi-operator #810, released in v0.8.2.
+    "launcher podReplacementPolicy: Failed": OperatorVersion(0, 8, 1),
 }

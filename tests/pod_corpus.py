@@ -15,7 +15,7 @@ leading comment says what is wrong and what to expect:
   validation does;
 - ``# go:`` the Go function of k8s.io/kubernetes v1.35.1 ``pkg/apis/core/validation`` ported;
 - ``# operator:`` (only where mpi-operator's own additions make the problem) the Pod carries what
-  mpi-operator v0.8.0 adds to the template, so it is not the template's copy.
+  mpi-operator v0.8.2 adds to the template, so it is not the template's copy.
 
 Send the Pods to a kube-apiserver 1.35 (``kubectl create --dry-run=server -f``): each must be
 refused with ``apiserver`` (else ``message``) in the answer. ``python -m tests.pod_corpus`` prints

@@ -1,4 +1,4 @@
-"""The training-operator v1.9.0 test cases ported as data (tests/cases/upstream_training/)."""
+"""The training-operator v1.9.4 test cases ported as data (tests/cases/upstream_training/)."""
 
 from __future__ import annotations
 

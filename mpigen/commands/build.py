@@ -20,7 +20,7 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, clust
 @cluster_option(f"{PRIORITY_CLASSES}, for the minResources order; {RUNTIMES} (default: cluster in the "
                 "configuration).")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed) [default: "
-                         "operatorVersion in the configuration, else v0.8.0].", default=None)
+                         "operatorVersion in the configuration, else v0.8.2].", default=None)
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
 @config_option(f"{CONFIG_DEFAULT}: its operatorVersion, cluster and disable, as check reads them.", exists=True)

@@ -107,7 +107,7 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
               help="Folder holding the trees DIR/<job>/ (default: output in the configuration).")
 @click.option("--fix", is_flag=True, help="Rewrite the trees that drifted (as mpigen build -o does).")
 @cluster_option("PriorityClasses of the cluster, and its training runtimes for a spec with spec.runtime (default: cluster in the configuration).")
-@operator_version_option(f"{OPERATOR_RULES} (default: operatorVersion in the configuration, else v0.8.0).",
+@operator_version_option(f"{OPERATOR_RULES} (default: operatorVersion in the configuration, else v0.8.2).",
                          default=None)
 @config_option("Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
                "searched upwards from the working directory).")

@@ -70,7 +70,7 @@ _CHUNK = 1 << 16  # characters of YAML written at a time
                        "configuration, else scheduler-plugins-scheduler].")
 @cluster_option(f"{CLUSTER_NODES}; {RUNTIMES}.")
 @operator_version_option("mpi-operator release whose rules apply [default: operatorVersion in the configuration, "
-                         "else v0.8.0].", default=None)
+                         "else v0.8.2].", default=None)
 @click.option("--cluster-domain", default="", metavar="D",
               help="The operator's --cluster-domain (MPIJob hostfile) or CUSTOM_CLUSTER_DOMAIN (TFJob TF_CONFIG).")
 @env_option("For a spec: the environment to explain (default: the base).")
@@ -97,7 +97,7 @@ def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_f
         """(gang, the objects the controller creates, one at a time; at most ``limit`` worker Pods)."""
         job_gang = gang if gang is not None else Context(item.obj, LintOptions()).gang
         job_gang = None if job_gang == "none" else job_gang
-        if item.obj.get("kind") in TRAINING_KINDS:  # training-operator v1.9.0
+        if item.obj.get("kind") in TRAINING_KINDS:  # training-operator v1.9.4
             return job_gang, tc.created_objects(item.obj, job_gang, scheduler_name=scheduler_name,
                                                 priority_classes=classes, cluster_domain=cluster_domain,
                                                 max_pods=limit)

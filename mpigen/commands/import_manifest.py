@@ -41,7 +41,7 @@ JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
 @scheduler_name_option(default=None, help="scheduler-plugins scheduler name [default: schedulerName in the "
                        "configuration, else the one the pod templates name, else scheduler-plugins-scheduler].")
 @operator_version_option("mpi-operator release whose rules apply [default: operatorVersion in the configuration, "
-                         "else v0.8.0].", default=None)
+                         "else v0.8.2].", default=None)
 @cluster_option(f"{PRIORITY_CLASSES}, for the gang's minResources order; {RUNTIMES}.")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion and cluster.", exists=True)
 def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operator_version: str | None,

@@ -34,9 +34,9 @@ def migrate(manifest: str, output: str | None, gpus_per_node: int | None, proces
             processing_resource_type: str | None, to: str | None, gang: str | None, scheduler_name: str) -> int:
     """Rewrite MANIFEST (a file, or - for stdin) in API versions the current operators serve.
 
-    MPIJob kubeflow.org/v1alpha1, v1alpha2, v1 -> kubeflow.org/v2beta1 (mpi-operator v0.8.0);
+    MPIJob kubeflow.org/v1alpha1, v1alpha2, v1 -> kubeflow.org/v2beta1 (mpi-operator v0.8.2);
     TFJob and PyTorchJob kubeflow.org/v1alpha2, v1beta1, v1beta2 -> kubeflow.org/v1
-    (training-operator v1.9.0). With --to trainjob: MPIJob v2beta1 and PyTorchJob v1 -> TrainJob
+    (training-operator v1.9.4). With --to trainjob: MPIJob v2beta1 and PyTorchJob v1 -> TrainJob
     (Kubeflow Trainer v2.3.0). Every document comes out in order on stdout (or -o FILE); each
     change is reported on stderr as FILE:LINE:COL: SEVERITY CODE message (json.path), and the
     result is checked by mpigen validate. Exit 1 when a document could not be migrated, something

@@ -8,7 +8,7 @@ verdict: what validate reports is reported, and a job with an error gets no PodG
 
 * **MPIJob** (``kubeflow.org/v2beta1``): defaulted as the operator defaults it (``scheme.Default``
   in its sync loop), then handed to the port of ``newPodGroup`` at ``--operator-version``.
-* **PyTorchJob, TFJob** (``kubeflow.org/v1``): training-operator **v1.9.0**, whatever
+* **PyTorchJob, TFJob** (``kubeflow.org/v1``): training-operator **v1.9.4**, whatever
   ``--operator-version`` says (that option names an mpi-operator release). Defaulted with
   ``SetDefaults_*``, then handed to :mod:`mpigen.operator.training_podgroup`. A suspended job,
   or one another controller manages (``runPolicy.managedBy``), gets no PodGroup
@@ -68,7 +68,7 @@ from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_
                        "value) [default: schedulerName in the configuration, else scheduler-plugins-scheduler].")
 @cluster_option(f"{CLUSTER_NODES}; the PriorityClasses order minResources; {RUNTIMES}.")
 @operator_version_option(f"{OPERATOR_RULES} (v0.4.x: Volcano minResources are not computed) [default: "
-                         "operatorVersion in the configuration, else v0.8.0].", default=None)
+                         "operatorVersion in the configuration, else v0.8.2].", default=None)
 @env_option("For a spec: the environment whose jobs to take (default: the base).")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion, cluster and disable, as validate "
                "reads them.", exists=True)
@@ -78,7 +78,7 @@ def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_
     SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
 
     MPIJobs follow mpi-operator at --operator-version; PyTorchJobs and TFJobs (kubeflow.org/v1)
-    always follow training-operator v1.9.0, whose --gang-scheduler-name is --gang volcano or,
+    always follow training-operator v1.9.4, whose --gang-scheduler-name is --gang volcano or,
     for scheduler-plugins, --scheduler-name. The gang scheduler is the one each job's pod
     templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
     runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).

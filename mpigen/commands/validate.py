@@ -29,7 +29,7 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 @gang_option("The operator's --gang-scheduling (default: configuration, else inferred per manifest).")
 @scheduler_name_option(default=None)
 @cluster_option(f"{PRIORITY_CLASSES}.")
-@operator_version_option(f"{OPERATOR_RULES} [default: operatorVersion in the configuration, else v0.8.0].",
+@operator_version_option(f"{OPERATOR_RULES} [default: operatorVersion in the configuration, else v0.8.2].",
                          default=None)
 @click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
 @config_option(f"{CONFIG_DEFAULT}.", exists=True)

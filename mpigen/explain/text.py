@@ -64,8 +64,11 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     lines.append("")
     for launcher in by_kind.get("Job", []):
         template = launcher["spec"]["template"]
-        lines.append(f"Launcher Job {launcher['metadata']['name']}"
-                     + (" (suspended)" if launcher["spec"].get("suspend") else ""))
+        notes = ["suspended"] if launcher["spec"].get("suspend") else []
+        if launcher["spec"].get("podReplacementPolicy"):  # mpi-operator v0.8.1 and later
+            notes.append(f"podReplacementPolicy {launcher['spec']['podReplacementPolicy']}: a launcher pod is "
+                         "replaced only once it has failed, never while it terminates")
+        lines.append(f"Launcher Job {launcher['metadata']['name']}" + (f" ({'; '.join(notes)})" if notes else ""))
         lines += _pod_lines(template["metadata"], template["spec"], job, "Launcher")
     if not by_kind.get("Job"):
         lines.append("Launcher Job: not created yet (launcherCreationPolicy WaitForWorkersReady: it is created "

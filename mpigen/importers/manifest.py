@@ -182,7 +182,7 @@ def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) ->
 
 
 def defaulted(job: dict[str, Any], version: OperatorVersion) -> dict[str, Any]:
-    """``job`` as its operator defaults it (mpi-operator at ``version``, training-operator v1.9.0)."""
+    """``job`` as its operator defaults it (mpi-operator at ``version``, training-operator v1.9.4)."""
     if job["kind"] == "MPIJob":
         from ..operator.mpi_defaults import set_defaults
 

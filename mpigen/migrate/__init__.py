@@ -1,9 +1,9 @@
 """``mpigen migrate``: manifests of API versions no operator serves any more, rewritten as current ones.
 
 - MPIJob ``kubeflow.org/v1alpha1`` (:mod:`.mpi_v1alpha1`), ``v1alpha2`` and ``v1``
-  (:mod:`.mpi_legacy`) -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.0).
+  (:mod:`.mpi_legacy`) -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.2).
 - TFJob and PyTorchJob ``kubeflow.org/v1alpha2``, ``v1beta1`` and ``v1beta2`` (:mod:`.training`)
-  -> ``kubeflow.org/v1`` (training-operator v1.9.0).
+  -> ``kubeflow.org/v1`` (training-operator v1.9.4).
 - With ``to="trainjob"`` (:mod:`.trainjob`): MPIJob ``kubeflow.org/v2beta1`` and PyTorchJob
   ``kubeflow.org/v1`` -> a Kubeflow Trainer v2.3.0 TrainJob, with a TrainingRuntime before it when
   the old pod templates need one (one input document may give two).

@@ -137,7 +137,7 @@ def kube_batch_templates(replicas: dict[str, Any], base: Path, kind: str, operat
 
 RUN_POLICY_ORDER = ("cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit",
                     "schedulingPolicy", "suspend", "managedBy")
-"""The field order of kubeflow's ``RunPolicy`` (training-operator v1.9.0 ``common_types.go``)."""
+"""The field order of kubeflow's ``RunPolicy`` (training-operator v1.9.4 ``common_types.go``)."""
 
 
 def ordered_run_policy(policy: dict[str, Any]) -> dict[str, Any]:

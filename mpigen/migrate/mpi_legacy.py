@@ -1,4 +1,4 @@
-"""MPIJob ``kubeflow.org/v1alpha2`` and ``kubeflow.org/v1`` -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.0).
+"""MPIJob ``kubeflow.org/v1alpha2`` and ``kubeflow.org/v1`` -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.2).
 
 The old shapes:
 
@@ -7,7 +7,7 @@ The old shapes:
   (``Launcher``, ``Worker``: ``replicas``, ``template``, ``restartPolicy``), ``mainContainer`` and
   ``runPolicy`` (v0.2.x), ``mpiDistribution`` (``OpenMPI``, ``IntelMPI``, ``MPICH``; v0.3.0);
   ``launcherOnMaster`` before v0.2.0.
-- ``v1``: training-operator's MPIJob (``pkg/apis/kubeflow.org/v1/mpi_types.go``, v1.9.0) and
+- ``v1``: training-operator's MPIJob (``pkg/apis/kubeflow.org/v1/mpi_types.go``, v1.9.4) and
   mpi-operator's own v1 (v0.2.3, v0.3.0), the same fields: ``slotsPerWorker``, ``cleanPodPolicy``
   (deprecated), ``mpiReplicaSpecs``, ``mainContainer``, ``runPolicy``.
 
@@ -15,7 +15,7 @@ What the old controllers did, and so what the v2beta1 job gets:
 
 - ``backoffLimit``/``activeDeadlineSeconds`` (v1alpha2): ``runPolicy``'s took precedence when set
   (``newLauncher``, v0.3.0). ``cleanPodPolicy``: the v1alpha2 controller read ``spec.cleanPodPolicy``
-  only (default ``None``); training-operator v1.9.0 lets ``runPolicy.cleanPodPolicy`` win
+  only (default ``None``); training-operator v1.9.4 lets ``runPolicy.cleanPodPolicy`` win
   (``mpijob_controller.go``). The winner goes to ``runPolicy``; a differing loser is reported.
 - ``mpiDistribution`` becomes ``mpiImplementation``: ``IntelMPI`` -> ``Intel``; any value other
   than ``IntelMPI`` and ``MPICH`` was run as Open MPI.
@@ -87,7 +87,7 @@ def migrate(old: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Change]]:
     new_spec["mpiReplicaSpecs"] = _replicas(replicas, spec, api, changes)
     changes.append(_ssh_transport())
     changes += kube_batch_templates(new_spec["mpiReplicaSpecs"], ("spec", "mpiReplicaSpecs"), "MPIJob",
-                                    "mpi-operator v0.8.0")
+                                    "mpi-operator v0.8.2")
     new["spec"] = new_spec
     return new, changes
 
@@ -122,7 +122,7 @@ def _run_policy(spec: dict[str, Any], api: str, changes: list[Change]) -> dict[s
             policy["cleanPodPolicy"] = ours
         else:
             changes.append(lossy(("spec", "cleanPodPolicy"), f"spec.runPolicy.cleanPodPolicy "
-                                 f"({policy['cleanPodPolicy']}) takes precedence in training-operator v1.9.0 and is "
+                                 f"({policy['cleanPodPolicy']}) takes precedence in training-operator v1.9.4 and is "
                                  f"kept (mpi-operator's own v1, v0.2-v0.3, read spec.cleanPodPolicy: {ours})"))
     elif api == "kubeflow.org/v1alpha2" and policy.get("cleanPodPolicy") not in (None, "None"):
         changes.append(lossy(("spec", "runPolicy", "cleanPodPolicy"), "the v1alpha2 operator ignored "

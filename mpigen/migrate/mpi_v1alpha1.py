@@ -1,4 +1,4 @@
-"""MPIJob ``kubeflow.org/v1alpha1`` -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.0).
+"""MPIJob ``kubeflow.org/v1alpha1`` -> ``kubeflow.org/v2beta1`` (mpi-operator v0.8.2).
 
 The old shape (mpi-operator ``pkg/apis/kubeflow/v1alpha1/types.go``, unchanged from v0.2.0 to
 v0.2.3): one pod ``template`` for launcher and workers alike, and the size of the job given as
@@ -186,7 +186,7 @@ def migrate(old: dict[str, Any], flags: LegacyFlags = LegacyFlags()) -> tuple[di
     changes.append(moved(("spec", "template"), ("spec", "mpiReplicaSpecs"), note=" Launcher and Worker"))
     changes.append(_ssh_transport())
     changes += kube_batch_templates({"Launcher": launcher, "Worker": replica_specs.get("Worker")},
-                                    ("spec", "mpiReplicaSpecs"), "MPIJob", "mpi-operator v0.8.0")
+                                    ("spec", "mpiReplicaSpecs"), "MPIJob", "mpi-operator v0.8.2")
     new["spec"] = {"slotsPerWorker": slots, "runPolicy": ordered_run_policy(policy), "mpiReplicaSpecs": replica_specs}
     return new, changes
 

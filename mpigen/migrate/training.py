@@ -9,11 +9,11 @@ The old shapes, from the operators' own types:
 - ``v1beta2`` (tf-operator v0.5.3, pytorch-operator v0.6.0) adds ``activeDeadlineSeconds`` and
   ``backoffLimit``.
 
-training-operator v1.9.0 (``pkg/apis/kubeflow.org/v1/tensorflow_types.go``, ``pytorch_types.go``,
+training-operator v1.9.4 (``pkg/apis/kubeflow.org/v1/tensorflow_types.go``, ``pytorch_types.go``,
 ``common_types.go``) keeps the replica specs as they were and gathers the job-level policies in
 ``spec.runPolicy``. Replica type names, container names (``tensorflow``, ``pytorch``), default
 ports and restart policies are the same. One default changed: the old TFJob defaulted
-``cleanPodPolicy`` to ``Running`` (``SetDefaults_TFJob`` in every old ``defaults.go``), v1.9.0 to
+``cleanPodPolicy`` to ``Running`` (``SetDefaults_TFJob`` in every old ``defaults.go``), v1.9.4 to
 ``None`` (``tensorflow_defaults.go``), so a TFJob that did not set it gets ``Running`` written
 out. PyTorchJob defaulted to ``None`` before and after.
 
@@ -33,7 +33,7 @@ from .common import (Change, added, dropped, kube_batch_templates, lossy, moved,
 TARGET = "kubeflow.org/v1"
 REPLICAS_FIELD = {"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}
 OLD_DEFAULT_CLEAN_POD_POLICY = {"TFJob": "Running", "PyTorchJob": "None"}
-NEW_DEFAULT_CLEAN_POD_POLICY = "None"  # training-operator v1.9.0 SetDefaults_TFJob / SetDefaults_PyTorchJob
+NEW_DEFAULT_CLEAN_POD_POLICY = "None"  # training-operator v1.9.4 SetDefaults_TFJob / SetDefaults_PyTorchJob
 POLICY_FIELDS = {
     "kubeflow.org/v1alpha2": ("cleanPodPolicy", "ttlSecondsAfterFinished"),
     "kubeflow.org/v1beta1": ("cleanPodPolicy", "ttlSecondsAfterFinished"),
@@ -48,7 +48,7 @@ def handles(obj: dict[str, Any]) -> bool:
 
 
 def migrate(old: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Change]]:
-    """One old TFJob or PyTorchJob -> the training-operator v1.9.0 object and the changes made."""
+    """One old TFJob or PyTorchJob -> the training-operator v1.9.4 object and the changes made."""
     kind, api = old["kind"], old["apiVersion"]
     if api == "kubeflow.org/v1alpha1":
         return None, [refused(("apiVersion",), f"{kind} {api} (a list of replicaSpecs with "
@@ -70,7 +70,7 @@ def migrate(old: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Change]]:
     if "cleanPodPolicy" not in policy and OLD_DEFAULT_CLEAN_POD_POLICY[kind] != NEW_DEFAULT_CLEAN_POD_POLICY:
         policy["cleanPodPolicy"] = OLD_DEFAULT_CLEAN_POD_POLICY[kind]
         changes.append(added(("spec",), ("spec", "runPolicy", "cleanPodPolicy"), policy["cleanPodPolicy"],
-                             f"the {kind} {api} default (training-operator v1.9.0 defaults to "
+                             f"the {kind} {api} default (training-operator v1.9.4 defaults to "
                              f"{NEW_DEFAULT_CLEAN_POD_POLICY}, which would leave finished pods running)"))
     new_spec: dict[str, Any] = {}
     if policy:
@@ -88,7 +88,7 @@ def migrate(old: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Change]]:
             else:
                 new_replicas[name] = copy.deepcopy(replica)
         new_spec[field] = new_replicas
-        changes += kube_batch_templates(replicas, ("spec", field), kind, "training-operator v1.9.0")
+        changes += kube_batch_templates(replicas, ("spec", field), kind, "training-operator v1.9.4")
     elif field in spec:
         new_spec[field] = copy.deepcopy(replicas)
     else:

@@ -1,8 +1,10 @@
-"""What mpi-operator v0.8.0's controller creates for an MPIJob: a port of its object builders.
+"""What mpi-operator v0.8.2's controller creates for an MPIJob: a port of its object builders.
 
-From ``pkg/controller/mpi_job_controller.go``: ``syncHandler`` (what is created, in which order,
-and when), ``newJobService``, ``newConfigMap`` with ``updateDiscoverHostsInConfigMap`` (no worker
-is running yet at the first sync), ``newSSHAuthSecret`` (key material redacted: it is random),
+From ``pkg/controller/mpi_job_controller.go`` (v0.8.2; v0.8.0 differs only in ``newLauncherJob``,
+which sets no ``podReplacementPolicy``, and the v0.4.x line as ``version.legacy`` says):
+``syncHandler`` (what is created, in which order, and when), ``newJobService``, ``newConfigMap``
+with ``updateDiscoverHostsInConfigMap`` (no worker is running yet at the first sync),
+``newSSHAuthSecret`` (key material redacted: it is random),
 ``newLauncherJob``/``newLauncherPodTemplate``, ``newWorker``, ``setupSSHOnPod`` and the env vars
 the operator injects. The PodGroup and the pod decoration come from :mod:`.podgroup`.
 
@@ -413,5 +415,7 @@ def created_objects(job: dict[str, Any], gang: str | None = None, *, scheduler_n
                                                                  "backoffLimit") if k in run_policy}
         if suspended:
             job_spec["suspend"] = True
+        if version.has("launcher podReplacementPolicy: Failed"):
+            job_spec["podReplacementPolicy"] = "Failed"
         job_spec["template"] = launcher_template(job, gang, scheduler_name, legacy)
         yield {"apiVersion": "batch/v1", "kind": "Job", "metadata": _meta(job, f"{name}-launcher"), "spec": job_spec}

@@ -1,7 +1,8 @@
-"""MPIJob kubeflow.org/v2beta1 defaulting, ported from mpi-operator v0.8.0.
+"""MPIJob kubeflow.org/v2beta1 defaulting, ported from mpi-operator v0.8.2.
 
 Port of ``SetDefaults_MPIJob`` in ``pkg/apis/kubeflow/v2beta1/default.go``
-(tag v0.8.0; the generated ``SetObjectDefaults_MPIJob`` calls nothing else).
+(tag v0.8.2, the same file as v0.8.0's; the generated ``SetObjectDefaults_MPIJob`` calls
+nothing else).
 Constants from ``types.go`` / ``constants.go`` of the same tag.
 
 Only what that Go function fills is filled. In particular the CRD's own

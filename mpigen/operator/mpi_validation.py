@@ -1,4 +1,4 @@
-"""MPIJob admission rules: a port of mpi-operator v0.8.0 ``pkg/apis/kubeflow/validation/validation.go``.
+"""MPIJob admission rules: a port of mpi-operator v0.8.2 ``pkg/apis/kubeflow/validation/validation.go``.
 
 The controller defaults a job (``SetDefaults_MPIJob``) and then validates it; a job that fails is
 marked Failed and nothing is created. Here the same checks run on the defaulted plain dict and

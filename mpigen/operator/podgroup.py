@@ -1,7 +1,7 @@
 """Gang-scheduling rules of the MPI Operator, ported from Go to pure Python.
 
-Ports ``pkg/controller/podgroup.go`` of kubeflow/mpi-operator at tag **v0.8.0**
-(``newPodGroup`` of ``VolcanoCtrl`` and ``SchedulerPluginsCtrl``,
+Ports ``pkg/controller/podgroup.go`` of kubeflow/mpi-operator at tag **v0.8.2** (the same
+file as v0.8.0's) (``newPodGroup`` of ``VolcanoCtrl`` and ``SchedulerPluginsCtrl``,
 ``decoratePodTemplateSpec``, ``calculatePGMinResources``, ``calPGMinResource``,
 ``calculateMinAvailable``, ``calculatePriorityClassName``, ``addResources``,
 ``replicasOrder``), plus ``workerReplicas`` from ``pkg/controller/mpi_job_controller.go``.
@@ -14,9 +14,9 @@ partial sum can change the format: see ``_legacy_sum``), and several inputs
 crash the operator.
 
 PodGroup shapes and JSON tags: volcano.sh/apis ``pkg/apis/scheduling/v1beta1/types.go``
-(v1.7.0 for v0.4.0, v1.14.0 for v0.8.0) and sigs.k8s.io/scheduler-plugins
-``apis/scheduling/v1alpha1/types.go`` (v0.25.7 / v0.33.5); the emitted fields
-are the same at both pins.
+(v1.7.0 for v0.4.0, v1.14.0 for v0.8.0 and v0.8.2) and sigs.k8s.io/scheduler-plugins
+``apis/scheduling/v1alpha1/types.go`` (v0.25.7 / v0.33.5 / v0.34.7, the same file as v0.33.5's);
+the emitted fields are the same at every pin.
 
 Everything works on plain dicts (an MPIJob as parsed from YAML, camelCase keys)
 and never mutates its inputs. Where the Go operator would panic (nil pointer
@@ -138,7 +138,7 @@ def calculate_min_available(job: Mapping) -> int:
 
 
 def calculate_priority_class_name(job: Mapping) -> str:
-    """``calculatePriorityClassName`` (same rule at v0.4.0 and v0.8.0).
+    """``calculatePriorityClassName`` (same rule at v0.4.0 and v0.8.x).
 
     schedulingPolicy.priorityClass, else the Launcher template's
     priorityClassName, else the Worker's, else "".
@@ -156,7 +156,7 @@ def calculate_priority_class_name(job: Mapping) -> str:
 
 def add_resources(min_resources: Mapping[str, Quantity] | None, resources: Mapping | None,
                   replicas: int) -> dict[str, Quantity] | None:
-    """``addResources`` (v0.8.0), returning a new dict instead of mutating a map.
+    """``addResources`` (v0.8.x), returning a new dict instead of mutating a map.
 
     ``resources`` is a container's ``resources`` (``requests``/``limits`` of raw
     values). Requests are taken first, then limits for names missing from
@@ -266,7 +266,7 @@ def _counted_order(min_member: int | None, job: Mapping, priority_classes: Mappi
 def _cal_pg_min_resource(min_member: int | None, job: Mapping,
                          priority_classes: Mapping[str, int],
                          legacy: bool) -> dict[str, Quantity] | None:
-    """``calPGMinResource`` (v0.8.0); with ``legacy``, the v0.4.0 inline version."""
+    """``calPGMinResource`` (v0.8.x); with ``legacy``, the v0.4.0 inline version."""
     order = _counted_order(min_member, job, priority_classes, legacy)
     if order is None:
         return None

@@ -1,6 +1,6 @@
-"""What training-operator v1.9.0 creates for a PyTorchJob or TFJob: a port of its object builders.
+"""What training-operator v1.9.4 creates for a PyTorchJob or TFJob: a port of its object builders.
 
-From kubeflow/training-operator tag **v1.9.0**: ``Reconcile`` of ``pkg/controller.v1/pytorch/
+From kubeflow/training-operator tag **v1.9.4**: ``Reconcile`` of ``pkg/controller.v1/pytorch/
 pytorchjob_controller.go`` and ``tensorflow/tfjob_controller.go`` (managedBy, defaults, the HPA
 of ``pytorch/hpa.go``), ``ReconcileJobs`` (``common/job.go``: nothing while suspended; the
 PodGroup; then, per replica type, its Pods and its Services), ``createNewPod`` (``common/pod.go``)
@@ -10,6 +10,10 @@ and ``GetPodFromTemplate`` (``control/pod_control.go``), ``CreateNewService`` (`
 tensorflow.go``, ``util.go``); the validating webhooks (``pkg/webhooks/{pytorch,tensorflow}``,
 ``pkg/common/util/webhooks.go``) decide whether the job exists at all. The PodGroup and the pod
 decoration come from :mod:`.training_podgroup`, the defaults from :mod:`.training_defaults`.
+What a first reconcile creates is the same at v1.9.0 (``git diff v1.9.0 v1.9.4 -- pkg/``
+changes only the failure branch of ``ReconcileJobs``: since v1.9.4 a job past its backoffLimit or
+activeDeadlineSeconds is marked Failed before its pods are deleted, so the deletion follows
+``cleanPodPolicy`` instead of removing every pod; mpigen models no failure).
 
 Pure functions on plain dicts; ownerReferences are left out. Where Go ranges over a map, mpigen
 fixes an order: replica types in the operator's constant order (PyTorchJob Master, Worker; TFJob
@@ -27,7 +31,7 @@ from . import training_defaults as td
 from .mpi_controller import NotCreated
 from .podgroup import OperatorPanicError
 
-OPERATOR = "training-operator v1.9.0"
+OPERATOR = "training-operator v1.9.4"
 CONTROLLER_NAMES = {"PyTorchJob": "pytorchjob-controller", "TFJob": "tfjob-controller"}
 MANAGERS = ("kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue")
 OPERATOR_NAME_LABEL = "training.kubeflow.org/operator-name"

@@ -1,9 +1,9 @@
-"""PyTorchJob and TFJob kubeflow.org/v1 defaulting, ported from training-operator v1.9.0.
+"""PyTorchJob and TFJob kubeflow.org/v1 defaulting, ported from training-operator v1.9.4.
 
 Ports ``SetDefaults_PyTorchJob`` (``pkg/apis/kubeflow.org/v1/pytorch_defaults.go``),
 ``SetDefaults_TFJob`` (``tensorflow_defaults.go``) and their helpers in
-``defaulting_utils.go``, tag **v1.9.0**; constants from ``pytorch_types.go`` /
-``tensorflow_types.go``. The generated ``SetObjectDefaults_*`` call nothing else. There is no
+``defaulting_utils.go``, tag **v1.9.4** (the same files as v1.9.0's); constants from
+``pytorch_types.go`` / ``tensorflow_types.go``. The generated ``SetObjectDefaults_*`` call nothing else. There is no
 defaulting webhook: the operator applies these through ``r.Scheme.Default(job)`` at the top of
 every Reconcile, on its in-memory copy (so they decide what it creates, but the stored job is
 never changed).

@@ -1,6 +1,6 @@
-"""Gang-scheduling rules of training-operator v1.9.0 for PyTorchJob and TFJob (kubeflow.org/v1).
+"""Gang-scheduling rules of training-operator v1.9.4 for PyTorchJob and TFJob (kubeflow.org/v1).
 
-Ports, at tag **v1.9.0** of kubeflow/training-operator: the gang branch of ``ReconcileJobs``
+Ports, at tag **v1.9.4** of kubeflow/training-operator: the gang branch of ``ReconcileJobs``
 (``pkg/controller.v1/common/job.go``: minMember, queue, priority class, scheduleTimeout, the two
 ``FillPodGroupSpecFunc``), ``SyncPodGroup`` (``common/scheduling.go``: name, namespace,
 annotations, ownerReferences), ``CalcPGMinResources`` and ``AddResourceList``
@@ -8,7 +8,8 @@ annotations, ownerReferences), ``CalcPGMinResources`` and ``AddResourceList``
 and ``isCustomSchedulerSet`` (``common/pod.go``), and ``DecoratePodTemplateSpec`` of
 ``VolcanoControl`` / ``SchedulerPluginsControl`` (``pkg/controller.v1/control/podgroup_control.go``).
 PodGroup shapes: volcano.sh/apis v1.9.0 ``scheduling/v1beta1`` and sigs.k8s.io/scheduler-plugins
-v0.28.9 ``scheduling/v1alpha1`` (the versions training-operator v1.9.0 pins).
+v0.34.7 ``scheduling/v1alpha1`` (the versions training-operator v1.9.4 pins; v1.9.0 pinned
+scheduler-plugins v0.28.9, whose PodGroup has the same fields).
 
 The operator runs with ``--gang-scheduler-name``: ``volcano`` (any case), or any other non-empty
 name, which selects scheduler-plugins with that name as the pods' schedulerName (mpigen's default:

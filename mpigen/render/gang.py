@@ -138,7 +138,7 @@ def apply_training_gang(job: dict[str, Any], scheduling: dict[str, Any],
                         priority_classes: dict[str, int] | None) -> tuple[dict[str, Any], list[Finding]]:
     """A PyTorchJob or TFJob with an explicit schedulingPolicy and decorated pod templates.
 
-    training-operator v1.9.0's rules (:mod:`mpigen.operator.training_podgroup`): minAvailable =
+    training-operator v1.9.4's rules (:mod:`mpigen.operator.training_podgroup`): minAvailable =
     every replica; Volcano's queue is ``default`` unless set (the queue annotation is not read);
     the PodGroup's priorityClass comes only from schedulingPolicy; scheduleTimeoutSeconds only
     when set. With equal PriorityClasses and a gang smaller than the job the operator's

@@ -1,6 +1,6 @@
 """Stage 4, render: an expanded spec -> a complete, explicit PyTorchJob or TFJob (kubeflow.org/v1).
 
-Everything training-operator v1.9.0's defaulting would fill in (``SetDefaults_PyTorchJob``,
+Everything training-operator v1.9.4's defaulting would fill in (``SetDefaults_PyTorchJob``,
 ``SetDefaults_TFJob`` in ``pkg/apis/kubeflow.org/v1``) is written out: cleanPodPolicy, every
 replica count (PyTorch's Master exactly 1), restartPolicy, the port named ``pytorchjob-port`` /
 ``tfjob-port`` on the container named ``pytorch`` / ``tensorflow``, PyTorch's ``nprocPerNode``

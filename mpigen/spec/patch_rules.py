@@ -37,7 +37,7 @@ GROUP_MARKS = {"scheduling.k8s.io/group-name": "the pods' PodGroup (Volcano, kub
                "volcano.sh/task-spec": "the pods' task in Volcano's PodGroup",
                "kueue.x-k8s.io/queue-name": "the job's Kueue LocalQueue",
                "kueue.x-k8s.io/priority-class": "the job's Kueue WorkloadPriorityClass"}
-OPERATOR_VOLUMES = ("ssh-auth", "mpi-job-config")  # mpi-operator v0.8.0's SSH keys and hostfile volumes
+OPERATOR_VOLUMES = ("ssh-auth", "mpi-job-config")  # mpi-operator v0.8.2's SSH keys and hostfile volumes
 HOSTFILE_PATH = "/etc/mpi"
 POD_TEMPLATE_KEYS = ("metadata", "spec")
 POD_METADATA_KEYS = ("labels", "annotations")

@@ -238,7 +238,7 @@ def _versions(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
     if mpi.get("implementation") in ("MPICH", "Intel"):
         uses.append((("spec", "mpi", "implementation"), f"mpiImplementation: {mpi['implementation']}"))
     if spec.get("framework", "mpi") != "mpi":
-        return  # --operator-version is mpi-operator's; training-operator is v1.9.0
+        return  # --operator-version is mpi-operator's; training-operator is v1.9.4
     if scheduling.get("gang") == "scheduler-plugins":
         uses.append((("spec", "scheduling", "gang"), "gang scheduling with scheduler-plugins"))
     if "suspend" in (spec.get("runPolicy") or {}):

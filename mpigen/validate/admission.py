@@ -128,7 +128,7 @@ def admitted(obj: dict[str, Any]) -> tuple[dict[str, Any], bool]:
 
     The other pinned operators' mutating webhooks change nothing a check reads: Kubeflow
     Trainer v2.3.0's TrainJob defaulter only stamps ``runtimePatches[].time`` (now), its runtimes
-    have none, and mpi-operator v0.8.0 and the training-operator v1.9.0 have no mutating webhook
+    have none, and mpi-operator v0.8.2 and the training-operator v1.9.4 have no mutating webhook
     (their defaults are the controllers', applied after admission).
     """
     meta = obj.get("metadata")

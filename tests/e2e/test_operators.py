@@ -1,5 +1,5 @@
 """The operators for real: every golden job is applied to the local cluster, and every object the
-running mpi-operator v0.8.0 or training-operator v1.9.0 creates for it (PodGroup, Services,
+running mpi-operator v0.8.2 or training-operator v1.9.4 creates for it (PodGroup, Services,
 ConfigMap, Secret, launcher Job, Pods) equals what `mpigen explain --format yaml` says, field by
 field; and the PodGroup equals the job's written schedulingPolicy.
 
@@ -219,7 +219,7 @@ def test_operator_objects_equal_explain(kube: Kube, cluster_file: Path, name: st
 
 
 def _held_by_volcano(job: dict, live: dict[tuple[str, str], dict | None]) -> bool:
-    """training-operator v1.9.0 creates a job's Pods and Services only once Volcano has admitted
+    """training-operator v1.9.4 creates a job's Pods and Services only once Volcano has admitted
     its PodGroup (common/job.go, ReconcileJobs; control/podgroup_control.go,
     VolcanoControl.DelayPodCreationDueToPodGroup: no phase or Pending delays them). A gang larger
     than the cluster (or in a closed queue) is never admitted, so its PodGroup is all there is."""

@@ -42,7 +42,7 @@ MISSED = "the API server refuses what validate passes"
 GAPS: dict[str, tuple[str, str]] = {
     # pattern (fnmatch, on the case's name) -> (which way, why)
     "stricter-mpijob-launcher-replicas": (STRICTER, (
-        "mpi-operator v0.8.0 has no admission webhook: the API server stores any MPIJob its CRD's schema takes, "
+        "mpi-operator v0.8.2 has no admission webhook: the API server stores any MPIJob its CRD's schema takes, "
         "and the operator's validation.go refuses it afterwards (the job is marked Failed, nothing is created). "
         "validate reports that refusal (mpijob-invalid) before the job is applied.")),
     "stricter-mpijob-clean-pod-policy": (STRICTER, "as above: validation.go's cleanPodPolicy values, not the CRD's"),

@@ -122,7 +122,7 @@ def test_every_object_validates_against_its_schema(case, env, obj) -> None:
 
 @pytest.mark.parametrize("case, env, job", TRAINING_JOBS)
 def test_training_operator_defaulting_adds_nothing(case, env, job) -> None:
-    """Everything training-operator v1.9.0's defaulting would fill is already written out."""
+    """Everything training-operator v1.9.4's defaulting would fill is already written out."""
     from mpigen.operator.training_defaults import set_defaults as set_training_defaults
 
     assert set_training_defaults(job) == job, f"{env}: defaulting changed the {job['kind']}"
@@ -131,7 +131,7 @@ def test_training_operator_defaulting_adds_nothing(case, env, job) -> None:
 @pytest.mark.parametrize("case, env, job", MPIJOBS)
 def test_operator_defaulting_adds_nothing(case, env, job) -> None:
     """Everything mpi-operator's defaulting would fill is already written out."""
-    version = OperatorVersion.parse(case.operator_version or "v0.8.0")
+    version = OperatorVersion.parse(case.operator_version or "v0.8.2")
     assert set_defaults(job, version) == job, f"{env}: defaulting changed the job"
 
 

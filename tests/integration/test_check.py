@@ -311,7 +311,7 @@ def test_configuration_gives_operator_version_and_cluster(tmp_path: Path) -> Non
     assert code == 0, err
 
     (tmp_path / ".mpigen.yaml").write_text('specs: ["specs/*.yaml"]\noutput: deploy\n')
-    assert run(["check"], tmp_path)[0] == 1  # defaults: v0.8.0, no cluster
+    assert run(["check"], tmp_path)[0] == 1  # defaults: v0.8.2, no cluster
     assert run(["check", *options], tmp_path)[0] == 0
     (tmp_path / ".mpigen.yaml").write_text(
         f'specs: ["specs/*.yaml"]\noutput: deploy\ncluster: {cluster}\noperatorVersion: v0.4.0\n')

@@ -18,6 +18,11 @@ def test_text_for_a_spec_names_every_decision() -> None:
     assert "tensorflow-benchmarks-worker-1.tensorflow-benchmarks.research.svc slots=1" in out
     assert "PodGroup by annotation scheduling.k8s.io/group-name: tensorflow-benchmarks" in out
     assert "OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile" in out
+    # mpi-operator v0.8.2 (the default) sets the launcher Job's podReplacementPolicy; v0.8.0 did not
+    replaced = "podReplacementPolicy Failed: a launcher pod is replaced only once it has failed"
+    assert f"Launcher Job tensorflow-benchmarks-launcher ({replaced}, never while it terminates)" in out
+    code, out, err = run(["explain", "specs/horovod-volcano.yaml", "--operator-version", "v0.8.0"])
+    assert code == 0 and "Launcher Job tensorflow-benchmarks-launcher\n" in out and replaced not in out, err
 
 
 def test_yaml_lists_every_object_and_matches_the_built_schedulingpolicy() -> None:
@@ -132,7 +137,7 @@ def test_pytorchjob_text_and_yaml(tmp_path) -> None:
     path = _write(tmp_path, "pt.yaml", PYTORCHJOB.replace("WORKERS", "3"))
     code, out, err = run(["explain", path, "--gang", "volcano"])
     assert code == 0, err
-    assert out.startswith("PyTorchJob ml/mnist (training-operator v1.9.0, gang scheduler: volcano)\n")
+    assert out.startswith("PyTorchJob ml/mnist (training-operator v1.9.4, gang scheduler: volcano)\n")
     assert "Worker: 3 Pod(s) mnist-worker-0 .. mnist-worker-2, each with a headless Service of its name" in out
     assert "MASTER_ADDR=mnist-master-0" in out and "WORLD_SIZE=4 RANK=1" in out
     assert "init container init-pytorch (alpine:3.10): waits until mnist-master-0 resolves" in out
@@ -172,7 +177,7 @@ def test_a_pytorch_spec(tmp_path) -> None:
             "  framework: pytorch\n  image: pytorch/mnist:1.0\n  command: [python, train.py]\n  workers: 2\n")
     code, out, err = run(["explain", _write(tmp_path, "spec.yaml", spec)])
     assert code == 0, err
-    assert out.startswith("PyTorchJob default/mnist (training-operator v1.9.0, gang scheduler: none)")
+    assert out.startswith("PyTorchJob default/mnist (training-operator v1.9.4, gang scheduler: none)")
     assert "Worker: 2 Pod(s) mnist-worker-0 .. mnist-worker-1" in out
 
 

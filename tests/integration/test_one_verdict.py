@@ -93,7 +93,7 @@ def test_a_list_is_read_by_explain_as_by_podgroup_and_validate(tmp_path: Path) -
     path.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [_mpijob()]}, sort_keys=False))
     code, out, err = run(["explain", str(path)])
     assert code == 0, err
-    assert out.startswith("MPIJob default/pi (mpi-operator v0.8.0, gang scheduler: volcano)\n"), out
+    assert out.startswith("MPIJob default/pi (mpi-operator v0.8.2, gang scheduler: volcano)\n"), out
     code, out, err = run(["podgroup", str(path)])
     assert code == 0, err
     assert yaml.safe_load(out)["spec"]["minMember"] == 5

@@ -1,4 +1,4 @@
-"""``mpigen podgroup`` against the cases of mpi-operator v0.8.0 pkg/controller/podgroup_test.go.
+"""``mpigen podgroup`` against the cases of mpi-operator v0.8.2 pkg/controller/podgroup_test.go.
 
 The TestNewPodGroup cases (ported as data in tests/cases/upstream_podgroup/new_pod_group.yaml)
 are written out as MPIJob manifests and run through the real command line.
@@ -159,7 +159,7 @@ def test_pytorchjob_podgroup(gang: str, want: dict, tmp_path: Path) -> None:
     code, out, err = run(["podgroup", str(manifest), "--gang", gang])
     assert code == 0, err
     assert yaml.safe_load(out) == want
-    # --operator-version names an mpi-operator release: a PyTorchJob always follows training-operator v1.9.0
+    # --operator-version names an mpi-operator release: a PyTorchJob always follows training-operator v1.9.4
     _, legacy, _ = run(["podgroup", str(manifest), "--gang", gang, "--operator-version", "v0.4.0"])
     assert legacy == out
 

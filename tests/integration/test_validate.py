@@ -21,9 +21,9 @@ MIXED = "tests/cases/validate/mixed.yaml"
 
 @pytest.fixture(scope="module")
 def upstream_examples() -> list[Path]:
-    """mpi-operator v0.8.0's own v2beta1 examples, from its Go module (the same cache `make schemas` uses)."""
+    """mpi-operator v0.8.2's own v2beta1 examples, from its Go module (the same cache `make schemas` uses)."""
     env = dict(os.environ, GOMODCACHE=str(ROOT / ".cache" / "gomod"), GOFLAGS="-mod=mod")
-    result = subprocess.run(["go", "mod", "download", "-json", "github.com/kubeflow/mpi-operator@v0.8.0"],
+    result = subprocess.run(["go", "mod", "download", "-json", "github.com/kubeflow/mpi-operator@v0.8.2"],
                             capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     assert result.returncode == 0, result.stderr
     folder = Path(json.loads(result.stdout)["Dir"]) / "examples" / "v2beta1"

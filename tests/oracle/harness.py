@@ -1,8 +1,9 @@
 """Differential testing of mpigen's gang-scheduling port against the real mpi-operator controllers.
 
-The oracles (``tests/oracle/mpi-v0.8``, ``tests/oracle/mpi-v0.4``) are small Go programs that run
-the real controller of mpi-operator v0.8.0 / v0.4.0 (Go module dependencies, nothing copied) once
-per JSON line against fake clientsets and print every object it created. This module
+The oracles (``tests/oracle/mpi-v0.8``, built once against mpi-operator v0.8.2 and once against
+v0.8.0, and ``tests/oracle/mpi-v0.4``) are small Go programs that run the real controller of
+mpi-operator v0.8.2 / v0.8.0 / v0.4.0 (Go module dependencies, nothing copied) once per JSON line
+against fake clientsets and print every object it created. This module
 
 * builds them once into ``tests/oracle/bin/`` with ``go build`` (skipped when the binary is newer
   than its sources);
@@ -12,7 +13,8 @@ per JSON line against fake clientsets and print every object it created. This mo
   decoration (schedulerName, group annotation, group label) of every worker Pod and of the
   launcher Job's template with ``decorate_pod_template``, the number of worker Pods, and their
   containers' resources (and the launcher's) with what mpigen says the operator creates
-  (``mpi_controller`` for v0.8.0, the template for v0.4.0);
+  (``mpi_controller`` for v0.8.x, the template for v0.4.0), and the launcher Job itself (whether
+  it is created, and its spec but for the template) with ``mpi_controller.created_objects``;
 * shrinks every disagreement to a minimal reproduction (fewer replicas, containers, resources,
   fields), re-running the oracle in the same process.
 
@@ -56,9 +58,12 @@ ORACLE_DIR = Path(__file__).resolve().parent
 ROOT = ORACLE_DIR.parents[1]
 BIN_DIR = ORACLE_DIR / "bin"
 GOMODCACHE = ROOT / ".cache" / "gomod"
-# operator version -> oracle module folder (and binary name)
-ORACLES = {"v0.8.0": "mpi-v0.8", "v0.4.0": "mpi-v0.4"}
-# training-operator v1.9.0 (PyTorchJob, TFJob): cases with "version": TRAINING (see training.py)
+# operator version -> oracle binary (tests/oracle/bin/<name>), built from the module folder of that
+# name unless ORACLE_BUILDS names another folder and go.mod
+ORACLES = {"v0.8.2": "mpi-v0.8", "v0.8.0": "mpi-v0.8.0", "v0.4.0": "mpi-v0.4"}
+# binary -> (module folder, its go.mod for this build): one main.go, built against two releases
+ORACLE_BUILDS = {"mpi-v0.8.0": ("mpi-v0.8", "go.v0.8.0.mod")}
+# training-operator v1.9.4 (PyTorchJob, TFJob): cases with "version": TRAINING (see training.py)
 TRAINING = training.VERSION
 # Kubeflow Trainer v2.3.0 (TrainJob): cases with "version": TRAINER (see trainer.py)
 TRAINER = trainer.VERSION
@@ -83,16 +88,18 @@ def go_env() -> dict[str, str]:
 
 
 def build(module: str, *, force: bool = False) -> tuple[Path, float | None]:
-    """``go build`` the oracle in ``tests/oracle/<module>`` into ``tests/oracle/bin/<module>``.
+    """``go build`` the oracle ``module`` into ``tests/oracle/bin/<module>``: the folder
+    ``tests/oracle/<module>`` with its go.mod, or the folder and go.mod ``ORACLE_BUILDS`` names.
 
     Returns the binary and the build time in seconds, or None when it was already up to date.
     """
     go = shutil.which("go")
     if go is None:
         raise BuildError("the go command is not on PATH")
-    src = ORACLE_DIR / module
+    folder, modfile = ORACLE_BUILDS.get(module, (module, "go.mod"))
+    src = ORACLE_DIR / folder
     out = BIN_DIR / module
-    inputs = [src / "go.mod", src / "go.sum", *src.glob("*.go")]
+    inputs = [src / modfile, src / (modfile.removesuffix(".mod") + ".sum"), *src.glob("*.go")]
     newest = max(p.stat().st_mtime for p in inputs)
     if not force and out.exists() and out.stat().st_mtime >= newest:
         return out, None
@@ -100,8 +107,8 @@ def build(module: str, *, force: bool = False) -> tuple[Path, float | None]:
     started = time.monotonic()
     # -trimpath: without it Go's build cache keys every package by its folder, and each clone has
     # its own module cache (.cache/gomod), so every fresh clone added gigabytes of new cache entries.
-    proc = subprocess.run([go, "build", "-trimpath", "-o", str(out), "."], cwd=src, env=go_env(),
-                          capture_output=True, text=True)
+    proc = subprocess.run([go, "build", "-trimpath", f"-modfile={modfile}", "-o", str(out), "."], cwd=src,
+                          env=go_env(), capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError(f"go build in {src} failed:\n{proc.stderr}")
     return out, time.monotonic() - started
@@ -178,6 +185,8 @@ class Expected:
     workers: int = 0
     # (kind, role) -> the template's containers' resources, as the created objects must carry them
     resources: dict[tuple[str, str], list[dict]] = field(default_factory=dict)
+    # the launcher Job's spec but for its template (None: no launcher Job at the first sync)
+    launcher: dict | None = None
 
 
 def go_field_path(path: tuple) -> str:
@@ -240,9 +249,9 @@ def _decoration_of(template: dict) -> dict:
 def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, version: str,
                        priority_classes: dict[str, int] | None = None) -> list[dict]:
     """The containers' resources of the worker Pods / launcher Job mpigen says the operator creates:
-    from ``mpi_controller`` (mpigen's port of the v0.8.0 object builders) for v0.8.0, else the
+    from ``mpi_controller`` (mpigen's port of the v0.8.x object builders) for v0.8.x, else the
     template's."""
-    if version == "v0.8.0":
+    if not OperatorVersion.parse(version).legacy:
         job = dict(job, metadata=dict(job["metadata"]))
         job["metadata"].setdefault("namespace", "default")
         if gang and not (job["spec"].get("runPolicy") or {}).get("suspend"):  # the PodGroup is made first
@@ -258,6 +267,16 @@ def _created_resources(job: dict, rtype: str, gang: str, scheduler_name: str, ve
                  for part in ("requests", "limits") if isinstance((c.get("resources") or {}).get(part), dict)}
                 for c in pod.get("containers") or []]
     return [c.get("resources") or {} for c in pod.get("containers") or []]
+
+
+def _launcher_spec(job: dict, gang: str, scheduler_name: str, version: str,
+                   priority_classes: dict[str, int]) -> dict | None:
+    """The spec, template aside, of the launcher Job ``mpi_controller`` says the first sync creates."""
+    objects = mpi_controller.created_objects(job, gang or None, scheduler_name=scheduler_name,
+                                             priority_classes=priority_classes,
+                                             version=OperatorVersion.parse(version), max_workers=0)
+    launcher = next((o for o in objects if o["kind"] == "Job"), None)
+    return None if launcher is None else {k: v for k, v in launcher["spec"].items() if k != "template"}
 
 
 def expected(case: dict) -> Expected:
@@ -288,6 +307,7 @@ def expected(case: dict) -> Expected:
                 template = pg.decorate_pod_template(template, name, gang, scheduler_name)
             exp.decorations[key] = _decoration_of(template)
         if not gang:
+            exp.launcher = _launcher_spec(job, gang, scheduler_name, version, pcs)
             return exp
         try:
             release = OperatorVersion.parse(version)
@@ -296,6 +316,7 @@ def expected(case: dict) -> Expected:
                 other = pg.new_pod_group(job, gang, pcs, scheduler_name=scheduler_name, version=release)
         except pg.OperatorPanicError as e:
             return Expected("panic", str(e))
+        exp.launcher = _launcher_spec(job, gang, scheduler_name, version, pcs)
         for group in (exp.podgroup, other):
             variant = group["spec"].get("minResources") if group else None
             if variant is not None and variant not in exp.min_resources_variants:
@@ -441,6 +462,14 @@ def compare(case: dict, response: dict, exp: Expected | None = None) -> list[Dis
             dis("decoration.unexpected", f"operator made a {key[0]} with role {key[1]!r}: {got_deco}")
         elif got_deco != want_deco:
             dis(f"decoration.{key[0]}.{key[1]}", f"operator {got_deco}, mpigen {want_deco}")
+    jobs = [o for o in response["objects"] if o.get("kind") == "Job"]
+    if (exp.launcher is None) != (not jobs):
+        dis("launcher.presence", f"operator created {len(jobs)} launcher Job(s), "
+                                 f"mpigen {'none' if exp.launcher is None else 'one'}")
+    elif jobs:
+        got_launcher = {k: v for k, v in jobs[0]["spec"].items() if k != "template"}
+        if got_launcher != exp.launcher:
+            dis("launcher.spec", f"operator {got_launcher}, mpigen {exp.launcher}")
     for obj in response["objects"]:
         if obj.get("kind") == "Pod":
             key, containers = ("Pod", "worker"), obj["spec"].get("containers") or []
@@ -768,6 +797,8 @@ def coverage(results: list[Result]) -> dict[str, int]:
                 bump("minResources format depends on map order")
             if r.notes:
                 bump("operator took the other equal-priority order")
+        if r.expected.launcher is not None and oracle_outcome(r.response) == "ok":
+            bump(f"launcher Job {version}")
         if r.expected.workers >= 1000 and oracle_outcome(r.response) == "ok":
             bump("1000+ workers")
     return dict(sorted(counts.items()))

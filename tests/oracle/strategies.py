@@ -2,7 +2,7 @@
 
 A *case* is a plain dict::
 
-    {"id": "c17", "version": "v0.8.0" | "v0.4.0", "gang": "volcano" | "scheduler-plugins" | "",
+    {"id": "c17", "version": "v0.8.2" | "v0.8.0" | "v0.4.0", "gang": "volcano" | "scheduler-plugins" | "",
      "schedulerName": "...", "priorityClasses": [{"name": ..., "value": ...}], "mpijob": {...}}
 
 which is, minus ``version``, the request line the oracle programs read (``harness.py`` adds
@@ -15,9 +15,10 @@ memory, nvidia.com/gpu and example.com/x; PriorityClasses present, absent, equal
 or lower (values are drawn from a small set so that ties are frequent); every schedulingPolicy
 field set or not; the Volcano queue annotation; pod templates that already carry a
 schedulerName, the group annotation or the group label; both gang schedulers (and none, rarely);
-both operator versions. Most jobs are valid, so that PodGroups get compared; some are not (Worker
-replicas 0 or unset, a Launcher with 2 replicas or none, a job name too long for its hostnames),
-which checks that mpigen and the operator reject the same jobs.
+the runPolicy fields the launcher Job copies; every operator version. Most jobs are valid, so that
+PodGroups get compared; some are not (Worker replicas 0 or unset, a Launcher with 2 replicas or
+none, a job name too long for its hostnames), which checks that mpigen and the operator reject the
+same jobs.
 
 Large replica counts cost the oracle real time (the controller creates every worker Pod), so
 the replica count is drawn from size classes: mostly small, sometimes up to 300, about one case
@@ -30,7 +31,7 @@ import contextlib
 
 from hypothesis import strategies as st
 
-VERSIONS = ("v0.8.0", "v0.4.0")
+VERSIONS = ("v0.8.2", "v0.8.0", "v0.4.0")
 GANGS = ("volcano", "scheduler-plugins")
 RESOURCE_NAMES = ("cpu", "memory", "nvidia.com/gpu", "example.com/x")
 PRIORITY_CLASS_NAMES = ("high", "low", "mid")
@@ -220,6 +221,9 @@ def cases(draw, versions=VERSIONS, gangs=GANGS) -> dict:
         run_policy["schedulingPolicy"] = policy
     if draw(st.integers(0, 3)) == 0:
         run_policy["cleanPodPolicy"] = draw(st.sampled_from(["Running", "None", "All"]))
+    for field in ("ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit"):  # the launcher Job's
+        if draw(st.integers(0, 7)) == 0:
+            run_policy[field] = draw(st.sampled_from([0, 1, 600]))
     if run_policy:
         spec["runPolicy"] = run_policy
     if draw(st.integers(0, 3)) == 0:
@@ -300,9 +304,9 @@ def _draw_chunk(n: int, seed: int, kwargs: dict, strategy=None) -> list[dict]:
     return drawn[:n]
 
 
-# ------------------------------------------------------------------ PyTorchJob and TFJob (training-operator v1.9.0)
+# ------------------------------------------------------------------ PyTorchJob and TFJob (training-operator v1.9.4)
 
-TRAINING_VERSION = "training-v1.9.0"
+TRAINING_VERSION = "training-v1.9.4"
 TRAINING_FRAMEWORKS = {"PyTorchJob": ("pytorchReplicaSpecs", "pytorch"), "TFJob": ("tfReplicaSpecs", "tensorflow")}
 
 

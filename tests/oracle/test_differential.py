@@ -1,11 +1,12 @@
 """Differential tests: mpigen's gang-scheduling port against the real mpi-operator controllers.
 
-The oracles in ``tests/oracle/mpi-v0.8`` and ``tests/oracle/mpi-v0.4`` run the real controller of
-mpi-operator v0.8.0 / v0.4.0 (see their ``main.go`` and ``harness.py``). Here a batch of random
+The oracles in ``tests/oracle/mpi-v0.8`` (built against v0.8.2 and against v0.8.0) and
+``tests/oracle/mpi-v0.4`` run the real controller of mpi-operator v0.8.2 / v0.8.0 / v0.4.0 (see their
+``main.go`` and ``harness.py``). Here a batch of random
 MPIJobs (``strategies.py``; ``MPIGEN_ORACLE_CASES``, default 300, and ``MPIGEN_ORACLE_SEED``,
 default 0) goes through each oracle in one process, and every case must agree with mpigen --
 outcome (objects created / job rejected / operator panics), PodGroup, gang decoration of the
-worker Pods and launcher Job -- or show a difference listed below as data:
+worker Pods and launcher Job, the launcher Job's spec -- or show a difference listed below as data:
 
 * ``DELIBERATE_DIFFERENCES``: where mpigen chooses on purpose, with the reason;
 * ``KNOWN_BUGS``: disagreements that are bugs in mpigen's port, with the fix. Each has its
@@ -73,7 +74,7 @@ DELIBERATE_DIFFERENCES = [
                   "fixes Launcher, then Worker, so that its output is reproducible; the harness accepts either "
                   "outcome and notes the cases where the operator took the other one.",
         # Launcher 1Gi (BinarySI) + 2 x Worker 1000M (DecimalSI): 3001701Ki or 3073741824.
-        "case": _case("v0.8.0", "volcano", _job([{"name": "l", "resources": {"requests": {"memory": "1Gi"}}}],
+        "case": _case("v0.8.2", "volcano", _job([{"name": "l", "resources": {"requests": {"memory": "1Gi"}}}],
                                                 [{"name": "w", "resources": {"requests": {"memory": "1000M"}}}],
                                                 2)),
     },
@@ -86,7 +87,7 @@ DELIBERATE_DIFFERENCES = [
                   "scheduler's name) unless spec.scheduling.schedulerName says otherwise, while the oracle, "
                   "given no schedulerName, passes the literal --gang-scheduling=scheduler-plugins. The random "
                   "cases always name the scheduler; this fixed case documents the difference.",
-        "case": _case("v0.8.0", "scheduler-plugins", _job([{"name": "l"}], [{"name": "w"}]), scheduler_name=""),
+        "case": _case("v0.8.2", "scheduler-plugins", _job([{"name": "l"}], [{"name": "w"}]), scheduler_name=""),
     },
 ]
 
@@ -142,8 +143,10 @@ def test_the_batch_exercised_what_matters(results):
         for gang in ("volcano", "scheduler-plugins"):
             assert cov.get(f"podgroup {version} {gang}", 0) >= 5, (version, gang, cov)
         assert cov.get(f"oracle invalid {version}", 0) >= 5, cov
-    assert cov.get("minResources v0.8.0 volcano", 0) >= 5, cov
-    assert cov.get("minResources v0.8.0 scheduler-plugins", 0) >= 5, cov
+    for version in ("v0.8.2", "v0.8.0"):
+        assert cov.get(f"minResources {version} volcano", 0) >= 5, cov
+        assert cov.get(f"minResources {version} scheduler-plugins", 0) >= 5, cov
+        assert cov.get(f"launcher Job {version}", 0) >= 20, cov  # its spec: podReplacementPolicy by release
     assert cov.get("minResources format depends on map order", 0) >= 1, cov
     assert cov.get("outcome panic", 0) >= 1, cov
     assert cov.get("1000+ workers", 0) >= len(_largest_cases()), cov
@@ -243,7 +246,7 @@ def test_config_map_bytes_are_those_of_the_operators_config_map(harness):
         assert sum(len(value.encode()) for value in config["data"].values()) == expected, result.case["id"]
 
 
-# ------------------------------------------------------------------ PyTorchJob / TFJob (training-operator v1.9.0)
+# ------------------------------------------------------------------ PyTorchJob / TFJob (training-operator v1.9.4)
 
 TRAINING_CASES = int(os.environ.get("MPIGEN_ORACLE_TRAINING_CASES", "150"))
 
@@ -308,7 +311,7 @@ def test_random_training_jobs_agree_with_the_real_operator(training_harness, tra
         text = io.StringIO()
         h.report(training_harness, disagreeing, out=text, shrink_limit=5)
         pytest.fail(f"{len(disagreeing)} of {len(training_results)} PyTorchJob/TFJob cases disagree with "
-                    f"training-operator v1.9.0 (seed {SEED})\n{text.getvalue()}")
+                    f"training-operator v1.9.4 (seed {SEED})\n{text.getvalue()}")
 
 
 def test_the_training_batch_exercised_what_matters(training_results):

@@ -1,7 +1,7 @@
 """`mpigen explain`'s objects for every golden manifest equal what the real operators create.
 
 Each golden case's outputs (the base and every environment) go to the oracle of their operator
-(mpi-operator v0.8.0 or v0.4.0 for MPIJobs, training-operator v1.9.0 for PyTorchJobs and TFJobs),
+(mpi-operator v0.8.2, v0.8.0 or v0.4.0 for MPIJobs, training-operator v1.9.4 for PyTorchJobs and TFJobs),
 with the gang scheduler the manifest is decorated for and the case's PriorityClasses. Every object
 the operator creates -- Service, ConfigMap (hostfile), SSH Secret (redacted), PodGroup, the launcher
 Job and the worker Pods; the PodGroup, Pods and Services of a training job -- must equal the one
@@ -21,14 +21,15 @@ import pytest
 import yaml
 
 from mpigen.operator import mpi_controller, training_controller
-from mpigen.versions import OperatorVersion
+from mpigen.versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from tests.golden.cases import ROOT, discover
+from tests.oracle.harness import ORACLES
 from tests.oracle.trainer import EXAMPLES
 
 pytestmark = pytest.mark.oracle
 
 BIN = Path(__file__).resolve().parent / "bin"
-MPI_ORACLES = {"v0.8.0": BIN / "mpi-v0.8", "v0.4.0": BIN / "mpi-v0.4"}
+MPI_ORACLES = {version: BIN / binary for version, binary in ORACLES.items()}
 TRAINING_ORACLE = BIN / "training-v1.9"
 MAX_PODS = 100  # the goldens are small: every object, in full
 KEYS = {"MPIJob": "mpiReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
@@ -71,7 +72,7 @@ def _jobs() -> list[tuple[str, dict, str, dict[str, int]]]:
                 if doc and doc.get("kind") in KEYS:
                     # kubectl apply puts a job without a namespace into the current one; explain says default
                     doc["metadata"].setdefault("namespace", "default")
-                    out.append((f"{case.name}/{env}", doc, case.operator_version or "v0.8.0", classes))
+                    out.append((f"{case.name}/{env}", doc, case.operator_version or str(DEFAULT_OPERATOR_VERSION), classes))
     return out
 
 
@@ -94,7 +95,7 @@ def _run(binary: Path, request: dict) -> dict:
 
 def test_the_goldens_have_jobs_of_every_operator() -> None:
     kinds = {(job["kind"], version) for _, job, version, _ in JOBS}
-    assert {("MPIJob", "v0.8.0"), ("MPIJob", "v0.4.0"), ("PyTorchJob", "v0.8.0"), ("TFJob", "v0.8.0")} <= kinds
+    assert {("MPIJob", "v0.8.2"), ("MPIJob", "v0.4.0"), ("PyTorchJob", "v0.8.2"), ("TFJob", "v0.8.2")} <= kinds
     assert {job["kind"] for _, job, _, _ in TRAINING_JOBS} == {"PyTorchJob", "TFJob"}  # each with a gang
 
 

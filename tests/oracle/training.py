@@ -1,7 +1,7 @@
-"""The PyTorchJob/TFJob half of the differential tests: training-operator v1.9.0 against mpigen.
+"""The PyTorchJob/TFJob half of the differential tests: training-operator v1.9.4 against mpigen.
 
 The oracle ``tests/oracle/training-v1.9`` (see its ``main.go``) runs the real PyTorchJob and
-TFJob reconcilers of training-operator v1.9.0 (webhook validation first) and prints the PodGroup
+TFJob reconcilers of training-operator v1.9.4 (webhook validation first) and prints the PodGroup
 and the Pods and Services they created. Here each case is compared with
 ``mpigen.operator.training_podgroup`` on ``training_defaults.set_defaults(job)``:
 
@@ -28,7 +28,7 @@ from mpigen.operator.podgroup import OperatorPanicError
 from mpigen.operator.training_defaults import set_defaults
 
 MODULE = "training-v1.9"
-VERSION = "training-v1.9.0"
+VERSION = "training-v1.9.4"
 MAX_PODS = 2
 # A TFJob's pods carry the whole cluster in TF_CONFIG: creating n of them costs the operator
 # O(n^2). Above this many pods the oracle stops at the first Pod (the PodGroup is made before).

@@ -26,7 +26,7 @@ def test_the_training_jobs_queue_is_set_once_by_their_crd(kind: str) -> None:
     (queue,) = entries("kubeflow.org/v1", kind)[QUEUE]
     assert queue.mode == SET_ONCE
     assert queue.json_path == "spec.runPolicy.schedulingPolicy.queue"
-    assert queue.origin == "github.com/kubeflow/training-operator v1.9.0"
+    assert queue.origin == "github.com/kubeflow/training-operator v1.9.4"
     assert queue.source == f"manifests/base/crds/kubeflow.org_{kind.lower()}s.yaml x-kubernetes-validations"
     assert queue.rule == "the CRD's validation rule 'self == oldSelf'"
     assert not queue.condition
@@ -55,7 +55,7 @@ def test_the_crd_entries_are_read_from_the_schemas_not_written_down() -> None:
     found = {(e.kind, e.path) for e in table if e.group == "kubeflow.org"}
     assert found == {("TFJob", QUEUE), ("MPIJob", ("spec", "slotsPerWorker"))}
     (slots_entry,) = [e for e in table if e.kind == "MPIJob"]
-    assert slots_entry.origin == "github.com/kubeflow/mpi-operator v0.8.0" and slots_entry.mode == SET_ONCE
+    assert slots_entry.origin == "github.com/kubeflow/mpi-operator v0.8.2" and slots_entry.mode == SET_ONCE
 
 
 def test_a_rule_under_a_map_matches_every_key() -> None:

@@ -110,7 +110,7 @@ def test_an_mpijob_v1_says_whose_api_it_is_and_what_migrate_gives() -> None:
     obj, _, options = load_case(CASES / "legacy-api-version" / "bad-mpijob-v1.yaml")
     [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "legacy-api-version"]
     assert message.startswith("MPIJob kubeflow.org/v1 is mpi-operator's API up to v0.3.0 and the MPIJob the "
-                              "training-operator (v1.9) still serves and runs: a cluster running mpi-operator v0.8.0 "
+                              "training-operator (v1.9) still serves and runs: a cluster running mpi-operator v0.8.2 "
                               "serves MPIJob only as kubeflow.org/v2beta1 (the same CRD name) and rejects it; run "
                               "`mpigen migrate` to rewrite it as kubeflow.org/v2beta1 for mpi-operator"), message
     assert message.endswith("(annotation mpigen.dev/disable: legacy-api-version)")
@@ -225,7 +225,7 @@ def test_golden_mpijobs_are_clean(path: Path) -> None:
 
     runtimes = with_runtimes(default_runtimes(), documents)
     own = LintOptions(priority_classes=cluster, trainer_runtimes=runtimes,
-                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.0")))
+                      operator_version=OperatorVersion.parse(case.get("operatorVersion", "v0.8.2")))
     for obj in documents:
         assert findings(prune_nulls(obj), LintOptions(trainer_runtimes=runtimes)) == [], "default LintOptions"
         assert findings(prune_nulls(obj), own) == [], "the golden case's own options"

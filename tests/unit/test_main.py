@@ -116,7 +116,7 @@ COMMAND_LINES = [
     (["build", ENV_SPEC, "--operator-version", "v0.3.0"], 2,
      "mpigen: --operator-version: mpi-operator v0.3.0 is not supported: mpigen ports the rules of v0.4.0 and later"),
     (["build", ENV_SPEC, "--operator-version", "banana"], 2,
-     "mpigen: --operator-version: 'banana' is not an operator version such as v0.8.0"),
+     "mpigen: --operator-version: 'banana' is not an operator version such as v0.8.2"),
     (["validate"], 2, "Error: Missing argument 'PATHS...'."),
     (["validate", "no/such/file.yaml"], 2, "mpigen: no/such/file.yaml: no such file or folder"),
     (["validate", "-x"], 2, "Error: No such option '-x'."),

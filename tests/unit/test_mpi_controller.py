@@ -1,4 +1,4 @@
-"""The port of mpi-operator v0.8.0's object builders (mpi_job_controller.go) behind `mpigen explain`."""
+"""The port of mpi-operator v0.8.2's object builders (mpi_job_controller.go) behind `mpigen explain`."""
 
 from __future__ import annotations
 
@@ -78,6 +78,22 @@ def test_suspended_job_creates_no_pods_and_a_suspended_launcher() -> None:
     objects = list(created_objects(job(runPolicy={"suspend": True}), "volcano"))
     assert kinds(objects) == ["Service/pi", "ConfigMap/pi-config", "Secret/pi-ssh", "Job/pi-launcher"]
     assert objects[-1]["spec"]["suspend"] is True
+
+
+@pytest.mark.parametrize(("version", "policy"), [("v0.8.2", "Failed"), ("v0.8.1", "Failed"), ("v0.8.0", None),
+                                                  ("v0.4.0", None)])
+def test_launcher_job_pod_replacement_policy_by_release(version: str, policy: str | None) -> None:
+    # newLauncherJob: v0.8.2 (mpi-operator #810, kubernetes/kubernetes#115844) replaces a launcher
+    # pod only once it has failed, not while it is terminating; v0.8.0 leaves the Job's default.
+    (launcher,) = [o for o in created_objects(job(), "volcano", version=OperatorVersion.parse(version))
+                   if o["kind"] == "Job"]
+    assert launcher["spec"].get("podReplacementPolicy") == policy
+    assert list(launcher["spec"])[-1] == "template"
+
+
+def test_launcher_job_pod_replacement_policy_is_the_default_release() -> None:
+    (launcher,) = [o for o in created_objects(job(runPolicy={"suspend": True})) if o["kind"] == "Job"]
+    assert launcher["spec"]["podReplacementPolicy"] == "Failed" and launcher["spec"]["suspend"] is True
 
 
 def test_wait_for_workers_ready_defers_the_launcher() -> None:

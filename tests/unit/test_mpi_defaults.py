@@ -1,7 +1,7 @@
 """mpigen.operator.mpi_defaults.set_defaults vs mpi-operator's SetDefaults_MPIJob.
 
 The first test ports every case of TestSetDefaults_MPIJob in
-kubeflow/mpi-operator ``pkg/apis/kubeflow/v2beta1/default_test.go`` at tag v0.8.0
+kubeflow/mpi-operator ``pkg/apis/kubeflow/v2beta1/default_test.go`` at tag v0.8.2 (the same file as v0.8.0's)
 (ids are the Go case names); Go's zero-valued MPIJob{} is the empty dict here.
 The rest are mpigen's own cases for the dict representation.
 """
@@ -34,7 +34,7 @@ def _overridden(impl: str) -> dict:
     }}
 
 
-# source: kubeflow/mpi-operator pkg/apis/kubeflow/v2beta1/default_test.go@v0.8.0 TestSetDefaults_MPIJob
+# source: kubeflow/mpi-operator pkg/apis/kubeflow/v2beta1/default_test.go@v0.8.2 TestSetDefaults_MPIJob
 UPSTREAM_CASES = {
     "base defaults": ({}, {"spec": _BASE_SPEC}),
     "base defaults overridden (intel)": (_overridden("Intel"), _overridden("Intel")),

@@ -1,7 +1,7 @@
 """mpigen.operator.podgroup against mpi-operator's own podgroup tests, plus mpigen's.
 
 Part 1 runs every case of kubeflow/mpi-operator ``pkg/controller/podgroup_test.go``
-at tag v0.8.0. The case data lives in ``tests/cases/upstream_podgroup/*.yaml``
+at tag v0.8.2 (the same file as v0.8.0's). The case data lives in ``tests/cases/upstream_podgroup/*.yaml``
 (one file per Go test function, each case under its Go name); this module
 discovers the files and dispatches each to the checker for its ``go_test``.
 
@@ -37,7 +37,7 @@ V04 = OperatorVersion(0, 4, 0)
 
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "upstream_podgroup"
 
-# Number of cases in each Go test function at v0.8.0 (TestCalculatePGMinResources:
+# Number of cases in each Go test function at v0.8.2 (TestCalculatePGMinResources:
 # 4 volcanoTests + 5 schedTests).
 UPSTREAM_CASE_COUNTS = {
     "TestNewPodGroup": 3,
@@ -162,7 +162,7 @@ def test_upstream_case_files_are_complete() -> None:
     counts: dict[str, int] = {}
     for doc in _load_documents():
         assert doc["go_test"] in CHECKERS, doc["_file"]
-        assert doc["source"].startswith("kubeflow/mpi-operator pkg/controller/podgroup_test.go@v0.8.0 "), doc["_file"]
+        assert doc["source"].startswith("kubeflow/mpi-operator pkg/controller/podgroup_test.go@v0.8.2 "), doc["_file"]
         assert doc["source"].endswith(doc["go_test"]), doc["_file"]
         counts[doc["go_test"]] = counts.get(doc["go_test"], 0) + len(doc["cases"])
     assert counts == UPSTREAM_CASE_COUNTS

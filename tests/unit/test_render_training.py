@@ -3,7 +3,7 @@
 The promises: PyTorch's Master is exactly one and always written; workers 0 leaves a Master
 alone; TensorFlow's roles come in the order Chief, PS, Worker, Evaluator with their replicas;
 the containers are named ``pytorch``/``tensorflow`` with the ports ``pytorchjob-port``/
-``tfjob-port``; training-operator v1.9.0's defaulting adds nothing (``set_defaults(job) ==
+``tfjob-port``; training-operator v1.9.4's defaulting adds nothing (``set_defaults(job) ==
 job``); every object validates against its CRD schema and passes ``mpigen validate``.
 """
 
@@ -145,7 +145,7 @@ def test_container_name_and_port(framework: str, body: str) -> None:
 
 @pytest.mark.parametrize("body, policy", [
     (PYTORCH + "  workers: 1\n", "OnFailure"),
-    (TENSORFLOW + "  workers: 1\n", "Never"),  # training-operator v1.9.0's TFJob default, written out
+    (TENSORFLOW + "  workers: 1\n", "Never"),  # training-operator v1.9.4's TFJob default, written out
     (PYTORCH + "  workers: 1\n  restartPolicy: ExitCode\n", "ExitCode"),
     (TENSORFLOW + "  workers: 1\n  tensorflow: {ps: {replicas: 1}}\n  restartPolicy: OnFailure\n", "OnFailure"),
 ])

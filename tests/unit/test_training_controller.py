@@ -1,4 +1,4 @@
-"""mpigen.operator.training_controller: training-operator v1.9.0's Pods, Services, env and TF_CONFIG.
+"""mpigen.operator.training_controller: training-operator v1.9.4's Pods, Services, env and TF_CONFIG.
 
 The last tests run the real operator (tests/oracle/training-v1.9, built by its owner into
 tests/oracle/bin) on the same jobs and compare every Pod, Service and the PodGroup.

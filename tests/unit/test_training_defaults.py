@@ -1,4 +1,4 @@
-"""mpigen.operator.training_defaults against training-operator v1.9.0's own defaults tests
+"""mpigen.operator.training_defaults against training-operator v1.9.4's own defaults tests
 (``tests/cases/upstream_training``), plus mpigen's cases for the rules those tests leave out."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from mpigen.operator.training_defaults import (
 )
 from tests.upstream_training import cases as _cases
 
-# Cases per Go test function at v1.9.0.
+# Cases per Go test function at v1.9.4 (the same test files as v1.9.0's).
 UPSTREAM_COUNTS = {"TestSetDefaultTFJob": 5, "TestSetTypeNames": 1, "TestSetElasticPolicy": 5,
                    "TestSetDefaultNprocPerNode": 2}
 

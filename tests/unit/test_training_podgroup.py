@@ -1,6 +1,6 @@
-"""mpigen.operator.training_podgroup: training-operator v1.9.0's gang rules for PyTorchJob/TFJob.
+"""mpigen.operator.training_podgroup: training-operator v1.9.4's gang rules for PyTorchJob/TFJob.
 
-Part 1 runs the upstream cases in ``tests/cases/upstream_training`` (training-operator v1.9.0 has
+Part 1 runs the upstream cases in ``tests/cases/upstream_training`` (training-operator v1.9.4 has
 no unit test of CalcPGMinResources or of the PodGroup spec; its gang tests are
 ``TestIsCustomSchedulerSet`` and the envtest specs on suspended / externally managed jobs). The
 PodGroup itself is checked against the real controller by ``tests/oracle`` (differential).

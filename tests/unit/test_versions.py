@@ -10,7 +10,7 @@ from mpigen.versions import DEFAULT_OPERATOR_VERSION, FEATURES, OperatorVersion
 
 
 @pytest.mark.parametrize("text, version", [
-    ("v0.8.0", (0, 8, 0)), ("0.8", (0, 8, 0)), ("v0.8", (0, 8, 0)), (" v0.5.1 ", (0, 5, 1)), ("v0.4.x", (0, 4, 0)),
+    ("v0.8.2", (0, 8, 2)), ("v0.8.0", (0, 8, 0)), ("0.8", (0, 8, 0)), ("v0.8", (0, 8, 0)), (" v0.5.1 ", (0, 5, 1)), ("v0.4.x", (0, 4, 0)),
     ("0.4.x", (0, 4, 0)), ("v1.0.0", (1, 0, 0)),
 ])
 def test_parse(text: str, version: tuple[int, int, int]) -> None:
@@ -18,7 +18,7 @@ def test_parse(text: str, version: tuple[int, int, int]) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("banana", "'banana' is not an operator version such as v0.8.0"), ("v0.8.0.1", "not an operator version"),
+    ("banana", "'banana' is not an operator version such as v0.8.2"), ("v0.8.0.1", "not an operator version"),
     ("v0", "not an operator version"), ("vx.4", "not an operator version"),
     ("v0.3.0", "mpi-operator v0.3.0 is not supported: mpigen ports the rules of v0.4.0 and later"),
 ])
@@ -28,7 +28,9 @@ def test_refused(text: str, message: str) -> None:
 
 
 def test_written_ordered_and_compared_as_releases() -> None:
-    assert str(OperatorVersion.parse("0.8")) == "v0.8.0" == str(DEFAULT_OPERATOR_VERSION)
+    assert str(DEFAULT_OPERATOR_VERSION) == "v0.8.2"
+    assert str(OperatorVersion.parse("0.8")) == "v0.8.0"  # a minor release alone is its .0, as v0.4.x is v0.4.0
+    assert not OperatorVersion.parse("v0.8.0").has("launcher podReplacementPolicy: Failed")
     assert OperatorVersion(0, 4, 9) < OperatorVersion(0, 5, 0) < OperatorVersion(0, 10, 0)
     assert OperatorVersion(0, 4, 1).legacy and not OperatorVersion(0, 5, 0).legacy
     assert not OperatorVersion(0, 4, 0).has("launcherCreationPolicy") and DEFAULT_OPERATOR_VERSION.has("launcherCreationPolicy")

@@ -1,4 +1,4 @@
-// Command mpi-operator runs the real mpi-operator v0.8.0 MPIJob controller against the local
+// Command mpi-operator runs the real mpi-operator v0.8.2 MPIJob controller against the local
 // cluster (make cluster), one process per gang mode, each scoped to its own namespace.
 //
 // The controller is built exactly as the release's cmd/mpi-operator/app.Run builds it: the
@@ -13,6 +13,9 @@
 // does not run leader election (one instance per namespace needs none) and serves no health
 // endpoint; with --monitoring-port it serves the operator's Prometheus metrics on
 // 127.0.0.1:<port> (the release binds every interface).
+//
+// klog's flags are registered by the operator's options package itself (its init, since v0.8.1,
+// also opts into klog's fixed stderrthreshold behaviour), as the release's main relies on.
 package main
 
 import (
@@ -44,7 +47,6 @@ import (
 )
 
 func main() {
-	klog.InitFlags(nil)
 	opt := options.NewServerOption()
 	opt.AddFlags(flag.CommandLine)
 	flag.Parse()

@@ -1,4 +1,4 @@
-// Command training-operator runs the real training-operator v1.9.0 manager (PyTorchJob and TFJob
+// Command training-operator runs the real training-operator v1.9.4 manager (PyTorchJob and TFJob
 // reconcilers, and the validating webhooks) against the local cluster (make cluster), one process
 // per gang mode, each scoped to its own namespace.
 //
@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/util/flowcontrol"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -61,7 +62,7 @@ func init() {
 func main() {
 	var metricsAddr, probeAddr, gangSchedulerName, namespace, webhookHost, webhookCertDir string
 	var enabledSchemes controllerv1.EnabledSchemes
-	var controllerThreads, webhookServerPort int
+	var controllerThreads, webhookServerPort, clientQps, clientBurst int
 
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "127.0.0.1:8080", "The address the metric endpoint binds to (0 disables it).")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", "127.0.0.1:8081", "The address the probe endpoint binds to.")
@@ -69,6 +70,8 @@ func main() {
 	flag.StringVar(&gangSchedulerName, "gang-scheduler-name", "", "volcano, or the scheduler-plugins scheduler's name.")
 	flag.StringVar(&namespace, "namespace", "", "The namespace to monitor kubeflow jobs; unset: cluster-wide.")
 	flag.IntVar(&controllerThreads, "controller-threads", 1, "Number of worker threads used by the controller.")
+	flag.IntVar(&clientQps, "kube-api-qps", 20, "QPS indicates the maximum QPS to the master from this client.")
+	flag.IntVar(&clientBurst, "kube-api-burst", 30, "Maximum burst for throttle.")
 	// The release's PyTorch and MPI flags, with its defaults (the PyTorch workers' init container).
 	flag.StringVar(&config.Config.PyTorchInitContainerImage, "pytorch-init-container-image",
 		config.PyTorchInitContainerImageDefault, "The image for pytorch init container")
@@ -90,7 +93,9 @@ func main() {
 	if namespace != "" {
 		cacheOpts = cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}}
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	cfg := ctrl.GetConfigOrDie()
+	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(float32(clientQps), clientBurst)
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		WebhookServer:          webhook.NewServer(webhook.Options{Host: webhookHost, Port: webhookServerPort, CertDir: webhookCertDir}),

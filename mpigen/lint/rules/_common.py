@@ -19,7 +19,7 @@ OBJECT_KINDS = ALL_KINDS + ("Deployment", "Service", "ConfigMap", "Secret", "Pri
                             "Workload")
 """Every kind mpigen has a schema for (the Volcano, scheduler-plugins, kube-batch and Kubernetes'
 own scheduling.k8s.io PodGroups share a kind; the Workload is scheduling.k8s.io's)."""
-ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.0 rootSSHPath, the default sshAuthMountPath
+ROOT_SSH_PATH = "/root/.ssh"  # mpi-operator v0.8.2 rootSSHPath, the default sshAuthMountPath
 
 
 def current_api(ctx: Context) -> bool:

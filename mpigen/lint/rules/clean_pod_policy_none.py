@@ -2,7 +2,7 @@
 
 MPIJob workers run sshd and never exit on their own. When the launcher finishes, mpi-operator
 deletes them only when runPolicy.cleanPodPolicy is Running or All (``isCleanUpPods`` and
-``deleteWorkerPods`` in mpi-operator v0.8.0 ``pkg/controller/mpi_job_controller.go``), and an unset
+``deleteWorkerPods`` in mpi-operator v0.8.2 ``pkg/controller/mpi_job_controller.go``), and an unset
 cleanPodPolicy is defaulted to None (``SetDefaults_MPIJob`` in
 ``pkg/apis/kubeflow/v2beta1/default.go``, although types.go's comment says Running).
 ttlSecondsAfterFinished only reaches the launcher Job (``newLauncherJob``), so the idle workers,

@@ -1,6 +1,6 @@
 """A PyTorchJob or TFJob replica has no container named pytorch / tensorflow.
 
-training-operator v1.9.0 only configures the container with the framework's fixed name: the
+training-operator v1.9.4 only configures the container with the framework's fixed name: the
 default port and the rendezvous environment (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK for
 ``pytorch``; TF_CONFIG for ``tensorflow``) go to that container alone, and its admission webhook
 rejects a replica without one: "must have at least one container with name pytorch"

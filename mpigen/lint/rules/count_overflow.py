@@ -1,8 +1,8 @@
 """A count the operator computes from the replicas does not fit in 32 bits: it wraps, and the job fails.
 
-Each replica count is an int32, and so is what the operators add up from them: mpi-operator v0.8.0's
+Each replica count is an int32, and so is what the operators add up from them: mpi-operator v0.8.2's
 minAvailable, Worker replicas + 1 (``calculateMinAvailable`` in ``pkg/controller/podgroup.go``);
-training-operator v1.9.0's sum of every replica type's replicas (``GetTotalReplicas``), the gang's
+training-operator v1.9.4's sum of every replica type's replicas (``GetTotalReplicas``), the gang's
 minMember and, for a PyTorchJob, ``WORLD_SIZE`` and ``PET_NNODES`` (``getTotalReplicas`` in
 ``pkg/controller.v1/pytorch/envvar.go``); Kubeflow Trainer v2.3.0's PodGroup minMember, the sum of
 the pods of every replicated job (``Build`` of the coscheduling and volcano plugins). Go wraps a

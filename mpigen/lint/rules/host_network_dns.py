@@ -4,10 +4,10 @@ A pod with ``hostNetwork: true`` and dnsPolicy ``ClusterFirst`` (the default) fa
 node's resolver (Kubernetes ``dnsPolicy`` documentation: such pods "fallback to the behavior of
 the Default policy"), which does not know the per-replica Services the training-operator creates
 (``<job>-master-0``, ``<job>-worker-0``, used in MASTER_ADDR and TF_CONFIG; ``common/service.go``).
-training-operator v1.9.0 does not change the policy (nothing in ``pkg/`` sets DNSPolicy), so the
+training-operator v1.9.4 does not change the policy (nothing in ``pkg/`` sets DNSPolicy), so the
 replicas cannot find each other. MPIJobs are not checked: mpi-operator sets
 ``ClusterFirstWithHostNet`` itself on hostNetwork launchers and workers (``newWorker`` and
-``newLauncherPodTemplate`` in mpi-operator v0.8.0 ``pkg/controller/mpi_job_controller.go``, since
+``newLauncherPodTemplate`` in mpi-operator v0.8.2 ``pkg/controller/mpi_job_controller.go``, since
 v0.4.0). dnsPolicy ``None`` (with an explicit dnsConfig) is left alone.
 
 Fix: set ``dnsPolicy: ClusterFirstWithHostNet`` next to ``hostNetwork: true`` in the pod template.

@@ -1,6 +1,6 @@
 """The hostfile ConfigMap the operator writes for so many workers is over the API server's 1 MiB limit.
 
-mpi-operator v0.8.0 writes the hostfile into the ConfigMap ``<job>-config`` before it creates
+mpi-operator v0.8.2 writes the hostfile into the ConfigMap ``<job>-config`` before it creates
 any pod (``getOrCreateConfigMap`` and ``newConfigMap`` in ``pkg/controller/mpi_job_controller.go``):
 one line per worker, ``<job>-worker-<i>.<job>.<namespace>.svc slots=<n>`` for OpenMPI,
 ``<host>:<n>`` for Intel MPI and MPICH, the launcher's first when it runs as a worker; beside it

@@ -1,11 +1,11 @@
 """A pod's hostname, built from the job name, is not a valid DNS-1035 label.
 
-Every replica's pod is named, and reached, by a name derived from the job's: mpi-operator v0.8.0
+Every replica's pod is named, and reached, by a name derived from the job's: mpi-operator v0.8.2
 gives workers the hostname ``<name>-worker-<i>`` and the launcher ``<name>-launcher``
 (``workerName`` and ``newLauncherPodTemplate`` in ``pkg/controller/mpi_job_controller.go``) and
 rejects a job whose last worker name ``<name>-worker-<replicas-1>`` is not a DNS-1035 label
 (``validateMPIJobName`` in ``pkg/apis/kubeflow/validation/validation.go``); training-operator
-v1.9.0 names each pod and its Service ``<name>-<replica type, lowercased>-<i>``
+v1.9.4 names each pod and its Service ``<name>-<replica type, lowercased>-<i>``
 (``GenGeneralName`` in ``pkg/controller.v1/common/util.go``, used by ``common/pod.go`` and
 ``common/service.go``), and a Service name must be a DNS-1035 label. A DNS-1035 label has at most
 63 characters, lower-case letters, digits and ``-``, starts with a letter and ends with a letter

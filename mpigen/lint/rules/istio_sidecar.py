@@ -6,8 +6,8 @@ workers and the framework's rendezvous traffic (mpirun, torch.distributed, TF_CO
 ready, and it keeps running after the training container exits, so the launcher Job or the
 replica never completes. Istio reads the annotation (or label) on the pod, which the operators
 copy from the replica's ``template.metadata``; on the job's own metadata it has no effect
-(mpi-operator v0.8.0 ``newWorker``/``newLauncherPodTemplate`` in
-``pkg/controller/mpi_job_controller.go`` and training-operator v1.9.0 ``createNewPod`` in
+(mpi-operator v0.8.2 ``newWorker``/``newLauncherPodTemplate`` in
+``pkg/controller/mpi_job_controller.go`` and training-operator v1.9.4 ``createNewPod`` in
 ``pkg/controller.v1/common/pod.go`` build pods from the template only). One finding per job,
 naming every template concerned. Whether it is a warning depends on the job's namespace
 (``metadata.namespace``, else ``default``), as given in the cluster file (``kubectl get namespace

@@ -1,7 +1,7 @@
 """The MPIJob launcher requests GPUs it cannot use.
 
 Unless ``runLauncherAsWorker`` is true the launcher runs no ranks: it only starts mpirun, which
-reaches the workers over SSH. mpi-operator v0.8.0 even hides the GPUs from it, setting
+reaches the workers over SSH. mpi-operator v0.8.2 even hides the GPUs from it, setting
 ``NVIDIA_VISIBLE_DEVICES`` and ``NVIDIA_DRIVER_CAPABILITIES`` to empty in its containers[0]
 (``nvidiaDisableEnvVars`` in ``newLauncherPodTemplate``, ``pkg/controller/mpi_job_controller.go``).
 The GPUs are still reserved for the launcher pod for the whole run, idle, and they count in the

@@ -1,7 +1,7 @@
 """launcherCreationPolicy WaitForWorkersReady with a gang that counts the launcher never starts.
 
 With ``WaitForWorkersReady`` mpi-operator creates the launcher Job only once every worker pod is
-ready (``syncHandler`` in mpi-operator v0.8.0 ``pkg/controller/mpi_job_controller.go``). With gang
+ready (``syncHandler`` in mpi-operator v0.8.2 ``pkg/controller/mpi_job_controller.go``). With gang
 scheduling the PodGroup's minMember is schedulingPolicy.minAvailable, else workers + 1: it counts
 the launcher (``calculateMinAvailable`` in ``pkg/controller/podgroup.go``). The gang scheduler
 schedules none of the group's pods until minMember of them exist: Volcano's gang plugin reports

@@ -1,13 +1,13 @@
 """The job uses an API version the current operators no longer serve.
 
-mpi-operator v0.8.0 serves MPIJob only as ``kubeflow.org/v2beta1`` (its CRD in
+mpi-operator v0.8.2 serves MPIJob only as ``kubeflow.org/v2beta1`` (its CRD in
 ``manifests/base/kubeflow.org_mpijobs.yaml``); ``v1alpha1`` and ``v1alpha2`` were mpi-operator's
 earlier APIs. ``kubeflow.org/v1`` is two things: mpi-operator's own v1 (v0.2.3 to v0.3.0, its
-last release before v2beta1), and the MPIJob the training-operator still serves and runs (v1.9.0
+last release before v2beta1), and the MPIJob the training-operator still serves and runs (v1.9.4
 ships it in ``manifests/base/crds/kubeflow.org_mpijobs.yaml``, with its own controller that starts
 the ranks with ``kubectl exec``). Both CRDs are named ``mpijobs.kubeflow.org``, so a cluster runs
 one or the other: where the training-operator runs MPIJobs, a v1 MPIJob is served and runs as
-written; where mpi-operator v0.4.0 or later does, it is rejected. training-operator v1.9.0 serves
+written; where mpi-operator v0.4.0 or later does, it is rejected. training-operator v1.9.4 serves
 PyTorchJob and TFJob only as ``kubeflow.org/v1``
 (``manifests/base/crds/kubeflow.org_pytorchjobs.yaml``, ``kubeflow.org_tfjobs.yaml``); ``v1alpha1``,
 ``v1alpha2``, ``v1beta1`` and ``v1beta2`` were removed. The API server rejects such a manifest

@@ -1,7 +1,7 @@
 """schedulingPolicy.minAvailable asks for more pods than the job has.
 
-The PodGroup's minMember is ``schedulingPolicy.minAvailable`` when set (mpi-operator v0.8.0
-``calculateMinAvailable`` in ``pkg/controller/podgroup.go``; training-operator v1.9.0
+The PodGroup's minMember is ``schedulingPolicy.minAvailable`` when set (mpi-operator v0.8.2
+``calculateMinAvailable`` in ``pkg/controller/podgroup.go``; training-operator v1.9.4
 ``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``), and the gang scheduler runs none of the
 group's pods until that many exist (Volcano ``pkg/scheduler/plugins/gang/gang.go``,
 scheduler-plugins ``pkg/coscheduling/core/core.go`` ``PreFilter``). The job's pods are the

@@ -2,7 +2,7 @@
 
 The gang scheduler admits a PodGroup only when its minResources fit: Volcano's enqueue action
 checks them against the queue, the coscheduling plugin against the cluster (scheduler-plugins
-``pkg/coscheduling/core/core.go`` ``PreFilter``). Without an explicit value mpi-operator v0.8.0
+``pkg/coscheduling/core/core.go`` ``PreFilter``). Without an explicit value mpi-operator v0.8.2
 computes it from the pod templates: the resources of minMember pods, the lower-priority replica
 type cut first (``calculatePGMinResources``/``calPGMinResource`` in ``pkg/controller/podgroup.go``,
 ported in ``mpigen.operator.podgroup``). An explicit value replaces that sum. When it is smaller,

@@ -13,7 +13,7 @@ is decimal 644), ``validatePersistentClaimVolumeSource``, ``validateNFSVolumeSou
 ``validateImageVolumeSource``; ``ValidateVolumeMounts`` (the mount names a volume of the pod, else
 ``Not found``; a mount path, unique per container; ``subPath``/``subPathExpr`` relative, without
 ``..``, not both; mount propagation and recursiveReadOnly) and ``ValidateVolumeDevices``. For an
-MPIJob it also reports what the pods get only from mpi-operator v0.8.0 (``setupSSHOnPod``,
+MPIJob it also reports what the pods get only from mpi-operator v0.8.2 (``setupSSHOnPod``,
 ``newLauncherPodTemplate``): a volume of the operator's name (``ssh-auth``, and ``mpi-job-config``
 for the launcher) or a mount of the first container at ``sshAuthMountPath`` (or ``/etc/mpi`` on the
 launcher), which the operator's own volume and mount then duplicate. A mount of a volume that exists
@@ -367,7 +367,7 @@ def _devices(template: PodTemplate, path: Path, devices: object, mounts: dict) -
 
 
 def _operator_additions(ctx: Context, template: PodTemplate) -> Iterator[tuple[Path, str]]:
-    """The volumes and first-container mounts mpi-operator v0.8.0 appends to every launcher and
+    """The volumes and first-container mounts mpi-operator v0.8.2 appends to every launcher and
     worker pod: a user's volume or mount of the same name or path makes the operator's one a
     duplicate (``Duplicate value`` on the volume name, ``must be unique`` on the mount path)."""
     from ...operator.mpi_controller import CONFIG_MOUNT_PATH, CONFIG_VOLUME, ROOT_SSH_PATH, SSH_VOLUME

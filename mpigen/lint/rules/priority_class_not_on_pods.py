@@ -1,10 +1,10 @@
 """schedulingPolicy.priorityClass is not the priority of the job's pods.
 
 ``runPolicy.schedulingPolicy.priorityClass`` only names the PodGroup's priority, and only for
-Volcano: mpi-operator v0.8.0 passes it to the Volcano PodGroup and never to pods or to a
+Volcano: mpi-operator v0.8.2 passes it to the Volcano PodGroup and never to pods or to a
 scheduler-plugins PodGroup (``newPodGroup``/``calculatePriorityClassName`` in
 ``pkg/controller/podgroup.go``; the field's doc in ``pkg/apis/kubeflow/v2beta1/types.go``), and
-training-operator v1.9.0 does the same (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
+training-operator v1.9.4 does the same (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
 A pod's priority, which kube-scheduler and the kubelet use for preemption and eviction, comes from
 its own ``priorityClassName``. A template without one runs at the cluster's default priority
 whatever the PodGroup says; when no template carries the class at all, the gang is queued at one
@@ -13,7 +13,7 @@ low-priority launcher, say) are fine as long as one of them carries schedulingPo
 
 The rule judges the PodGroup's class, written or not: for an MPIJob under Volcano without
 schedulingPolicy.priorityClass the operator takes the Launcher template's class, else the Worker's
-(``calculatePriorityClassName`` in ``pkg/controller/podgroup.go``, v0.4.0 and v0.8.0), so a job that
+(``calculatePriorityClassName`` in ``pkg/controller/podgroup.go``, v0.4.0 to v0.8.2), so a job that
 leaves it to the operator is judged as one that writes that class out (as ``mpigen build`` does).
 
 Fix: set ``priorityClassName`` in every pod template (usually to the same class as

@@ -1,15 +1,15 @@
 """A queue is named where nothing reads it: the job is not queued where it says.
 
 A scheduler-plugins PodGroup (``scheduling.x-k8s.io/v1alpha1``) has minMember, minResources and
-scheduleTimeoutSeconds, no queue. mpi-operator v0.8.0 passes ``schedulingPolicy.queue`` (or the
+scheduleTimeoutSeconds, no queue. mpi-operator v0.8.2 passes ``schedulingPolicy.queue`` (or the
 MPIJob's ``scheduling.volcano.sh/queue-name`` annotation) to Volcano PodGroups only
 (``newPodGroup`` of ``VolcanoCtrl`` and ``SchedulerPluginsCtrl`` in ``pkg/controller/podgroup.go``;
 the field's doc in ``pkg/apis/kubeflow/v2beta1/types.go`` says "input isn't passed to PodGroup"),
-and so does training-operator v1.9.0 (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
+and so does training-operator v1.9.4 (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``).
 
 Volcano's queue annotation ``scheduling.volcano.sh/queue-name`` counts in one place only, which
-each operator chooses. mpi-operator v0.8.0 reads it on the MPIJob itself, after
-``schedulingPolicy.queue`` (``newPodGroup`` of ``VolcanoCtrl``). training-operator v1.9.0 never
+each operator chooses. mpi-operator v0.8.2 reads it on the MPIJob itself, after
+``schedulingPolicy.queue`` (``newPodGroup`` of ``VolcanoCtrl``). training-operator v1.9.4 never
 reads it: the PodGroup's queue is ``schedulingPolicy.queue``, else ``default`` (``ReconcileJobs``),
 and the annotation, copied with the job's others onto the PodGroup (``SyncPodGroup``), is not what
 Volcano reads. Kubeflow Trainer v2.3.0 reads it on the JobSet template of the runtime

@@ -1,8 +1,8 @@
 """scheduler-plugins gets no scheduleTimeoutSeconds, so the gang waits only 60 seconds.
 
-mpi-operator v0.8.0 writes the PodGroup's ``scheduleTimeoutSeconds`` from
+mpi-operator v0.8.2 writes the PodGroup's ``scheduleTimeoutSeconds`` from
 ``schedulingPolicy.scheduleTimeoutSeconds`` and sends 0 when it is unset (``newPodGroup`` of
-``SchedulerPluginsCtrl`` in ``pkg/controller/podgroup.go``); training-operator v1.9.0 leaves it
+``SchedulerPluginsCtrl`` in ``pkg/controller/podgroup.go``); training-operator v1.9.4 leaves it
 unset (``ReconcileJobs`` in ``pkg/controller.v1/common/job.go``). The coscheduling plugin uses
 the PodGroup's value only when it is non-zero and otherwise falls back to its own
 ``permitWaitingTimeSeconds`` (scheduler-plugins v0.33.5 ``pkg/coscheduling/coscheduling.go``

@@ -3,9 +3,9 @@
 With gang scheduling the operator puts every pod in a PodGroup that only the gang scheduler
 honours: ``volcano``, or for scheduler-plugins the name given to the operator's
 ``--gang-scheduling``/``--gang-scheduler-name`` (mpigen's ``schedulerName`` setting, default
-``scheduler-plugins-scheduler``). mpi-operator v0.8.0 overwrites any other schedulerName with a
+``scheduler-plugins-scheduler``). mpi-operator v0.8.2 overwrites any other schedulerName with a
 mere log line (``decoratePodTemplateSpec`` in ``pkg/controller/podgroup.go``), so the one written
-is silently ignored. training-operator v1.9.0 keeps it and only records an event
+is silently ignored. training-operator v1.9.4 keeps it and only records an event
 (``createNewPod``/``isCustomSchedulerSet`` in ``pkg/controller.v1/common/pod.go``,
 ``DecoratePodTemplateSpec`` in ``pkg/controller.v1/control/podgroup_control.go``): those pods
 bypass the gang scheduler and the PodGroup never gathers them. The gang is the one configured

@@ -1,7 +1,7 @@
 """slotsPerWorker differs from the GPUs each worker requests.
 
 The operator gives every worker ``slotsPerWorker`` slots in the hostfile (``newConfigMap`` in
-mpi-operator v0.8.0 ``pkg/controller/mpi_job_controller.go``), and mpirun starts one rank per
+mpi-operator v0.8.2 ``pkg/controller/mpi_job_controller.go``), and mpirun starts one rank per
 slot. Data-parallel frameworks (Horovod, NCCL-based DDP) drive one GPU per rank: with fewer slots
 than GPUs some GPUs stay idle, with more, ranks share a GPU. A job that deliberately runs one
 process per node over all its GPUs is the exception, hence a warning.

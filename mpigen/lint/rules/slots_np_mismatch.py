@@ -2,7 +2,7 @@
 
 The operator writes the hostfile itself: one line per worker with ``slots=<slotsPerWorker>``
 (OpenMPI) or ``<host>:<slotsPerWorker>`` (Intel MPI, MPICH), plus the launcher's own line when
-runLauncherAsWorker is true (``newConfigMap`` in mpi-operator v0.8.0
+runLauncherAsWorker is true (``newConfigMap`` in mpi-operator v0.8.2
 ``pkg/controller/mpi_job_controller.go``), at ``/etc/mpi/hostfile``. An ``-np``/``-n``/``-c``/``--np``
 in the launcher's mpirun (containers[0] command and args, also inside ``sh -c``) that asks for more
 ranks than that makes OpenMPI refuse to start ("not enough slots") and makes Intel MPI and MPICH

@@ -2,7 +2,7 @@
 
 mpi-operator mounts the job's SSH key Secret at ``sshAuthMountPath`` (default ``/root/.ssh``) in
 containers[0] of the launcher and of every worker, with file mode 0600 (owner root) when the path
-is ``/root/.ssh`` (``setupSSHOnPod`` in mpi-operator v0.8.0 ``pkg/controller/mpi_job_controller.go``;
+is ``/root/.ssh`` (``setupSSHOnPod`` in mpi-operator v0.8.2 ``pkg/controller/mpi_job_controller.go``;
 the default in ``pkg/apis/kubeflow/v2beta1/default.go``). A process running as another user cannot
 read keys there, and ssh and sshd look in that user's own home anyway, so mpirun cannot log in to
 the workers. The user is containers[0]'s ``securityContext.runAsUser``, else the pod's; a

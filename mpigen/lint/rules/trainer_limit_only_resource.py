@@ -12,7 +12,7 @@ but not in the gang's minResources: the scheduler admits the gang without checki
 are free, and some pods wait while the others hold their GPUs. The same holds for any resource.
 A TrainJob's ``trainer.resourcesPerNode`` is merged into the runtime's ``node`` container
 (``trainingruntime.go`` lines 199-237), so its limits are checked against the runtime it names.
-training-operator v1.9.0 does the same to a PyTorchJob's or TFJob's gang (Volcano or
+training-operator v1.9.4 does the same to a PyTorchJob's or TFJob's gang (Volcano or
 scheduler-plugins) in its own way: ``CalcPGMinResources`` (``pkg/controller.v1/common/util.go``)
 adds, per container of the pods it counts up to minMember, the ``requests``, and the ``limits``
 only when the container has no requests at all (``AddResourceList``); a container that requests
@@ -50,7 +50,7 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
 
 
 def _training_job(ctx: Context) -> Iterator[tuple[Path, str]]:
-    """training-operator v1.9.0's ``CalcPGMinResources``: a container's limits count only when it
+    """training-operator v1.9.4's ``CalcPGMinResources``: a container's limits count only when it
     has no requests; the pods of a replica type count only up to minMember."""
     from ...operator import training_podgroup as tp
 

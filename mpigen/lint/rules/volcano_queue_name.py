@@ -1,9 +1,9 @@
 """The Volcano queue is not a valid queue name: the operator's PodGroup is refused, and no pod starts.
 
-The operator copies the queue into the PodGroup it creates before any pod: mpi-operator v0.8.0
+The operator copies the queue into the PodGroup it creates before any pod: mpi-operator v0.8.2
 takes ``schedulingPolicy.queue``, else the MPIJob's ``scheduling.volcano.sh/queue-name``
 annotation (``newPodGroup`` of ``VolcanoCtrl`` in ``pkg/controller/podgroup.go``);
-training-operator v1.9.0 takes ``schedulingPolicy.queue`` (``ReconcileJobs`` in
+training-operator v1.9.4 takes ``schedulingPolicy.queue`` (``ReconcileJobs`` in
 ``pkg/controller.v1/common/job.go``). Volcano's PodGroup CRD (``scheduling.volcano.sh/v1beta1``)
 requires ``spec.queue`` to be a DNS-1123 subdomain (lower-case letters, digits, ``-`` and ``.``, at
 most 253 characters), as every Queue's name is. The API server refuses the PodGroup; mpi-operator

@@ -3,7 +3,7 @@
 With kubeflow.org/v2beta1 the launcher's mpirun (OpenMPI, Intel MPI and MPICH alike) starts the
 ranks on the workers over SSH, so each worker's containers[0] must run sshd. When command and args
 are both unset the operator runs ``/usr/sbin/sshd -De`` itself (``newWorker`` in mpi-operator
-v0.8.0 ``pkg/controller/mpi_job_controller.go``; its tensorflow-benchmarks example relies on
+v0.8.2 ``pkg/controller/mpi_job_controller.go``; its tensorflow-benchmarks example relies on
 this), so that case is not reported; nor is args without command, which runs under the image's
 own ENTRYPOINT (it may start sshd). A command, with its args, must start sshd: ``sshd`` as the
 program (after wrappers such as ``tini --``), as a command of a ``sh -c`` script, or through

@@ -1,10 +1,10 @@
 """A replica type declares ``replicas: 0``.
 
 The operators reject most of these, and the rest start a job that does nothing. mpi-operator
-v0.8.0 marks the MPIJob Failed without creating anything: the Launcher "must be 1", Worker
+v0.8.2 marks the MPIJob Failed without creating anything: the Launcher "must be 1", Worker
 replicas "must be greater than or equal to 1" (``validateLauncherReplicaSpec`` and
 ``validateWorkerReplicaSpec`` in ``pkg/apis/kubeflow/validation/validation.go``).
-training-operator v1.9.0's webhook rejects a PyTorchJob whose Master is not 1 or whose Worker is
+training-operator v1.9.4's webhook rejects a PyTorchJob whose Master is not 1 or whose Worker is
 below 1 (``validatePyTorchReplicaSpecs`` in ``pkg/webhooks/pytorch/pytorchjob_webhook.go``). It
 accepts a TFJob, but a Chief, Master, or (without them) Worker with 0 replicas has nothing left to
 run, so the TFJob is marked Succeeded at once (``UpdateJobStatus`` in

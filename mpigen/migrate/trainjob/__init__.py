@@ -5,10 +5,10 @@ templates need what a TrainJob cannot say.
 
 The specifications, read at their tags:
 
-- the old jobs: mpi-operator v0.8.0 (``pkg/apis/kubeflow/v2beta1/types.go``, ``default.go``,
+- the old jobs: mpi-operator v0.8.2 (``pkg/apis/kubeflow/v2beta1/types.go``, ``default.go``,
   ``pkg/controller/mpi_job_controller.go``: the launcher Job takes ``runPolicy.backoffLimit``, the
   workers run ``/usr/sbin/sshd -De`` when their first container has neither command nor args) and
-  training-operator v1.9.0 (``pkg/apis/kubeflow.org/v1/pytorch_types.go``, ``common_types.go``);
+  training-operator v1.9.4 (``pkg/apis/kubeflow.org/v1/pytorch_types.go``, ``common_types.go``);
 - the new ones: Trainer v2.3.0 ``pkg/apis/trainer/v1alpha1/trainjob_types.go`` (``trainer``:
   image, command, args, env, numNodes, resourcesPerNode, numProcPerNode; ``runtimePatches``;
   ``suspend``, ``activeDeadlineSeconds``, ``managedBy``), ``trainingruntime_types.go``

@@ -1,5 +1,5 @@
 """The gang before and after ``mpigen migrate --to trainjob``: the PodGroup the old operator
-creates (mpi-operator v0.8.0, training-operator v1.9.0) beside the one Kubeflow Trainer v2.3.0
+creates (mpi-operator v0.8.2, training-operator v1.9.4) beside the one Kubeflow Trainer v2.3.0
 creates for the migrated TrainJob, compared field by field (``trainjob-gang``: info when equal, a
 warning naming each difference). Pure: the comparison is a list of
 :class:`~mpigen.migrate.common.Change`."""
@@ -24,8 +24,8 @@ GANG_REASONS = {
 
 
 def old_podgroup(old: dict[str, Any], gang: str | None, scheduler_name: str) -> dict[str, Any] | None:
-    """The PodGroup the old operator creates for ``old`` (mpi-operator v0.8.0, training-operator
-    v1.9.0; as ``mpigen podgroup`` computes it), as if it were not suspended; None without a gang."""
+    """The PodGroup the old operator creates for ``old`` (mpi-operator v0.8.2, training-operator
+    v1.9.4; as ``mpigen podgroup`` computes it), as if it were not suspended; None without a gang."""
     from ...lint.base import Context, LintOptions
     from ...operator import podgroup as pg
     from ...operator import training_podgroup as tp

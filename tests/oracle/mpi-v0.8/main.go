@@ -1,13 +1,17 @@
-// Command oracle runs the real mpi-operator v0.8.0 controller, once per input line, against fake
+// Command oracle runs the real mpi-operator v0.8.2 controller, once per input line, against fake
 // clientsets, and prints every object it created. It is the "oracle" side of mpigen's differential
 // tests (tests/oracle/harness.py); nothing of mpi-operator is copied here, it is a dependency.
+//
+// The same program builds against v0.8.0 with `go build -modfile=go.v0.8.0.mod` (its go.sum is
+// go.v0.8.0.sum): the two releases differ only inside the controller, which this program calls
+// through the same functions, and "operator" below names the release it was built with.
 //
 // Protocol: JSON lines on stdin, one JSON line out per line in, in order.
 //
 //	in:  {"id": "...", "mpijob": {...}, "priorityClasses": [{"name": "...", "value": N}],
 //	      "gang": "volcano"|"scheduler-plugins"|"", "schedulerName": "...", "clusterDomain": "",
 //	      "maxPods": N}                                   (maxPods optional, see below)
-//	out: {"id": "...", "operator": "github.com/kubeflow/mpi-operator v0.8.0",
+//	out: {"id": "...", "operator": "github.com/kubeflow/mpi-operator v0.8.2",
 //	      "objects": [...], "error": "...", "panicAt": "...", "counts": {"Pod": N, ...},
 //	      "decorations": [...], "omittedPods": N}
 //
@@ -131,7 +135,7 @@ type response struct {
 
 // schedClientset is a fake scheduler-plugins clientset (sigs.k8s.io/scheduler-plugins
 // pkg/generated/clientset/versioned.Interface). The generated one, .../versioned/fake, does not
-// compile against the client-go v0.35.1 that mpi-operator v0.8.0 requires (its applyconfiguration
+// compile against the client-go v0.35 that mpi-operator v0.8.x requires (its applyconfiguration
 // package uses client-go's testing.TypeConverter, removed there), so the generated typed fake is
 // wired here to an ordinary object tracker, as the generated clientset would do.
 type schedClientset struct {
@@ -215,9 +219,12 @@ func init() {
 }
 
 func main() {
-	verbose := flag.Bool("v", false, "keep the controller's klog output (on stderr)")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to this file")
-	flag.Parse()
+	// The oracle's own flags are a flag set of their own: since v0.8.1 the operator's options
+	// package registers klog's flags (-v among them) on flag.CommandLine when it is initialized.
+	own := flag.NewFlagSet("oracle", flag.ExitOnError)
+	verbose := own.Bool("v", false, "keep the controller's klog output (on stderr)")
+	cpuProfile := own.String("cpuprofile", "", "write a CPU profile to this file")
+	_ = own.Parse(os.Args[1:])
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {

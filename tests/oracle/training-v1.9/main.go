@@ -1,4 +1,4 @@
-// Command oracle runs the real training-operator v1.9.0 PyTorchJob and TFJob reconcilers
+// Command oracle runs the real training-operator v1.9.4 PyTorchJob and TFJob reconcilers
 // (kubeflow.org/v1), once per input line, against fake clients, and prints the PodGroup, Pods
 // and Services they created. It is the "oracle" side of mpigen's differential tests for
 // PyTorchJob/TFJob (tests/oracle/training.py); nothing of training-operator is copied here, it
@@ -8,7 +8,7 @@
 //
 //	in:  {"id": "...", "job": {PyTorchJob or TFJob}, "priorityClasses": [{"name": "...", "value": N}],
 //	      "gang": "volcano"|"scheduler-plugins", "schedulerName": "...", "maxPods": N}
-//	out: {"id": "...", "operator": "github.com/kubeflow/training-operator v1.9.0",
+//	out: {"id": "...", "operator": "github.com/kubeflow/training-operator v1.9.4",
 //	      "podgroup": {...}|null, "objects": [...], "counts": {"Pod": N, "Service": N},
 //	      "decorations": [...], "error": "...", "panicAt": "..."}
 //
@@ -85,7 +85,7 @@ import (
 	tfwebhook "github.com/kubeflow/training-operator/pkg/webhooks/tensorflow"
 )
 
-const operator = "github.com/kubeflow/training-operator v1.9.0"
+const operator = "github.com/kubeflow/training-operator v1.9.4"
 
 type priorityClass struct {
 	Name  string `json:"name"`
