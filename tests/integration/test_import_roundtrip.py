@@ -1,7 +1,7 @@
 """``mpigen import manifest`` over the upstream releases' own example jobs: the round trip.
 
-For every job manifest of mpi-operator v0.8.0's examples/v2beta1, training-operator v1.9.0's
-examples/ and Kubeflow Trainer v2.3.0's examples/ (tests/upstream_corpus.py's ``job_manifests``):
+For every job manifest of the pinned releases' examples (mpi-operator's examples/v2beta1,
+training-operator's examples/, Kubeflow Trainer's examples/: tests/upstream_corpus.py's ``job_manifests``):
 the spec it prints, built, gives the same objects as the manifest: ``mpigen explain --format
 yaml`` of the one and of the other (the manifest as ``mpigen migrate`` makes it current, when it
 is of a retired version; a TrainJob's spec in a folder beside a copy of the manifest, whose
