@@ -46,14 +46,24 @@ def differences(manifest: dict[str, Any], built: dict[str, Any], gang: str | Non
         for job in (left, right):
             job["spec"].get("runPolicy", {}).pop("suspend", None)
     out += _walk(_without_templates(left), _without_templates(right), ())
-    for index, (a, b) in enumerate(_zip(_created(manifest, gang, options), _created(built, gang, options))):
-        if a is None or b is None:
-            out.append(f"the operator creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
-            continue
-        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
+    out += _objects_differences(_created(manifest, gang, options), _created(built, gang, options), "the operator",
+                                limit - len(out))
+    return out[:limit]
+
+
+def _objects_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any]], creator: str,
+                         limit: int) -> list[str]:
+    """Where the objects ``creator`` creates for the built job differ from those for the manifest's
+    (in their order), at most about ``limit`` of them."""
+    out: list[str] = []
+    for a, b in _zip(manifest, built):
         if len(out) >= limit:
             break
-    return out[:limit]
+        if a is None or b is None:
+            out.append(f"{creator} creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
+            continue
+        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
+    return out
 
 
 def beside_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any]]) -> list[str]:
@@ -95,16 +105,8 @@ def trainjob_differences(manifest: dict[str, Any], runtime: dict[str, Any], buil
     if built_runtime is None:
         return [f"the built TrainJob's {kind} {name} is not known"]
     kueue = any(KUEUE_QUEUE in ((o.get("metadata") or {}).get("labels") or {}) for o in (manifest, job))
-    out: list[str] = []
-    for a, b in _zip(_trainer_objects(manifest, runtime, priority_classes, kueue),
-                     _trainer_objects(job, built_runtime, priority_classes, kueue)):
-        if a is None or b is None:
-            out.append(f"Trainer creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
-            continue
-        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
-        if len(out) >= limit:
-            break
-    return out[:limit]
+    return _objects_differences(_trainer_objects(manifest, runtime, priority_classes, kueue),
+                                _trainer_objects(job, built_runtime, priority_classes, kueue), "Trainer", limit)[:limit]
 
 
 def _trainer_objects(job: dict[str, Any], runtime: dict[str, Any], priority_classes: dict[str, int] | None,
