@@ -216,7 +216,7 @@ def patched_resources(patches: list[tuple[tuple, dict[str, Any]]]) -> dict[str, 
             if not isinstance(values, dict) or not values:
                 return None
             for name, value in values.items():
-                quantity = _quantity(value)
+                quantity = canonical_quantity(value)
                 if not isinstance(name, str) or name.startswith("$") or quantity is None:
                     return None
                 out.setdefault(part, {})[name] = quantity
@@ -243,7 +243,8 @@ def _node_item(patch: dict[str, Any]) -> dict[str, Any] | None:
     return items[0] if items else {}
 
 
-def _quantity(value: Any) -> str | None:
+def canonical_quantity(value: Any) -> str | None:
+    """A quantity (a string or a number) in its canonical spelling; None when it is none."""
     from ..operator.quantity import Quantity, QuantityError
     from .defaults import quantity_text
 

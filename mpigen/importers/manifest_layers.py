@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..credentials import looks_like_credential
-from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, runtime_roles
+from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, canonical_quantity, runtime_roles
 from ..names import CLUSTER_TRAINING_RUNTIME_KIND, SPEC_API_VERSION, SPEC_KIND, TRAINER_VERSION, TRAINING_RUNTIME_KIND
 from ..render.pods import ISTIO_INJECT
 from ..spec.runtime_rules import launcher_is_node, ml_policies
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION
 from .manifest_gang import KUEUE_PRIORITY, KUEUE_QUEUE
-from .manifest_pods import Finding, container_resources, dropped, env_map, lost, spec_volumes
+from .manifest_pods import ENV_NAME, Finding, container_resources, dropped, env_map, lost, spec_volumes
 
 FRAMEWORKS = {"torch": "pytorch", "mpi": "mpi"}
 TRAINER_CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
@@ -81,7 +81,9 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
     patched: dict[str, Any] = {}
     per_node = trainer.get("resourcesPerNode")
     if per_node:
-        resources, _ = container_resources(per_node, None, "nvidia.com/gpu")
+        # Trainer reads the quantities typed: 8 and "8", 4096Mi and 4Gi are the same to it
+        resources, _ = container_resources({k: _canonical(v) if k in ("limits", "requests") else v
+                                            for k, v in per_node.items()}, None, "nvidia.com/gpu")
         refused = framework == "mpi" and not launcher_is_node(runtime)  # resources would size the nodes too
         if resources is not None and not refused and "claims" not in per_node:
             out["resources"] = resources
@@ -98,6 +100,13 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
     return out, patched
 
 
+def _canonical(values: Any) -> Any:
+    """A ResourceList's quantities in their canonical spelling (as they are where one does not parse)."""
+    if not isinstance(values, dict):
+        return values
+    return {name: canonical_quantity(value) or value for name, value in values.items()}
+
+
 def _env(env: list[Any], where: tuple, findings: list[Finding]) -> dict[str, Any] | None:
     """A TrainJob's variables as the spec's ``env`` (a map mpigen writes sorted), else lost."""
     found = env_map(env)
@@ -108,13 +117,17 @@ def _env(env: list[Any], where: tuple, findings: list[Finding]) -> dict[str, Any
         if not isinstance(item, dict):
             continue
         plain = set(item) == {"name", "value"} and isinstance(item.get("value"), str)
-        secret = set(item) == {"name", "valueFrom"} and set(item["valueFrom"] or {}) == {"secretKeyRef"}
+        source = item.get("valueFrom") if isinstance(item.get("valueFrom"), dict) else {}
+        secret = set(item) == {"name", "valueFrom"} and set(source) == {"secretKeyRef"} and \
+            isinstance(source["secretKeyRef"], dict) and set(source["secretKeyRef"]) == {"name", "key"}
         if plain and looks_like_credential(str(item.get("name")), item["value"]):
             why = "its value looks like a credential: a spec keeps credentials in a Secret (secretKeyRef)"
         elif not (plain or secret):
-            why = "a spec's env is a value or a Secret's key (secretKeyRef)"
+            why = "a spec's env is a value or a Secret's key (secretKeyRef with its name and key)"
         elif names.count(item.get("name")) > 1:
             why = "the variable is given twice"
+        elif not isinstance(item.get("name"), str) or not ENV_NAME.match(item["name"]):
+            why = "not a name a spec's env takes"
         else:
             continue
         findings.append(lost(where + (i,), f"the variable {item.get('name')!r}: {why}"))

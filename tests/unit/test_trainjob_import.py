@@ -137,6 +137,12 @@ def test_requests_equal_to_the_limits_are_the_spec_s_resources() -> None:
     assert spec["resources"] == {"cpu": "4", "memory": "8Gi", "gpu": 1} and "podTemplatePatch" not in spec
 
 
+def test_quantities_are_read_as_trainer_reads_them() -> None:
+    text = TORCH.replace('requests: {cpu: "2", memory: 8Gi}', "requests: {cpu: 4, memory: 8192Mi}")
+    spec = imported(text).spec["spec"]
+    assert spec["resources"] == {"cpu": "4", "memory": "8Gi"} and "podTemplatePatch" not in spec
+
+
 def test_kueue_labels_are_the_kueue_gang_and_suspend_is_kueue_s() -> None:
     text = TORCH.replace("  namespace: vision\n", "  namespace: vision\n  labels:\n    kueue.x-k8s.io/queue-name: "
                          "team\n    kueue.x-k8s.io/priority-class: high\n").replace("spec:\n  runtimeRef",
@@ -215,6 +221,8 @@ def test_a_trainingruntime_that_is_no_copy_mpigen_writes_is_named_as_it_is() -> 
     (("    - {name: NCCL_DEBUG, value: WARN}", "    - name: POD\n      valueFrom: {fieldRef: {fieldPath: metadata.name}}"),
      "spec.trainer.env.0"),
     (("    - {name: NCCL_DEBUG, value: WARN}", "    - {name: Z, value: z}\n    - {name: A, value: a}"), "spec.trainer.env"),
+    (("    - {name: NCCL_DEBUG, value: WARN}", "    - name: T\n      valueFrom: {secretKeyRef: {name: s, key: k, "
+      "optional: true}}"), "spec.trainer.env.0"),
     (("  runtimeRef:", "  managedBy: kueue.x-k8s.io/multikueue\n  runtimeRef:"), "spec.managedBy"),
     (("runtimeRef: {name: torch-distributed}", "runtimeRef: {name: jax-distributed}"), "spec.runtimeRef.name"),
     (("                    labels: {team: vision}", "                    labels: {}"), "metadata.labels.team"),
