@@ -13,7 +13,9 @@ from ..credentials import looks_like_credential
 from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, canonical_quantity, runtime_roles
 from ..names import CLUSTER_TRAINING_RUNTIME_KIND, SPEC_API_VERSION, SPEC_KIND, TRAINER_VERSION, TRAINING_RUNTIME_KIND
 from ..render.pods import ISTIO_INJECT
+from ..render.trainjob import num_nodes
 from ..spec.runtime_rules import launcher_is_node, ml_policies
+from ..trainer.framework import mpi_node_pods
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION
 from .manifest_gang import KUEUE_PRIORITY, KUEUE_QUEUE
 from .manifest_pods import ENV_NAME, Finding, container_resources, dropped, env_map, lost, spec_volumes
@@ -69,13 +71,11 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
         env = _env(trainer["env"], where + ("env",), findings)
         if env:
             out["env"] = env
-    nodes = trainer.get("numNodes")
-    if nodes is None:
-        nodes = ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("numNodes") or 1
-    out["workers"] = nodes - 1 if framework == "pytorch" or launcher_is_node(runtime) else nodes
-    if framework == "mpi" and out["workers"] < 1:
-        findings.append(lost(where + ("numNodes",), f"numNodes {nodes}: mpigen's MPI TrainJob has at least one node "
-                                                    "pod besides the launcher (workers: 1)"))
+    if "trainer" not in (job.get("spec") or {}) and framework == "pytorch":
+        findings.append(lost(where, "no trainer: Trainer's torch plugin gives the trainer's node container the "
+                                    "PET_* variables and the port 29500 only when the TrainJob has one, and a spec's "
+                                    "TrainJob always has one (numNodes: its workers + 1)"))
+    out["workers"] = _workers(job, runtime, framework, findings)
     if trainer.get("numProcPerNode") is not None:
         out["slotsPerWorker"] = trainer["numProcPerNode"]
     patched: dict[str, Any] = {}
@@ -98,6 +98,32 @@ def trainer_fields(job: dict[str, Any], runtime: dict[str, Any], framework: str,
             findings.append(lost(where + (key,), f"trainer.{key}: not a field of Trainer {TRAINER_VERSION}'s TrainJob"))
     _initializers(job, layers, findings)
     return out, patched
+
+
+def _workers(job: dict[str, Any], runtime: dict[str, Any], framework: str, findings: list[Finding]) -> int:
+    """``spec.workers`` for the pods Trainer runs. PyTorch: the nodes besides the Master, node 0
+    (``numNodes``, else the runtime's). MPI: the node job's pods as the mpi plugin counts them (of
+    ``numNodes``, else the runtime's), from which mpigen writes a ``numNodes`` that gives as many."""
+    where = ("spec", "trainer", "numNodes")
+    given = ((job.get("spec") or {}).get("trainer") or {}).get("numNodes")
+    nodes = given if given is not None else ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("numNodes") or 1
+    if framework == "pytorch":
+        if nodes < 1:
+            findings.append(lost(where, f"numNodes {nodes}: a spec's PyTorch TrainJob has its Master, node 0 "
+                                        "(numNodes 1 with workers: 0)"))
+        return nodes - 1
+    pods = mpi_node_pods(job, runtime)
+    workers = pods if pods is not None else nodes - 1 if launcher_is_node(runtime) else nodes
+    if workers < 1:
+        findings.append(lost(where, f"the node job has {workers} pods: mpigen's MPI TrainJob has at least one "
+                                    "node pod besides the launcher (workers: 1)"))
+        return workers
+    written = num_nodes({"framework": framework, "workers": workers}, runtime)
+    if given is not None and written != given:
+        findings.append(dropped(where, f"numNodes {given} is imported as workers: {workers}, which mpigen writes as "
+                                       f"numNodes {written}: on a runtime whose launcher is a node, Trainer gives "
+                                       f"the node job max(numNodes - 1, 1) pods, {workers} for both"))
+    return workers
 
 
 def _canonical(values: Any) -> Any:

@@ -12,17 +12,18 @@ torch or MPI runtime). The TrainJob is then read in the three layers mpigen writ
 1. **the TrainJob's own fields** (:mod:`.manifest_layers`): ``trainer.image``, ``command``,
    ``args`` and ``env`` (each only when given: without ``image`` and ``command`` the runtime's
    run), ``numNodes`` as ``workers`` (PyTorch: the nodes besides the Master; MPI: the pods of the
-   node job), ``numProcPerNode`` as ``slotsPerWorker``, ``resourcesPerNode`` as ``resources``
-   when its requests are its limits, else as a pod template patch of the node containers'
-   resources (which mpigen writes back as ``resourcesPerNode``), ``initializer.<dataset|model>``
-   as the initializer's ``env`` (``storageUri`` as its ``STORAGE_URI``); ``suspend`` and
-   ``activeDeadlineSeconds`` as ``runPolicy``; Kueue's labels as ``gang: kueue``;
+   node job, as the mpi plugin counts them), ``numProcPerNode`` as ``slotsPerWorker``,
+   ``resourcesPerNode`` as ``resources`` when its requests are its limits, else as a pod template
+   patch of the node containers' resources (which mpigen writes back as ``resourcesPerNode``),
+   ``initializer.<dataset|model>`` as the initializer's ``env`` (``storageUri`` as its
+   ``STORAGE_URI``); ``suspend`` and ``activeDeadlineSeconds`` as ``runPolicy``; Kueue's labels as
+   ``gang: kueue``;
 2. **the runtime patches**, any manager's (:mod:`.manifest_layers`): each replicated job's pod
    labels and annotations, ``nodeSelector``, ``tolerations``, ``affinity``,
    ``serviceAccountName``, ``imagePullSecrets``, the security contexts, the volumes with the
-   training container's mounts (``shmSize`` where mpigen's own), job-wide where every replicated
-   job that trains has the same value, else under ``roles.<replicated job>``; the JobSet
-   template's Volcano queue annotation as ``scheduling.queue``;
+   training container's mounts (``shmSize`` where mpigen's own), job-wide where every
+   replicated job that trains has the same value, else under ``roles.<replicated job>``; the
+   JobSet template's Volcano queue annotation as ``scheduling.queue``;
 3. **the TrainingRuntime copy** (:mod:`.manifest_copy`): a TrainingRuntime of the file that the
    TrainJob names and that is what mpigen writes for a runtime it knows is read back as the
    settings that make mpigen write it (the gang, the PriorityClass, the host network, init
@@ -36,7 +37,8 @@ another ML policy, metadata of the JobSet or of a Job template, what only a runt
 templates can say on a runtime that is no copy mpigen would write (a spec would run the job on a
 copy: another runtime, so another runtime snapshot), the job's labels where its pods lack them
 (mpigen puts them on the pods), variables a spec's ``env`` cannot hold, an initializer's
-``secretRef``, ``managedBy``. Pure; the spec is built and compared here only to choose between
+``secretRef``, ``managedBy``, a torch TrainJob without ``trainer`` (whose node container Trainer
+gives no torch variables). Pure; the spec is built and compared here only to choose between
 the copy's settings and the runtime named as it is (the command compares again, as for every kind).
 """
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from . import jobset, ml, mpi, podgroup, torch
 from .defaults import runtime_defaults, trainjob_defaults
-from .info import Info, TrainerError, new_runtime_info, typed_runtime
+from .info import NODE, Info, TrainerError, new_runtime_info, typed_runtime
 from .runtimes import runtime_shape, trainjob_shape
 from .validation import deprecation_warning, runtime_problems, supported_runtime, trainjob_problems
 
@@ -117,6 +117,23 @@ def pod_templates(trainjob: dict[str, Any], runtime: dict[str, Any]) -> dict[str
     jobset.trainjob_fields(spec, info, job)
     return {rjob.get("name") or "": (rjob.get("template") or {}).get("spec", {}).get("template") or {}
             for rjob in spec.get("replicatedJobs") or [] if isinstance(rjob, dict)}
+
+
+def mpi_node_pods(trainjob: dict[str, Any], runtime: dict[str, Any]) -> int | None:
+    """The pods of an MPI runtime's ``node`` job for ``trainjob``: ``newRuntimeInfo``'s count, then
+    ``MPI.EnforceMLPolicy``'s from ``trainer.numNodes`` (``max(numNodes - 1, 1)`` on a runtime whose
+    launcher is a node). None when the runtime has no node job, or when the framework cannot read
+    the TrainJob or the runtime (:func:`runtime_info`)."""
+    if trainjob_shape(trainjob) or runtime_shape(runtime):
+        return None
+    job, rt = prepared(trainjob, runtime)
+    try:
+        info = new_runtime_info(job, rt)
+        mpi.enforce_ml_policy(info, job)
+    except TrainerError:
+        return None
+    node = info.pod_set_by_name(NODE)
+    return node.count if node is not None else None
 
 
 def webhook_problems(trainjob: dict[str, Any], runtime: dict[str, Any] | None,

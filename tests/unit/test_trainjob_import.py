@@ -238,7 +238,56 @@ def test_mpi_runtimes_count_the_node_job_s_pods() -> None:
     text = TORCH.replace("torch-distributed", "deepspeed-distributed").replace("torchrun, train.py",
                                                                               "mpirun, python, train.py")
     assert imported(text).spec["spec"]["workers"] == 3  # the launcher is a node: numNodes 4, 3 node pods
-    assert losses(text.replace("numNodes: 4", "numNodes: 1")) == [("spec.trainer.numNodes", "import-lost")]
+    # numNodes 1: the mpi plugin still gives the node job max(1 - 1, 1) pods, as numNodes 2 does
+    one = imported(text.replace("numNodes: 4", "numNodes: 1"))
+    assert one.spec["spec"]["workers"] == 1
+    assert [(p, c) for p, c, _, _ in one.findings] == [(("spec", "trainer", "numNodes"), "import-dropped")]
+
+
+BARE = """apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: bare}
+spec:
+  runtimeRef: {name: RUNTIME}
+"""
+
+NODES3 = """apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: mpi-three}
+spec:
+  mlPolicy: {numNodes: 3, mpi: {mpiImplementation: OpenMPI, numProcPerNode: 1, sshAuthMountPath: /root/.ssh}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: launcher
+        template:
+          metadata:
+            labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
+          spec:
+            template:
+              spec:
+                containers: [{name: node, image: mpioperator/openmpi:0.8.2}]
+      - name: node
+        template:
+          spec:
+            parallelism: 2
+            template:
+              spec:
+                containers: [{name: node, image: mpioperator/openmpi:0.8.2, command: [/usr/sbin/sshd, -De]}]
+"""
+
+
+def test_a_trainjob_without_trainer_numnodes() -> None:
+    """Without trainer.numNodes Trainer keeps the counts its runtime gives: the MPI node job's pods
+    are the spec's workers; a torch TrainJob without trainer gets none of the torch plugin's
+    variables and port, which a spec's TrainJob (always with trainer) gets."""
+    assert imported(BARE.replace("RUNTIME", "mlx-distributed")).spec["spec"]["workers"] == 1
+    assert imported(BARE.replace("RUNTIME", "deepspeed-distributed")).findings == []
+    three = imported(NODES3 + "---\n" + BARE.replace("RUNTIME", "mpi-three"))
+    assert three.spec["spec"]["workers"] == 2 and three.findings == []  # the node job's parallelism
+    assert losses(BARE.replace("RUNTIME", "torch-distributed")) == [("spec.trainer", "import-lost")]
+    assert losses(BARE.replace("RUNTIME", "torchtune-llama3.2-1b")) == [("spec.trainer", "import-lost")]
+    assert imported(BARE.replace("RUNTIME", "torch-distributed") + "  trainer: {}\n").findings == []
 
 
 def test_an_initializer_s_storage_uri_is_its_storage_uri_variable() -> None:
@@ -291,6 +340,11 @@ def test_the_command_refuses_what_validate_refuses(tmp_path: Path) -> None:
     text = TORCH.replace("    - {name: NCCL_DEBUG, value: WARN}", "    - {name: PET_NNODES, value: '2'}")
     code, out, err = run(["-"], stdin=text)
     assert (code, out) == (1, "") and "error trainjob-invalid" in err
+
+
+def test_the_command_says_what_a_trainjob_without_trainer_lacks() -> None:
+    code, out, err = run(["-"], stdin=BARE.replace("RUNTIME", "torch-distributed"))
+    assert (code, out) == (1, "") and "error import-lost" in err and "import-mismatch" not in err
 
 
 def test_the_command_s_copy_is_consumed(tmp_path: Path) -> None:
