@@ -16,6 +16,8 @@ from ..render.pods import ISTIO_INJECT
 from ..render.trainjob import num_nodes
 from ..spec.runtime_rules import launcher_is_node, ml_policies
 from ..trainer.framework import mpi_node_pods
+from ..trainer.patch import POD_TEMPLATE, PatchError
+from ..trainer.patch import merge as merge_patch
 from ..trainer.podgroup import VOLCANO_QUEUE_ANNOTATION
 from .manifest_gang import KUEUE_PRIORITY, KUEUE_QUEUE
 from .manifest_pods import ENV_NAME, Finding, container_resources, dropped, env_map, lost, spec_volumes
@@ -240,6 +242,7 @@ def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[s
     volcano podGroupPolicy, when Kueue's (``queued``) is not the spec's ``scheduling.queue``."""
     by_name = {layer.role.name: layer for layer in layers}
     scheduling: dict[str, Any] = {}
+    pods: dict[str, list[tuple[dict[str, Any], tuple]]] = {}  # each replicated job's, patch by patch
     for i, entry in enumerate((job.get("spec") or {}).get("runtimePatches") or []):
         where = ("spec", "runtimePatches", i, "trainingRuntimeSpec", "template")
         template = ((entry or {}).get("trainingRuntimeSpec") or {}).get("template") or {}
@@ -267,13 +270,67 @@ def runtime_patches(job: dict[str, Any], layers: list[Layer], job_labels: dict[s
                 findings.append(lost(at + ("template", "metadata", key), f"the {layer.role.name} Jobs' {key}: a spec "
                                      "says its pods' labels and annotations, not its Jobs'"))
             pod = (job_template.get("spec") or {}).get("template") or {}
-            _pod_patch(pod, at + ("template", "spec", "template"), layer, job_labels, findings)
+            pods.setdefault(layer.role.name, []).append((pod, at + ("template", "spec", "template")))
+    for name, patched in pods.items():
+        try:
+            merged = _merged_pods(patched)
+        except PatchError as exc:  # Trainer's merge fails too: validate refuses the job first
+            findings.append(lost(patched[-1][1], f"the runtime patches of {name}: {exc}"))
+            continue
+        _pod_patch(merged, _origins(patched, merged), by_name[name], job_labels, findings)
     return scheduling
 
 
-def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict[str, Any],
+def _merged_pods(patched: list[tuple[dict[str, Any], tuple]]) -> dict[str, Any]:
+    """One replicated job's pod templates of the runtime patches, merged as ``mergeRuntimePatches``
+    merges them into the runtime's, one after the other (a strategic merge patch: maps merged,
+    containers and volumes by name, mounts by path, other lists replaced). Raises ``PatchError``."""
+    merged = patched[0][0]
+    for pod, _ in patched[1:]:
+        merged = merge_patch(merged if isinstance(merged, dict) else {}, pod if isinstance(pod, dict) else {},
+                             POD_TEMPLATE)
+    return merged
+
+
+def _origins(patched: list[tuple[dict[str, Any], tuple]], merged: dict[str, Any]) -> Any:
+    """Where a path of the merged pod template is in the manifest: in the last runtime patch that
+    says it (a container or volume found there by its name), else the last patch's pod template."""
+    def origin(*path: Any) -> tuple:
+        for pod, where in reversed(patched):
+            found = _found(pod, merged, path)
+            if found is not None:
+                return where + found
+        return patched[-1][1] + path
+
+    return origin
+
+
+def _found(pod: Any, merged: Any, path: tuple) -> tuple | None:
+    """``path`` of ``merged`` as the path of the same place in ``pod`` (None: ``pod`` does not say it)."""
+    out: list[Any] = []
+    for step in path:
+        if isinstance(step, int):
+            item = merged[step] if isinstance(merged, list) and step < len(merged) else None
+            if not isinstance(pod, list) or not isinstance(item, dict) or "name" not in item:
+                return None
+            index = next((i for i, other in enumerate(pod)
+                          if isinstance(other, dict) and other.get("name") == item["name"]), None)
+            if index is None:
+                return None
+            pod, merged = pod[index], item
+            out.append(index)
+        else:
+            if not isinstance(pod, dict) or step not in pod:
+                return None
+            pod, merged = pod[step], merged.get(step) if isinstance(merged, dict) else None
+            out.append(step)
+    return tuple(out)
+
+
+def _pod_patch(pod: dict[str, Any], at: Any, layer: Layer, job_labels: dict[str, Any],
                findings: list[Finding]) -> None:
-    """One replicated job's pod template in a runtime patch: the spec fields it says (see the module)."""
+    """One replicated job's pod template in the runtime patches (merged): the spec fields it says
+    (see the module); ``at(*path)`` is where a path of it is in the manifest."""
     from ..render.pods import SHM_VOLUME
     from .manifest_features import SHM_PATH, _shm
 
@@ -285,40 +342,38 @@ def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict
             if labels.get(key) == value:
                 del labels[key]
     if labels:
-        layer.set("labels", dict(sorted({**layer.fields.get("labels", {}), **labels}.items())),
-                  where + ("metadata", "labels"))
+        layer.set("labels", dict(sorted(labels.items())), at("metadata", "labels"))
     annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
                    if not (role.trains and k == ISTIO_INJECT and v == "false")}
     if annotations:
-        layer.set("annotations", dict(sorted({**layer.fields.get("annotations", {}), **annotations}.items())),
-                  where + ("metadata", "annotations"))
+        layer.set("annotations", dict(sorted(annotations.items())), at("metadata", "annotations"))
     for key in meta:
         if key not in ("labels", "annotations"):
-            findings.append(lost(where + ("metadata", key), f"a pod template's metadata.{key}"))
+            findings.append(lost(at("metadata", key), f"a pod template's metadata.{key}"))
     spec = pod.get("spec") or {}
     for key, value in spec.items():
         if key in PATCH_POD_FIELDS:
-            layer.set(PATCH_POD_FIELDS[key], copy.deepcopy(value), where + ("spec", key))
+            layer.set(PATCH_POD_FIELDS[key], copy.deepcopy(value), at("spec", key))
         elif key == "imagePullSecrets" and all(isinstance(s, dict) and set(s) == {"name"} for s in value or []):
-            layer.set("imagePullSecrets", [s["name"] for s in value], where + ("spec", key))
+            layer.set("imagePullSecrets", [s["name"] for s in value], at("spec", key))
         elif key not in ("volumes", "containers"):
-            findings.append(lost(where + ("spec", key), f"{key} in a runtime patch: mpigen writes it in a "
+            findings.append(lost(at("spec", key), f"{key} in a runtime patch: mpigen writes it in a "
                                  "TrainingRuntime copy's pod template, and the TrainJob would run on another runtime"))
     mounts: list[Any] = []
     for k, container in enumerate(spec.get("containers") or []):
-        at = where + ("spec", "containers", k)
         if not isinstance(container, dict) or container.get("name") != role.main:
-            findings.append(lost(at, f"the container {container.get('name') if isinstance(container, dict) else '?'!r}"
-                                     " in a runtime patch: a spec's runtime patch reaches the training container only"))
+            findings.append(lost(at("spec", "containers", k), "the container "
+                                 f"{container.get('name') if isinstance(container, dict) else '?'!r} in a runtime "
+                                 "patch: a spec's runtime patch reaches the training container only"))
             continue
         for key, value in container.items():
             if key == "volumeMounts":
                 mounts = list(value or [])
             elif key == "securityContext":
-                layer.set("securityContext", copy.deepcopy(value), at + (key,))
+                layer.set("securityContext", copy.deepcopy(value), at("spec", "containers", k, key))
             elif key != "name":
-                findings.append(lost(at + (key,), f"the training container's {key} in a runtime patch: "
-                                                  "Trainer's webhook refuses it (set by the TrainJob's fields)"))
+                findings.append(lost(at("spec", "containers", k, key), f"the training container's {key} in a "
+                                     "runtime patch: Trainer's webhook refuses it (set by the TrainJob's fields)"))
     volumes = list(spec.get("volumes") or [])
     if volumes or mounts:
         # mpigen's /dev/shm: the last volume, mounted last (the mount is in the copy when a pod
@@ -329,14 +384,14 @@ def _pod_patch(pod: dict[str, Any], where: tuple, layer: Layer, job_labels: dict
                                                                   else mounts}]}}, 0)
         if shm is not None:
             volumes, mounts = volumes[:-1], (mounts if unmounted else mounts[:-1])
-            layer.set("shmSize", shm, where + ("spec", "volumes", len(volumes)))
+            layer.set("shmSize", shm, at("spec", "volumes", len(volumes)))
         said = spec_volumes(volumes, mounts)
         if said is None:
-            findings.append(lost(where + ("spec", "volumes"), "the volumes and the training container's mounts: a "
+            findings.append(lost(at("spec", "volumes"), "the volumes and the training container's mounts: a "
                                  f"spec's volumes are mounted once each by name (mounts other than at {SHM_PATH} "
                                  "of volumes the patch defines)"))
         elif said:
-            layer.set("volumes", said, where + ("spec", "volumes"))
+            layer.set("volumes", said, at("spec", "volumes"))
 
 
 # ------------------------------------------------------------------------------ the spec's job-wide fields and roles

@@ -18,10 +18,10 @@ torch or MPI runtime). The TrainJob is then read in the three layers mpigen writ
    ``initializer.<dataset|model>`` as the initializer's ``env`` (``storageUri`` as its
    ``STORAGE_URI``); ``suspend`` and ``activeDeadlineSeconds`` as ``runPolicy``; Kueue's labels as
    ``gang: kueue``;
-2. **the runtime patches**, any manager's (:mod:`.manifest_layers`): each replicated job's pod
-   labels and annotations, ``nodeSelector``, ``tolerations``, ``affinity``,
-   ``serviceAccountName``, ``imagePullSecrets``, the security contexts, the volumes with the
-   training container's mounts (``shmSize`` where mpigen's own), job-wide where every
+2. **the runtime patches**, any manager's, merged as Trainer merges them (:mod:`.manifest_layers`):
+   each replicated job's pod labels and annotations, ``nodeSelector``, ``tolerations``,
+   ``affinity``, ``serviceAccountName``, ``imagePullSecrets``, the security contexts, the volumes
+   with the training container's mounts (``shmSize`` where mpigen's own), job-wide where every
    replicated job that trains has the same value, else under ``roles.<replicated job>``; the
    JobSet template's Volcano queue annotation as ``scheduling.queue``;
 3. **the TrainingRuntime copy** (:mod:`.manifest_copy`): a TrainingRuntime of the file that the

@@ -290,6 +290,44 @@ def test_a_trainjob_without_trainer_numnodes() -> None:
     assert imported(BARE.replace("RUNTIME", "torch-distributed") + "  trainer: {}\n").findings == []
 
 
+def test_runtime_patches_of_one_replicated_job_merge_as_trainer_merges_them() -> None:
+    second = """  - manager: kueue.x-k8s.io/manager
+    trainingRuntimeSpec:
+      template:
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  metadata:
+                    labels: {kueue.x-k8s.io/podset: node}
+                  spec:
+                    nodeSelector: {flavor: a100}
+                    tolerations: [{key: gpu, operator: Exists}]
+                    volumes:
+                    - name: cache
+                      emptyDir: {}
+                    containers:
+                    - name: node
+                      volumeMounts: [{name: cache, mountPath: /cache}]
+"""
+    result = imported(TORCH + second)
+    assert result.findings == []
+    spec = result.spec["spec"]
+    assert spec["nodeSelector"] == {"pool": "gpu", "flavor": "a100"}  # maps merge
+    assert spec["tolerations"] == [{"key": "gpu", "operator": "Exists"}]
+    assert spec["labels"] == {"kueue.x-k8s.io/podset": "node", "team": "vision"}
+    # the later patch's volume first, as the strategic merge orders them (and Trainer's pods have them)
+    assert spec["volumes"] == [{"name": "cache", "emptyDir": {}, "mountPath": "/cache"},
+                               {"name": "data", "claimName": "imagenet", "mountPath": "/data"}]
+    # what is lost is said in the patch that says it
+    lost_line = second.replace("tolerations: [{key: gpu, operator: Exists}]", "terminationGracePeriodSeconds: 9")
+    assert losses(TORCH + lost_line) == [(
+        "spec.runtimePatches.1.trainingRuntimeSpec.template.spec.replicatedJobs.0.template.spec.template.spec."
+        "terminationGracePeriodSeconds", "import-lost")]
+
+
 def test_an_initializer_s_storage_uri_is_its_storage_uri_variable() -> None:
     text = """apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
