@@ -4,8 +4,8 @@ For every job manifest of the pinned releases' examples (mpi-operator's examples
 training-operator's examples/, Kubeflow Trainer's examples/: tests/upstream_corpus.py's ``job_manifests``):
 the spec it prints, built, gives the same objects as the manifest: ``mpigen explain --format
 yaml`` of the one and of the other (the manifest as ``mpigen migrate`` makes it current, when it
-is of a retired version; a TrainJob's spec in a folder beside a copy of the manifest, whose
-runtimes explain reads as it reads those of the manifest's folder) are the same, but for the
+is of a retired version; a TrainJob's spec in a folder beside copies of the manifest and of the
+files beside it, whose runtimes explain reads as import read them) are the same, but for the
 annotation ``sidecar.istio.io/inject: "false"`` that mpigen writes on every job on purpose (and,
 under Kueue, which suspends a job with a queue name when it is created, a JobSet's ``suspend``).
 A manifest the spec cannot express is refused (exit 1, nothing printed) with located diagnostics
@@ -24,6 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from mpigen.io import read_beside
 from mpigen.main import cli
 from mpigen.render.pods import ISTIO_INJECT
 from tests.upstream_corpus import ROOT, job_manifests
@@ -110,8 +111,10 @@ def test_upstream_job_manifests_round_trip(tmp_path: Path, capsys: pytest.Captur
             assert migrated == 0, err
         folder = tmp_path / f"case-{index}"  # a TrainJob's spec beside the manifest's runtimes
         folder.mkdir()
-        if manifest.holds(["TrainJob"]):
+        if manifest.holds(["TrainJob"]):  # the manifest and the files beside it, whose runtimes import read
             shutil.copy(manifest.file, folder / "manifest.yaml")
+            for path in read_beside([str(manifest.file)]):
+                shutil.copy(path, folder / f"beside-{Path(path).name}")
         written = folder / "spec.yaml"
         written.write_text(spec, encoding="utf-8")
         differing = _explain_differs(current, written, config)
@@ -125,6 +128,46 @@ def test_upstream_job_manifests_round_trip(tmp_path: Path, capsys: pytest.Captur
             print(reason)
     assert not problems, "\n".join(problems)
     assert len(passed) >= ROUND_TRIPS, f"{len(passed)} round-trip, {ROUND_TRIPS} did before"
+
+
+def _without_jobset_metadata(docs: list[dict[str, Any]]) -> None:
+    for patch in docs[0]["spec"]["runtimePatches"]:
+        del patch["trainingRuntimeSpec"]["template"]["metadata"]
+
+
+def _with_initializer_mount(docs: list[dict[str, Any]]) -> None:
+    runtime = next(d for d in docs if d["kind"] == "TrainingRuntime")
+    rjob = next(r for r in runtime["spec"]["template"]["spec"]["replicatedJobs"] if r["name"] == "dataset-initializer")
+    container = rjob["template"]["spec"]["template"]["spec"]["containers"][0]
+    container["volumeMounts"] = [{"name": "initializer", "mountPath": "/workspace"}]
+
+
+REFUSED_FOR = {
+    "trainer@v2.3.0/examples/yaml/02-runtime-patches.yaml": _without_jobset_metadata,
+    "trainer@v2.3.0/examples/yaml/05-multi-step.yaml": _with_initializer_mount,
+}
+"""Trainer's example TrainJobs the spec cannot express, each with the one change that takes away
+what its diagnostics say: the JobSet's labels and annotations, the initializer mount Trainer's
+webhook asks for."""
+
+
+@pytest.mark.parametrize("path", sorted(REFUSED_FOR))
+def test_refused_trainer_examples_round_trip_without_what_is_refused(path: str, tmp_path: Path) -> None:
+    """A refusal's reason is the whole reason: without it, the example round-trips."""
+    manifest = next(m for m in MANIFESTS if m.path == path)
+    docs = [d for d in yaml.safe_load_all(manifest.file.read_text(encoding="utf-8")) if d]
+    code, _, err = _run(["import", "manifest", str(manifest.file)])
+    assert code == 1, err
+    REFUSED_FOR[path](docs)
+    config = tmp_path / ".mpigen.yaml"
+    config.write_text("{}\n", encoding="utf-8")
+    changed = tmp_path / "manifest.yaml"
+    changed.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    code, spec, err = _run(["import", "manifest", "--config", str(config), str(changed)])
+    assert code == 0, err
+    written = tmp_path / "spec.yaml"
+    written.write_text(spec, encoding="utf-8")
+    assert _explain_differs(changed, written, config) is None
 
 
 MIGRATED = 10
