@@ -75,7 +75,7 @@ CODES = frozenset({
     "patch-type", "plaintext-credential", "pod-containers", "pod-env", "pod-ports", "pod-probes", "pod-resources",
     "pod-scheduling", "pod-security", "pod-spec", "pod-volumes", "priority-class", "priority-class-not-on-pods",
     "priority-class-spec", "priority-order", "quantity", "quantity-overflow", "queue-ignored", "role-conflict",
-    "role-unknown", "runtime-copy", "runtime-field", "runtime-framework", "runtime-not-found",
+    "role-null", "role-unknown", "runtime-copy", "runtime-field", "runtime-framework", "runtime-not-found",
     "schedule-timeout-zero", "scheduler-name", "scheduler-name-mismatch", "schema", "service-spec", "sidecar",
     "slots-gpu-mismatch", "slots-np-mismatch", "ssh-path-non-root", "stale-staging", "tensorboard-host-path",
     "tensorboard-log-dir", "tensorboard-name", "trainer-depends-on-gang-deadlock", "trainer-limit-only-resource",

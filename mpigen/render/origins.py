@@ -44,7 +44,7 @@ def spec_field(obj: dict[str, Any], path: Path, metadata: dict[str, Any], spec: 
     data = {"metadata": metadata, "spec": spec}
     candidates = _candidates(obj, tuple(path), spec)
     for candidate in candidates:
-        if _holds(data, candidate):
+        if _holds(data, candidate) or candidate[:2] == ("spec", "environments"):  # an environment's own patch
             return candidate
     first = candidates[0]  # the spec does not hold it: the nearest field that would
     return next(first[:n] for n in range(len(first), 0, -1) if _holds(data, first[:n]))
@@ -280,18 +280,17 @@ ROLE_NAMES = {"PS": "ps"}
 
 
 def _patch_origin(template: Any, path: Path, spec: dict[str, Any], role: str) -> Path | None:
-    """Where a pod template patch of ``role`` (its own, applied last, then the job-wide one) set the
-    value at ``path`` of the (patched) ``template``, as a path of the spec document; None if none did."""
-    own = (spec.get("roles") or {}).get(role)
-    places = [(("spec", "roles", role, "podTemplatePatch"),
-               own.get("podTemplatePatch") if isinstance(own, dict) else None),
-              (("spec", "podTemplatePatch"), spec.get("podTemplatePatch"))]
-    places = [(where, patch) for where, patch in places if isinstance(patch, dict) and patch]
+    """Where a pod template patch of ``role`` set the value at ``path`` of the (patched)
+    ``template``, as a path of the spec document (the last patch that set it: they apply in order);
+    None if none did."""
+    from ..expand.environments import placed_patches
+
+    places = [(where, patch) for where, patch, own in placed_patches(spec) if own in (None, role)]
     if not places or not isinstance(template, dict):
         return None
     from ..patch import patch_origin
 
-    for where, patch in places:
+    for where, patch in reversed(places):
         found = patch_origin(template, tuple(path), patch)
         if found is not None:
             return where + tuple(found)

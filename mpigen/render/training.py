@@ -57,7 +57,7 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> tuple
     replica_specs: dict[str, Any] = {}
     for rtype, role, replicas in replica_types(spec):
         view = role_view(spec, role)
-        main = container(view, CONTAINER[framework], list(view["command"]), ports=[dict(port)])
+        main = container(view, CONTAINER[framework], list(view["command"] or []), ports=[dict(port)])
         template, found = patched_template(
             pod_template(view, labels, main, job_name=metadata["name"], gpu_pods=total_gpu_pods), view)
         findings += found

@@ -110,6 +110,7 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
     roles = [spec.get("resources")] + [r.get("resources") for fw in ("pytorch", "tensorflow")
                                        for r in (spec.get(fw) or {}).values() if isinstance(r, dict)]
     roles.append(((spec.get("mpi") or {}).get("launcher") or {}).get("resources"))
+    roles += [r.get("resources") for r in (spec.get("roles") or {}).values() if isinstance(r, dict)]
     if not any(gpus(r) for r in roles if isinstance(r, dict)):
         yield (("spec", "scheduling", "gpuTopology"), "gpu-topology", Severity.ERROR,
                "gpuTopology places GPU pods by the GPUs' links: give the pods GPUs (resources.gpu)")

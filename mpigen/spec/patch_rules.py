@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name
+from ..expand.environments import placed_patches
 from ..expand.roles import ROLES, role_settings, roles_of
 from ..names import volume_name
 from ..versions import OperatorVersion
@@ -67,13 +68,8 @@ def patches(spec: dict) -> list[tuple[tuple, dict, tuple[str, ...]]]:
     if spec.get("runtime") is not None or spec.get("framework", "mpi") not in ROLES:
         return []
     roles = roles_of(spec)
-    out = []
-    if isinstance(spec.get("podTemplatePatch"), dict):
-        out.append((("spec", "podTemplatePatch"), spec["podTemplatePatch"], roles))
-    for role, settings in (spec.get("roles") or {}).items():
-        if isinstance(settings, dict) and isinstance(settings.get("podTemplatePatch"), dict) and role in roles:
-            out.append((("spec", "roles", role, "podTemplatePatch"), settings["podTemplatePatch"], (role,)))
-    return out
+    return [(where, patch, roles if own is None else (own,)) for where, patch, own in placed_patches(spec)
+            if own is None or own in roles]
 
 
 def container_name(framework: str, role: str) -> str:
@@ -192,7 +188,7 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
     """A patch that sets what a field of the spec sets too, and a container no role's pods have:
     one warning per place in the patch, naming every role it is true of."""
     framework = spec.get("framework", "mpi")
-    settings = functools.cache(lambda role: role_settings(spec, role, None))
+    settings = functools.cache(lambda role: role_settings(spec, role))
     yield from overlaps(spec, patches(spec), settings,
                         lambda role: settings(role).get("containerName") or container_name(framework, role))
 

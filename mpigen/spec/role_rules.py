@@ -61,6 +61,14 @@ def _role_conflicts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator
                        f"the {role}'s {field} is given twice, here and at {framework}.{role}.{field}: keep one")
 
 
+def _nulls(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
+    """``null`` removes a job-wide setting from a role, but a pod cannot be without an image."""
+    for role, settings in (spec.get("roles") or {}).items():
+        if isinstance(settings, dict) and "image" in settings and settings["image"] is None:
+            yield (("spec", "roles", role, "image"), "role-null", Severity.ERROR,
+                   f"the {role}'s pods need an image: give roles.{role}.image one, or leave it out for spec.image")
+
+
 def role_places(spec: dict) -> list[tuple[tuple, dict]]:
     """(path, settings) of each place that sets pod fields: the spec itself, then each role's."""
     places: list[tuple[tuple, dict]] = [(("spec",), spec)]
@@ -105,7 +113,7 @@ def _mounts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding
 
     if spec.get("runtime") is not None or spec.get("framework", "mpi") not in ROLES:
         return
-    yield from undefined_mounts(spec, [(role, role_settings(spec, role, None), set(OWN_VOLUMES))
+    yield from undefined_mounts(spec, [(role, role_settings(spec, role), set(OWN_VOLUMES))
                                        for role in roles_of(spec)])
 
 
@@ -127,8 +135,8 @@ def undefined_mounts(spec: dict, roles: list[tuple[str, dict, set[str]]]) -> Ite
                     said.add(path)
                     yield (path, "volume-undefined", Severity.ERROR,
                            f"volume {name!r} is mounted here but the {role}'s pods do not define it: add it to "
-                           f"{'.'.join(where[:-1] + ('volumes',))} (without a mountPath, it is not mounted into "
-                           "the training container)")
+                           f"{format_path(_where(spec, role, 'volumes'))} (without a mountPath, it is not mounted "
+                           "into the training container)")
 
 
 def _where(spec: dict, role: str, field: str) -> tuple:
@@ -145,12 +153,12 @@ def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
 
     if spec.get("framework", "mpi") != "mpi" or spec.get("runtime") is not None or ssh_port_chosen(spec):
         return
-    for base, settings in role_places(spec):
-        if settings.get("hostNetwork") and (base == ("spec",) or base[-1] == "worker"):
-            yield (base + ("hostNetwork",), "host-network-ssh", Severity.WARNING,
-                   "on the host network the MPI workers' sshd needs the node's port 22, which the node's own "
-                   "sshd usually holds; " + SSH_PORT_HINT)
-            return
+    from ..expand.roles import role_settings
+
+    if role_settings(spec, "worker")["hostNetwork"]:  # the workers', job-wide or their own
+        yield (_where(spec, "worker", "hostNetwork"), "host-network-ssh", Severity.WARNING,
+               "on the host network the MPI workers' sshd needs the node's port 22, which the node's own "
+               "sshd usually holds; " + SSH_PORT_HINT)
 
 
-ROLE_RULES = (_role_names, _role_conflicts, _containers, _mounts, _host_network)
+ROLE_RULES = (_role_names, _role_conflicts, _nulls, _containers, _mounts, _host_network)

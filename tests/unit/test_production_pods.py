@@ -244,6 +244,11 @@ def test_an_empty_command_runs_the_images_entrypoint_with_args() -> None:
      ("env-reserved", "spec.roles.worker.env.OMPI_MCA_plm_rsh_args", Severity.WARNING)),
     (MPI + "  hostNetwork: true\n", ("host-network-ssh", "spec.hostNetwork", Severity.WARNING)),
     (PYTORCH + "  containerName: trainer\n", ("framework-field", "spec.containerName", Severity.ERROR)),
+    (MPI + "  roles: {launcher: {image: null}}\n", ("role-null", "spec.roles.launcher.image", Severity.ERROR)),
+    (MPI + "  roles: {launcher: {env: {T: 12:30}}}\n",
+     ("yaml-number", "spec.roles.launcher.env.T", Severity.ERROR)),
+    (MPI + "  resources: {cpu: 2}\n  roles: {worker: {resources: {gpu: 2}}}\n  scheduling: {gpuTopology: true}\n",
+     ("host-network-ssh", "spec.scheduling.gpuTopology", Severity.WARNING)),
     (TENSORFLOW + "  roles: {worker: {containerName: tf}}\n",
      ("framework-field", "spec.roles.worker.containerName", Severity.ERROR)),
 ])
@@ -392,3 +397,50 @@ def test_null_removes_a_job_wide_setting_from_a_role_and_a_wrong_type_says_what_
 def test_slots_per_worker_is_a_pytorchjobs_nproc_per_node() -> None:
     assert build(PYTORCH)["spec"]["nprocPerNode"] == "auto"
     assert build(PYTORCH + "  slotsPerWorker: 8\n")["spec"]["nprocPerNode"] == "8"
+
+
+def test_null_command_and_resources_of_a_role() -> None:
+    """``command: null`` in a role runs the image's entrypoint like ``[]``; ``resources: null``
+    leaves the role without requests or limits (and out of minResources)."""
+    body = MPI + "  resources: {gpu: 2, cpu: '4'}\n  roles: {launcher: {command: null}, worker: {resources: null}}\n"
+    launcher, worker = pods(build(body)).values()
+    assert "command" not in launcher["containers"][0]
+    assert "resources" not in worker["containers"][0]
+
+
+def test_an_mpi_launcher_that_runs_as_a_worker_has_the_workers_resources() -> None:
+    body = MPI + "  resources: {cpu: '2'}\n  mpi: {runLauncherAsWorker: true}\n" \
+                 "  roles: {worker: {resources: {gpu: 8, cpu: '16'}}}\n"
+    launcher, worker = pods(build(body)).values()
+    assert launcher["containers"][0]["resources"] == worker["containers"][0]["resources"]
+    assert worker["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "8"
+
+
+def test_a_worker_off_the_host_network_needs_no_ssh_port() -> None:
+    body = MPI + "  hostNetwork: true\n  roles: {worker: {hostNetwork: null}}\n"
+    assert "host-network-ssh" not in [code for code, _, _ in findings(body)]
+
+
+def test_an_environments_patches_apply_after_the_bases_and_may_null_what_it_set() -> None:
+    """An environment's podTemplatePatch, job-wide and per role, is applied after the base's
+    patches, like a kustomize overlay's patch after the base: a null in it removes what the base
+    (its fields or its patch) set."""
+    body = PYTORCH + """  nodeSelector: {pool: gpu}
+  podTemplatePatch: {spec: {hostIPC: true}}
+  environments:
+    dev:
+      podTemplatePatch: {spec: {nodeSelector: null, terminationGracePeriodSeconds: 5}}
+      roles:
+        worker:
+          podTemplatePatch: {spec: {containers: [{name: pytorch, securityContext: {runAsUser: 1000}}]}}
+"""
+    result = compile_body(body)
+    assert not [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    job = result.jobs[0]
+    base = pods(job.base[0])
+    assert all(p["hostIPC"] is True and p["nodeSelector"] == {"pool": "gpu"} for p in base.values())
+    dev = pods(job.environments["dev"][0])
+    assert all(p["hostIPC"] is True and "nodeSelector" not in p and p["terminationGracePeriodSeconds"] == 5
+               for p in dev.values())
+    assert dev["Worker"]["containers"][0]["securityContext"] == {"runAsUser": 1000}
+    assert "securityContext" not in dev["Master"]["containers"][0]
