@@ -9,6 +9,8 @@ JobSet explain shows for each).
 
 from __future__ import annotations
 
+import copy
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -251,30 +253,16 @@ spec:
   runtimeRef: {name: RUNTIME}
 """
 
-NODES3 = """apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata: {name: mpi-three}
-spec:
-  mlPolicy: {numNodes: 3, mpi: {mpiImplementation: OpenMPI, numProcPerNode: 1, sshAuthMountPath: /root/.ssh}}
-  template:
-    spec:
-      replicatedJobs:
-      - name: launcher
-        template:
-          metadata:
-            labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
-          spec:
-            template:
-              spec:
-                containers: [{name: node, image: mpioperator/openmpi:0.8.2}]
-      - name: node
-        template:
-          spec:
-            parallelism: 2
-            template:
-              spec:
-                containers: [{name: node, image: mpioperator/openmpi:0.8.2, command: [/usr/sbin/sshd, -De]}]
-"""
+def _three_nodes() -> str:
+    """deepspeed-distributed as a runtime of its own: mlPolicy.numNodes 3, the launcher no node, and
+    a node job of 2 pods (its parallelism)."""
+    runtime = copy.deepcopy(default_runtimes().find("ClusterTrainingRuntime", "deepspeed-distributed", None))
+    runtime["metadata"] = {"name": "mpi-three"}
+    runtime["spec"]["mlPolicy"]["numNodes"] = 3
+    runtime["spec"]["mlPolicy"]["mpi"]["runLauncherAsNode"] = False
+    node = next(r for r in runtime["spec"]["template"]["spec"]["replicatedJobs"] if r["name"] == "node")
+    node["template"]["spec"]["parallelism"] = 2
+    return dump(runtime)
 
 
 def test_a_trainjob_without_trainer_numnodes() -> None:
@@ -283,7 +271,7 @@ def test_a_trainjob_without_trainer_numnodes() -> None:
     variables and port, which a spec's TrainJob (always with trainer) gets."""
     assert imported(BARE.replace("RUNTIME", "mlx-distributed")).spec["spec"]["workers"] == 1
     assert imported(BARE.replace("RUNTIME", "deepspeed-distributed")).findings == []
-    three = imported(NODES3 + "---\n" + BARE.replace("RUNTIME", "mpi-three"))
+    three = imported(_three_nodes() + "---\n" + BARE.replace("RUNTIME", "mpi-three"))
     assert three.spec["spec"]["workers"] == 2 and three.findings == []  # the node job's parallelism
     assert losses(BARE.replace("RUNTIME", "torch-distributed")) == [("spec.trainer", "import-lost")]
     assert losses(BARE.replace("RUNTIME", "torchtune-llama3.2-1b")) == [("spec.trainer", "import-lost")]
@@ -291,27 +279,13 @@ def test_a_trainjob_without_trainer_numnodes() -> None:
 
 
 def test_runtime_patches_of_one_replicated_job_merge_as_trainer_merges_them() -> None:
-    second = """  - manager: kueue.x-k8s.io/manager
-    trainingRuntimeSpec:
-      template:
-        spec:
-          replicatedJobs:
-          - name: node
-            template:
-              spec:
-                template:
-                  metadata:
-                    labels: {kueue.x-k8s.io/podset: node}
-                  spec:
-                    nodeSelector: {flavor: a100}
-                    tolerations: [{key: gpu, operator: Exists}]
-                    volumes:
-                    - name: cache
-                      emptyDir: {}
-                    containers:
-                    - name: node
-                      volumeMounts: [{name: cache, mountPath: /cache}]
-"""
+    pod = {"metadata": {"labels": {"kueue.x-k8s.io/podset": "node"}},
+           "spec": {"nodeSelector": {"flavor": "a100"}, "tolerations": [{"key": "gpu", "operator": "Exists"}],
+                    "volumes": [{"name": "cache", "emptyDir": {}}],
+                    "containers": [{"name": "node", "volumeMounts": [{"name": "cache", "mountPath": "/cache"}]}]}}
+    entry = {"manager": "kueue.x-k8s.io/manager", "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [
+        {"name": "node", "template": {"spec": {"template": pod}}}]}}}}
+    second = textwrap.indent(yaml.safe_dump([entry], sort_keys=False), "  ")  # TORCH's second runtime patch
     result = imported(TORCH + second)
     assert result.findings == []
     spec = result.spec["spec"]
@@ -322,8 +296,10 @@ def test_runtime_patches_of_one_replicated_job_merge_as_trainer_merges_them() ->
     assert spec["volumes"] == [{"name": "cache", "emptyDir": {}, "mountPath": "/cache"},
                                {"name": "data", "claimName": "imagenet", "mountPath": "/data"}]
     # what is lost is said in the patch that says it
-    lost_line = second.replace("tolerations: [{key: gpu, operator: Exists}]", "terminationGracePeriodSeconds: 9")
-    assert losses(TORCH + lost_line) == [(
+    del pod["spec"]["tolerations"]
+    pod["spec"]["terminationGracePeriodSeconds"] = 9
+    second = textwrap.indent(yaml.safe_dump([entry], sort_keys=False), "  ")
+    assert losses(TORCH + second) == [(
         "spec.runtimePatches.1.trainingRuntimeSpec.template.spec.replicatedJobs.0.template.spec.template.spec."
         "terminationGracePeriodSeconds", "import-lost")]
 
