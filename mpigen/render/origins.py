@@ -95,7 +95,7 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
         return _runtime_copy(obj, path, spec)
     key = REPLICA_KEYS.get(str(kind))
     if key and path[:2] == ("spec", key) and len(path) >= 3:
-        return _replica(obj, kind, path, spec)
+        return _replica(obj, kind, path, spec, main=_training_container(obj, kind, path))
     if path[:3] == ("spec", "runPolicy", "schedulingPolicy"):
         return [("spec", "scheduling") + path[3:4], GANG]
     if path[:2] == ("spec", "runPolicy"):
@@ -107,6 +107,20 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
     if kind == "PyTorchJob" and path[1:2] in (("nprocPerNode",), ("elasticPolicy",)):
         return [("spec", "pytorch")]
     return [("spec",)]
+
+
+TRAINING_CONTAINERS = {"PyTorchJob": "pytorch", "TFJob": "tensorflow"}
+
+
+def _training_container(obj: dict[str, Any], kind: Any, path: Path) -> int | None:
+    """The index of a replica's training container: an MPIJob's first (mpi-operator's
+    ``containers[0]``, which a patch may not move: ``patch-container-order``), a PyTorchJob's or
+    TFJob's the one the training-operator finds by its name (a patch may add containers before it)."""
+    if kind not in TRAINING_CONTAINERS:
+        return 0
+    containers = _value(obj, path[:3] + ("template", "spec", "containers"))
+    names = [c.get("name") if isinstance(c, dict) else None for c in containers] if isinstance(containers, list) else []
+    return names.index(TRAINING_CONTAINERS[kind]) if TRAINING_CONTAINERS[kind] in names else None
 
 
 TRAINER_FIELDS: dict[str, list[Path]] = {

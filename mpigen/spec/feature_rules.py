@@ -181,17 +181,43 @@ def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fi
                f"job name to at most {63 - len(TENSORBOARD_SUFFIX)} characters")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
-    volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]
-    volume = log_volume({"tensorboard": board, "volumes": volumes})
+    volume = log_volume({"tensorboard": board, "volumes": spec.get("volumes"), "roles": spec.get("roles")})
     path = ("spec", "tensorboard", "logDir")
     if volume is None:
         yield (path, "tensorboard-log-dir", Severity.ERROR,
-               f"logDir {board['logDir']!r} is on no volume of spec.volumes: TensorBoard runs in its own pod and "
-               "can read only a shared volume; write the logs under the mountPath of a PersistentVolumeClaim")
-    elif "hostPath" in volume:
+               f"logDir {board['logDir']!r} is on no volume of spec.volumes (or a role's): TensorBoard runs in its "
+               "own pod and can read only a shared volume; write the logs under the mountPath of a "
+               "PersistentVolumeClaim")
+        return
+    yield from _log_volume_dropped(spec, volume)
+    if "hostPath" in volume:
         yield (path, "tensorboard-host-path", Severity.WARNING,
                f"logDir {board['logDir']!r} is on a hostPath volume: TensorBoard sees only the folder of the node "
                "it runs on, not what the training pods on other nodes write; use a PersistentVolumeClaim")
+
+
+def _log_volume_dropped(spec: dict, volume: dict) -> Iterator[Finding]:
+    """A role whose own ``volumes`` replace the job's and leave out the one TensorBoard reads: its
+    pods no longer write the logs where TensorBoard looks (an MPI launcher that only runs mpirun
+    writes none)."""
+    from ..expand.roles import ROLES, roles_of
+
+    framework = spec.get("framework", "mpi")
+    roles = spec.get("roles")
+    if spec.get("runtime") is not None or framework not in ROLES or not isinstance(roles, dict):
+        return
+    name = volume_name(volume)
+    for role in roles_of(spec):
+        own = roles.get(role)
+        if not isinstance(own, dict) or "volumes" not in own:
+            continue
+        if framework == "mpi" and role == "launcher" and not (spec.get("mpi") or {}).get("runLauncherAsWorker"):
+            continue
+        if not any(isinstance(v, dict) and volume_name(v) == name for v in own["volumes"] or []):
+            yield (("spec", "roles", role, "volumes"), "tensorboard-log-volume", Severity.WARNING,
+                   f"roles.{role}.volumes replaces spec.volumes and leaves out {name!r}, which holds "
+                   f"tensorboard.logDir: the {role} pods do not write their logs where TensorBoard reads them; add "
+                   f"{name!r} to roles.{role}.volumes")
 
 
 def _code(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

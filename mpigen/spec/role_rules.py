@@ -69,6 +69,24 @@ def _nulls(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
                    f"the {role}'s pods need an image: give roles.{role}.image one, or leave it out for spec.image")
 
 
+def _group_marks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
+    """Under a gang whose PodGroup mpigen names on the pods (Volcano, scheduler-plugins,
+    kube-batch), the pods' labels and annotations (job-wide or a role's) do not name one: mpigen
+    writes those from ``scheduling`` (a patch that sets them is ``patch-owned``). Without a gang,
+    a PodGroup of the user's own may be named."""
+    from .patch_rules import GANG_SCHEDULERS, GROUP_MARKS
+
+    if (spec.get("scheduling") or {}).get("gang") not in GANG_SCHEDULERS:
+        return
+    for base, settings in role_places(spec):
+        for kind in ("labels", "annotations"):
+            values = settings.get(kind)
+            for key in sorted(set(values) & set(GROUP_MARKS)) if isinstance(values, dict) else ():
+                yield (base + (kind, key), "group-mark", Severity.ERROR,
+                       f"{key} names {GROUP_MARKS[key]}, which mpigen writes from scheduling.gang and "
+                       "scheduling.queue (and validate reads to tell the gang): set those instead")
+
+
 def role_places(spec: dict) -> list[tuple[tuple, dict]]:
     """(path, settings) of each place that sets pod fields: the spec itself, then each role's."""
     places: list[tuple[tuple, dict]] = [(("spec",), spec)]
@@ -161,4 +179,4 @@ def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
                "sshd usually holds; " + SSH_PORT_HINT)
 
 
-ROLE_RULES = (_role_names, _role_conflicts, _nulls, _containers, _mounts, _host_network)
+ROLE_RULES = (_role_names, _role_conflicts, _nulls, _group_marks, _containers, _mounts, _host_network)

@@ -245,6 +245,10 @@ def test_an_empty_command_runs_the_images_entrypoint_with_args() -> None:
     (MPI + "  hostNetwork: true\n", ("host-network-ssh", "spec.hostNetwork", Severity.WARNING)),
     (PYTORCH + "  containerName: trainer\n", ("framework-field", "spec.containerName", Severity.ERROR)),
     (MPI + "  roles: {launcher: {image: null}}\n", ("role-null", "spec.roles.launcher.image", Severity.ERROR)),
+    (MPI + "  scheduling: {gang: scheduler-plugins}\n  labels: {scheduling.x-k8s.io/pod-group: other}\n",
+     ("group-mark", 'spec.labels["scheduling.x-k8s.io/pod-group"]', Severity.ERROR)),
+    (PYTORCH + "  scheduling: {gang: volcano}\n  roles: {worker: {annotations: {scheduling.k8s.io/group-name: x}}}\n",
+     ("group-mark", 'spec.roles.worker.annotations["scheduling.k8s.io/group-name"]', Severity.ERROR)),
     (MPI + "  roles: {launcher: {env: {T: 12:30}}}\n",
      ("yaml-number", "spec.roles.launcher.env.T", Severity.ERROR)),
     (MPI + "  resources: {cpu: 2}\n  roles: {worker: {resources: {gpu: 2}}}\n  scheduling: {gpuTopology: true}\n",
@@ -353,9 +357,20 @@ def test_what_a_patch_may_not_do_is_an_error_at_its_line(patch: str, expected: t
      ("patch-overrides", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext")),
     (MPI + "  podTemplatePatch: {spec: {containers: [{name: worker, env: [{name: A, value: b}]}]}}\n",
      ("patch-adds-container", "spec.podTemplatePatch.spec.containers[0]")),
+    (PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.spec.nodeSelector")),
+    (PYTORCH + "  labels: {team: a}\n  podTemplatePatch: {metadata: {labels: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.metadata.labels")),
 ])
 def test_warnings_of_a_patch(body: str, expected: tuple) -> None:
     assert expected + (Severity.WARNING,) in findings(body)
+
+
+def test_a_patch_that_removes_what_the_spec_sets_says_removes() -> None:
+    result = compile_body(PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n")
+    [message] = [d.message for d in result.diagnostics if d.code == "patch-overrides"]
+    assert message.startswith("the patch removes the master and worker pods' nodeSelector, which spec.nodeSelector "
+                              "sets: ")
 
 
 def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_order_fixes_it() -> None:
@@ -444,3 +459,44 @@ def test_an_environments_patches_apply_after_the_bases_and_may_null_what_it_set(
                for p in dev.values())
     assert dev["Worker"]["containers"][0]["securityContext"] == {"runAsUser": 1000}
     assert "securityContext" not in dev["Master"]["containers"][0]
+
+
+def test_a_finding_on_the_training_container_after_a_patch_added_one_before_it() -> None:
+    """A PyTorchJob's training container is the one named pytorch, wherever a patch put it: a
+    finding on it is reported at the spec field that wrote it, not at ``spec``."""
+    body = PYTORCH + """  resources: {gpu: 1}
+  podTemplatePatch:
+    spec:
+      containers:
+      - {name: shipper, image: fluent/fluent-bit:3.1}
+      - {name: pytorch, resources: {limits: {nvidia.com/gpu: 2}}}
+"""
+    assert ("pod-resources", "spec.resources.gpu", Severity.ERROR) in findings(body)
+
+
+TENSORBOARD = "  tensorboard: {logDir: /runs/job}\n"
+RUNS = "{name: runs, persistentVolumeClaim: {claimName: runs}, mountPath: /runs}"
+
+
+@pytest.mark.parametrize("body, expected", [
+    (PYTORCH + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{worker: {{volumes: [{{name: x, emptyDir: {{}}}}]}}}}\n",
+     [("tensorboard-log-volume", "spec.roles.worker.volumes", Severity.WARNING)]),
+    (PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n", []),
+    (MPI + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{launcher: {{volumes: []}}}}\n", []),
+    (PYTORCH + TENSORBOARD, [("tensorboard-log-dir", "spec.tensorboard.logDir", Severity.ERROR)]),
+])
+def test_tensorboards_log_volume_with_role_volumes(body: str, expected: list) -> None:
+    """The log volume may be a role's own; a role whose volumes leave it out is warned about."""
+    assert [f for f in findings(body) if f[0].startswith("tensorboard")] == expected
+
+
+def test_tensorboard_mounts_a_roles_log_volume() -> None:
+    result = compile_body(PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n")
+    deployment = next(o for o in result.jobs[0].base if o["kind"] == "Deployment")
+    assert deployment["spec"]["template"]["spec"]["volumes"] == [
+        {"name": "runs", "persistentVolumeClaim": {"claimName": "runs", "readOnly": True}}]
+
+
+def test_without_a_gang_the_pods_may_name_a_pod_group_of_their_own() -> None:
+    body = MPI + "  annotations: {scheduling.k8s.io/group-name: mine}\n"
+    assert "group-mark" not in [code for code, _, _ in findings(body)]
