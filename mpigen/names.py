@@ -61,6 +61,11 @@ def _listed(chars: list[str]) -> str:
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
+TRAINING_CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
+"""The container of a PyTorchJob's (TFJob's) pods that the training-operator finds by its name."""
+OWN_VOLUMES = ("code", "git-secret", "dshm")
+"""The volumes mpigen writes itself (code sync, its git Secret, /dev/shm): a spec's volume may not
+take their names; a container may mount them."""
 VOLUME_MOUNT_FIELDS = ("mountPath", "readOnly", "subPath", "subPathExpr", "mountPropagation", "recursiveReadOnly")
 """The fields of a ``spec.volumes`` item that say how the training containers mount it (the others
 are its name and its source)."""

@@ -4,11 +4,13 @@
 :mod:`mpigen.pipeline`); a finding on the built MPIJob, PyTorchJob, TFJob, PodGroup, Deployment
 or Service is reported at the spec field that produced the value: a launcher's mpirun line at
 ``spec.command``, a worker's GPU limit at ``spec.resources.gpu``, a pod template's nodeSelector
-entry at ``spec.nodeSelector.<key>``, the Launcher's priorityClassName at
+entry at ``spec.roles.<role>.nodeSelector.<key>`` or ``spec.nodeSelector.<key>``, the Launcher's
+priorityClassName at ``spec.roles.launcher.priorityClassName`` or
 ``spec.mpi.launcher.priorityClassName`` (else ``spec.priorityClassName``, else
-``spec.scheduling.priorityClass``), schedulingPolicy at ``spec.scheduling``. Each field has
-candidates, most specific first; the first the spec holds wins, else the nearest field the spec
-holds on the way to the first candidate (``spec`` at the least).
+``spec.scheduling.priorityClass``), schedulingPolicy at ``spec.scheduling``, and a value a pod
+template patch set at the patch's own line (the last patch that set it: an environment's after
+the base's). Each field has candidates, most specific first; the first the spec holds wins, else
+the nearest field the spec holds on the way to the first candidate (``spec`` at the least).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpu_resource_name
-from ..names import RUNTIME_KINDS, TRAINJOB_KIND, volume_name
+from ..expand.roles import REPLICA_TYPES
+from ..names import RUNTIME_KINDS, TRAINING_CONTAINER, TRAINJOB_KIND, volume_name
 from .pods import CODE_VOLUME, SHM_VOLUME, TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL
 
 Path = tuple[str | int, ...]
@@ -109,7 +112,7 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
     return [("spec",)]
 
 
-TRAINING_CONTAINERS = {"PyTorchJob": "pytorch", "TFJob": "tensorflow"}
+TRAINING_CONTAINERS = {"PyTorchJob": TRAINING_CONTAINER["pytorch"], "TFJob": TRAINING_CONTAINER["tensorflow"]}
 
 
 def _training_container(obj: dict[str, Any], kind: Any, path: Path) -> int | None:
@@ -289,8 +292,8 @@ def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any], p
     return [section]
 
 
-ROLE_NAMES = {"PS": "ps"}
-"""A replica type's role in ``spec.roles`` where it is not the type in lower case."""
+ROLE_NAMES = {replica_type: role for role, replica_type in REPLICA_TYPES.items()}
+"""A replica type's role in ``spec.roles`` (a TrainJob's: the replicated job's name, in lower case)."""
 
 
 def _patch_origin(template: Any, path: Path, spec: dict[str, Any], role: str) -> Path | None:

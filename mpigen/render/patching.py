@@ -52,17 +52,20 @@ def first_container_findings(template: dict[str, Any], view: dict[str, Any], nam
     containers = containers_of(template)
     if not containers or containers[0].get("name") == name or not any(c.get("name") == name for c in containers):
         return []
-    where = next((path for path, patch in reversed(view.get("podTemplatePatches") or [])
-                  if "containers" in (patch.get("spec") or {})), None)
+    where, listed = next(((path, patch["spec"]["containers"]) for path, patch in reversed(
+        view.get("podTemplatePatches") or []) if "containers" in (patch.get("spec") or {})), (None, None))
     if where is None:
         return []
-    others = [c.get("name") for c in containers if c.get("name") != name]
-    order = ", ".join(f"{{name: {n}}}" for n in [name, *others])
-    return [(where + ("spec", "containers"), "patch-container-order", Severity.ERROR,
-             f"after the patch the pod's first container is {containers[0].get('name')!r}, not {name!r}: "
-             "mpi-operator sets up the first container (its hostfile, SSH keys and variables); a patch puts the "
-             f"containers it adds first, as kubectl patch does: add `$setElementOrder/containers: [{order}]` to "
-             "the patch's spec")]
+    first = f"after the patch the pod's first container is {containers[0].get('name')!r}, not {name!r}: " \
+            "mpi-operator sets up the first container (its hostfile, SSH keys and variables); "
+    if isinstance(listed, list) and {"$patch": "replace"} in listed:
+        fix = f"the patch's list replaces the pod's (`$patch: replace`): put {name!r} first in it"
+    else:
+        others = [c.get("name") for c in containers if c.get("name") != name]
+        order = ", ".join(f"{{name: {n}}}" for n in [name, *others])
+        fix = ("a patch puts the containers it adds first, as kubectl patch does: add "
+               f"`$setElementOrder/containers: [{order}]` to the patch's spec")
+    return [(where + ("spec", "containers"), "patch-container-order", Severity.ERROR, first + fix)]
 
 
 def main_gpus(template: dict[str, Any], gpu_resource: str) -> int:

@@ -12,7 +12,7 @@ import re
 from typing import Iterator
 
 from ..diagnostics import Severity
-from ..names import VOLUME_MOUNT_FIELDS, is_ssh_url, log_volume, volume_name
+from ..names import OWN_VOLUMES, VOLUME_MOUNT_FIELDS, is_ssh_url, log_volume, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
@@ -34,7 +34,6 @@ def label_value_problem(value: str) -> str | None:
 FRAMEWORK_FIELDS = {"mpi": ("mpi",), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
 SHARED_FIELDS = {"slotsPerWorker": ("mpi", "pytorch")}
 """Fields of more than one framework: the processes per pod are MPI's slots and torchrun's nprocPerNode."""
-RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 # user:password@ in any URL; for http(s) any user part at all (a token is often given as the user)
 _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
 
@@ -161,7 +160,7 @@ def _volume(path: tuple, volume: dict, code_path: str | None) -> Iterator[Findin
     if given[0] not in ("claimName", "hostPath") and not volume.get("name"):
         yield (path, "volume-name", Severity.ERROR,
                f"this volume ({given[0]}) needs a name: the pods' containers mount it by name")
-    elif volume_name(volume) in RESERVED_VOLUMES:
+    elif volume_name(volume) in OWN_VOLUMES:
         yield (path, "volume-name", Severity.ERROR,
                f"volume name {volume_name(volume)!r} is mpigen's own (code sync, shared memory): choose another")
     if code_path is not None and volume.get("mountPath") == code_path:

@@ -25,13 +25,12 @@ from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name
 from ..expand.environments import placed_patches
 from ..expand.roles import ROLES, role_settings, roles_of
-from ..names import volume_name
+from ..names import TRAINING_CONTAINER, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
-CONTAINER_NAMES = {("mpi", "launcher"): "launcher", ("mpi", "worker"): "worker", "pytorch": "pytorch",
-                   "tensorflow": "tensorflow"}
+CONTAINER_NAMES = {("mpi", "launcher"): "launcher", ("mpi", "worker"): "worker", **TRAINING_CONTAINER}
 GANG_SCHEDULERS = ("volcano", "scheduler-plugins", "kube-batch")
 GROUP_MARKS = {"scheduling.k8s.io/group-name": "the pods' PodGroup (Volcano, kube-batch)",
                "scheduling.x-k8s.io/pod-group": "the pods' PodGroup (scheduler-plugins)",
@@ -46,7 +45,7 @@ DIRECTIVE_PREFIX = "$"
 
 # What a patch may set that a field of the spec also sets: the pod spec's field -> the spec's
 # field, and how the two are compared (a map by key, a list by name, else the whole value).
-POD_FIELDS = {
+PATCHED_POD_FIELDS = {
     "nodeSelector": ("nodeSelector", "keys"), "tolerations": ("tolerations", None), "affinity": ("affinity", None),
     "topologySpreadConstraints": ("topologySpreadConstraints", None),
     "securityContext": ("podSecurityContext", None), "hostNetwork": ("hostNetwork", None),
@@ -224,7 +223,7 @@ def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str, settings: d
     "removes" (patch-overrides), or "patch-adds-container") for one role the patch applies to."""
     field_of = _field_of(spec, role)
     pod = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
-    for key, (field, compare) in POD_FIELDS.items():
+    for key, (field, compare) in PATCHED_POD_FIELDS.items():
         set_by = [f for f in ((field, "sidecars") if field == "initContainers" else (field,)) if settings.get(f)]
         if key in pod and set_by and _overlap(pod[key], [settings[f] for f in set_by], compare):
             yield where + ("spec", key), key, field_of(set_by[0]), _verb(pod[key])

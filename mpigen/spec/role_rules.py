@@ -12,13 +12,11 @@ from typing import Any, Iterator
 
 from ..diagnostics import Severity, did_you_mean, format_path
 from ..expand.roles import LEGACY, LEGACY_FIELDS, ROLES, roles_of
-from ..names import volume_name
+from ..names import OWN_VOLUMES, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
-OWN_VOLUMES = ("code", "git-secret", "dshm")
-"""The volumes mpigen writes itself (code sync, its Secret, /dev/shm): a container may mount them."""
 CODE_SYNC = "code-sync"
 
 
@@ -58,7 +56,25 @@ def _role_conflicts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator
         for field in LEGACY_FIELDS:
             if field in settings and field in block:
                 yield (("spec", "roles", role, field), "role-conflict", Severity.ERROR,
-                       f"the {role}'s {field} is given twice, here and at {framework}.{role}.{field}: keep one")
+                       f"the {role}'s {field} is given twice, here and at "
+                       f"{_written_at(doc, (framework, role, field))}: keep one")
+
+
+def _written_at(doc: dict, field: tuple[str, ...]) -> str:
+    """Where the document writes ``spec.<field>``: the base, else the environments that do."""
+    def holds(settings: Any) -> bool:
+        for part in field:
+            if not isinstance(settings, dict) or part not in settings:
+                return False
+            settings = settings[part]
+        return True
+
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    envs = spec.get("environments") if isinstance(spec.get("environments"), dict) else {}
+    where = ".".join(field)
+    if holds(spec) or not envs:
+        return where
+    return " and ".join(f"environments.{env}.{where}" for env, override in envs.items() if holds(override)) or where
 
 
 def _nulls(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

@@ -33,9 +33,10 @@ from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name, runtime_ref
 from ..expand.trainjob_roles import RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
 from ..load.trainer_runtimes import Runtimes
+from ..names import OWN_VOLUMES
 from ..trainer.info import ANCESTOR_LABEL
 from .patch_rules import GROUP_MARKS, HOSTFILE_PATH, _has, _items, overlaps, owned_mounts, shape
-from .role_rules import OWN_VOLUMES, _where, undefined_mounts
+from .role_rules import _where, undefined_mounts
 from .runtime_rules import named_runtime
 
 Finding = tuple[tuple, str, Severity, str]

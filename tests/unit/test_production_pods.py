@@ -384,6 +384,18 @@ def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_ord
     assert [c["name"] for c in pods(build(ordered))["Worker"]["containers"]] == ["worker", "exporter"]
 
 
+def test_a_replacing_container_list_is_told_to_put_the_training_container_first() -> None:
+    """Under ``$patch: replace`` the patch's list is the pod's, in its order: $setElementOrder is not
+    the fix, listing the training container first is."""
+    exporter, worker = "{name: exporter, image: prom/node-exporter:v1.8.2}", "{name: worker, image: horovod:1}"
+    body = MPI + f"  roles: {{worker: {{podTemplatePatch: {{spec: {{containers: [{exporter}, {worker}, " \
+                 "{$patch: replace}]}}}}\n"
+    [message] = [d.message for d in compile_body(body).diagnostics if d.code == "patch-container-order"]
+    assert message.endswith("the patch's list replaces the pod's (`$patch: replace`): put 'worker' first in it")
+    fixed = body.replace(f"[{exporter}, {worker}, ", f"[{worker}, {exporter}, ")
+    assert [c["name"] for c in pods(build(fixed))["Worker"]["containers"]] == ["worker", "exporter"]
+
+
 def test_a_lint_finding_on_what_a_patch_set_is_reported_at_the_patch() -> None:
     body = MPI + "  roles:\n    worker:\n      podTemplatePatch:\n        spec:\n          containers:\n" \
                  "          - name: worker\n            securityContext: {runAsUser: 1000}\n"
@@ -500,3 +512,10 @@ def test_tensorboard_mounts_a_roles_log_volume() -> None:
 def test_without_a_gang_the_pods_may_name_a_pod_group_of_their_own() -> None:
     body = MPI + "  annotations: {scheduling.k8s.io/group-name: mine}\n"
     assert "group-mark" not in [code for code, _, _ in findings(body)]
+
+
+def test_a_role_conflict_with_an_environments_legacy_block_names_the_environment() -> None:
+    body = MPI + "  roles: {launcher: {image: a:1}}\n  environments:\n    prod: {mpi: {launcher: {image: b:1}}}\n"
+    [message] = [d.message for d in compile_body(body).diagnostics if d.code == "role-conflict"]
+    assert message == ("the launcher's image is given twice, here and at environments.prod.mpi.launcher.image: "
+                       "keep one")
