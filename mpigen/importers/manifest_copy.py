@@ -31,10 +31,10 @@ from typing import Any
 
 from ..expand.defaults import DEFAULT_SCHEDULER_PLUGINS
 from ..expand.trainjob_roles import replicated_jobs
-from ..names import TRAINING_RUNTIME_KIND
+from ..names import OWN_VOLUMES, TRAINING_RUNTIME_KIND
 from ..patch.diff import PatchDiffError, create_patch, equal
 from ..render.trainjob import copy_name, unsequence
-from ..spec.role_rules import CODE_SYNC, OWN_VOLUMES
+from ..spec.role_rules import CODE_SYNC
 from ..spec.trainjob_rules import MPI_VOLUMES
 from ..trainer.info import upsert_env
 from .manifest_pods import container_resources, env_map, init_containers
@@ -219,7 +219,7 @@ def _init_fields(layer: Layer, added: dict[str, Any], ours: dict[str, Any], thei
     if not items:
         return
     defined = {v.get("name") for v in (ours.get("volumes") or []) + (theirs.get("volumes") or [])
-               if isinstance(v, dict)} | {volume_name for volume_name in MPI_VOLUMES} | set(OWN_VOLUMES)
+               if isinstance(v, dict)} | set(MPI_VOLUMES) | set(OWN_VOLUMES)
     defined |= {v.get("name") or v.get("claimName") for v in layer.fields.get("volumes") or [] if isinstance(v, dict)}
     found = init_containers([c for c in items if not (isinstance(c, dict) and c.get("name") == CODE_SYNC)], defined)
     at = len(theirs.get("initContainers") or [])
