@@ -40,6 +40,7 @@ from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 GROUP_ANNOTATION = "scheduling.k8s.io/group-name"  # a Pod's Volcano PodGroup
+VOLCANO_GATE = "scheduling.volcano.sh/queue-allocation-gate"
 READ = ("scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and "
         "ClusterTrainingRuntime, scheduling.volcano.sh Queue and PodGroup")
 FINISHED = ("Succeeded", "Failed")
@@ -66,6 +67,14 @@ def _name(obj: dict[str, Any]) -> str | None:
     meta = obj.get("metadata")
     name = meta.get("name") if isinstance(meta, dict) else None
     return name if isinstance(name, str) and name else None
+
+
+def _gated(gates: Any) -> bool:
+    """Scheduling gates that hold the Pod back from Volcano's queue accounting: any but Volcano's own
+    queue-allocation gate alone (``calSchedulingGated``, ``HasOnlyVolcanoSchedulingGate``)."""
+    if not isinstance(gates, list) or not gates:
+        return False
+    return not (len(gates) == 1 and isinstance(gates[0], dict) and gates[0].get("name") == VOLCANO_GATE)
 
 
 def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, list[Diagnostic]]:
@@ -167,7 +176,7 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             requests, group if isinstance(group, str) and group else None,
             priority if isinstance(priority, int) and not isinstance(priority, bool) else None,
             spec.get("priorityClassName") if isinstance(spec.get("priorityClassName"), str) else None,
-            meta.get("deletionTimestamp") is not None, bool(spec.get("schedulingGates"))))
+            meta.get("deletionTimestamp") is not None, _gated(spec.get("schedulingGates"))))
 
     def namespace(doc: Document, obj: dict[str, Any], path: tuple) -> None:
         name = _name(obj)

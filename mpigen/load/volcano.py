@@ -183,7 +183,7 @@ def read_conf(obj: dict[str, Any], name: str, path: tuple, report: Report) -> Vo
         report(at, f"{where}: " + "; ".join(problems))
         return None
     names = tuple(a.strip() for a in actions.split(",") if a.strip())
-    return VolcanoConf(names, tuple(parsed), f"the configuration of ConfigMap {meta.get('namespace') or 'default'}/{name}")
+    return VolcanoConf(names, tuple(parsed), f"the scheduler configuration of ConfigMap {meta.get('namespace') or 'default'}/{name}")
 
 
 def is_volcano(obj: dict[str, Any], kind: str) -> bool:

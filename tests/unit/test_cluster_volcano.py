@@ -65,7 +65,7 @@ def test_the_scheduler_configuration_of_a_configmap():
     assert diags == []
     conf = found.volcano_conf
     assert conf.actions == ("enqueue", "allocate", "backfill", "reclaim")
-    assert conf.source == "the configuration of ConfigMap volcano-system/volcano-scheduler-configmap"
+    assert conf.source == "the scheduler configuration of ConfigMap volcano-system/volcano-scheduler-configmap"
     assert [p.name for p in conf.tiers[1]] == ["overcommit", "drf", "predicates", "capacity", "nodeorder"]
     assert conf.plugin("overcommit") == PluginOption("overcommit", {"overcommit-factor": 1.5})
     assert conf.plugin("capacity").hierarchy and not conf.plugin("drf").hierarchy
@@ -178,8 +178,9 @@ CONF = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: vc, namespace: volcan
      "cluster.yaml:5:27: error cluster ConfigMap volcano-system/vc volcano-scheduler.conf is not YAML: expected the "
      "node content, but found '<stream end>' at its line 2, column 1 (data[\"volcano-scheduler.conf\"])"),
     (CONF + "    actions: enqueue\n    tiers: []\n---\n" + CONF + "    actions: enqueue\n    tiers: []\n",
-     "cluster.yaml:11:18: error cluster a second Volcano scheduler configuration (the configuration of ConfigMap "
-     "volcano-system/vc): the configuration of ConfigMap volcano-system/vc is read (metadata.name)"),
+     "cluster.yaml:11:18: error cluster a second Volcano scheduler configuration (the scheduler configuration of "
+     "ConfigMap volcano-system/vc): the scheduler configuration of ConfigMap volcano-system/vc is read "
+     "(metadata.name)"),
 ])
 def test_malformed_volcano_objects_are_errors_at_their_line(text, expected):
     found, diags = cluster(text)

@@ -34,7 +34,7 @@ class ClusterPod:
     priority: int | None = None  # spec.priority, which the API server's Priority admission sets
     priority_class: str | None = None
     deleting: bool = False  # metadata.deletionTimestamp set
-    gated: bool = False  # spec.schedulingGates not empty
+    gated: bool = False  # scheduling gates other than Volcano's own queue-allocation gate alone
 
     @property
     def key(self) -> str:
@@ -104,4 +104,4 @@ DEFAULT_VOLCANO_CONF = VolcanoConf(
     ((PluginOption("priority"), PluginOption("gang"), PluginOption("conformance")),
      (PluginOption("overcommit"), PluginOption("drf"), PluginOption("predicates"), PluginOption("proportion"),
       PluginOption("nodeorder"), PluginOption("binpack"))),
-    f"Volcano {VOLCANO_VERSION}'s default configuration (its Helm chart's volcano-scheduler.conf)")
+    f"Volcano {VOLCANO_VERSION}'s default scheduler configuration")
