@@ -208,7 +208,8 @@ def enqueue_verdict(podgroup: Mapping[str, Any], roles: Sequence[Any] | None,
 
     ahead, proof = _in_order(conf, cluster, candidate(), pods)
     if proof is not None:
-        names = ", ".join(j.key for j in ahead)
+        holding = {j.key for line in proof.lines for j, _ in line.holders}
+        names = ", ".join(j.key for j in ahead if j.key in holding) or ", ".join(j.key for j in ahead)
         return _verdict(MAY_NOT_ADMIT, name, basis, *notes,
                         f"the Pending PodGroups {names} come before it in the enqueue order (queue priority and "
                         f"share, then job priority and age) and would be enqueued first; then {_said(proof)}")

@@ -143,7 +143,8 @@ def queues_of(cluster: VolcanoCluster) -> dict[str, VolcanoQueue]:
 def open_session(cluster: VolcanoCluster, candidate: Job, candidate_pods: Resource) -> Session:
     """The session's jobs, queues and resources, with ``candidate`` (its Pending pods' requests
     ``candidate_pods``) as the newest job; the PodGroup of the same name in the file, if any, is
-    taken for the candidate's own and left out."""
+    taken for the candidate's own and left out, and so are its Pods: the job is judged as if
+    submitted now."""
     queues = queues_of(cluster)
     node_names = {n.name for n in cluster.nodes}
     total, used = Resource(), Resource()
@@ -151,7 +152,7 @@ def open_session(cluster: VolcanoCluster, candidate: Job, candidate_pods: Resour
         total.add(Resource.of(node.allocatable))
     by_group: dict[tuple[str, str], list[ClusterPod]] = {}
     for pod in cluster.pods:
-        if pod.node in node_names:
+        if pod.node in node_names and f"{pod.namespace}/{pod.group}" != candidate.key:
             used.add(Resource.of(pod.requests))
         if pod.group:
             by_group.setdefault((pod.namespace, pod.group), []).append(pod)
