@@ -41,6 +41,7 @@ golden: setup
 schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py
 	$(BIN)/python scripts/fetch_examples.py
+	$(BIN)/python scripts/fetch_sarif_schema.py
 
 examples: setup
 	$(BIN)/python scripts/fetch_examples.py
@@ -58,6 +59,7 @@ spec-validator: setup
 check-schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py --check
 	$(BIN)/python scripts/fetch_examples.py --check
+	$(BIN)/python scripts/fetch_sarif_schema.py --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

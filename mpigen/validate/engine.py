@@ -16,6 +16,7 @@ instead. Everything is collected; nothing stops at the first problem.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -43,8 +44,13 @@ class ValidateOptions:
 
 NO_KIND = "no kind"
 """How :class:`Coverage` counts a skipped document that has no ``kind``."""
-SKIPPED = ("no-schema", "not-an-object")
+TEMPLATE = "template"
+"""How :class:`Coverage` counts a skipped file that is a Helm (Go) template."""
+SKIPPED = ("no-schema", "not-an-object", "template-file")
 """The codes of the notes on skipped objects (``--require-schema`` makes them errors)."""
+_TEMPLATE_ACTION = re.compile(r"\{\{-?\s*(?:[.$\"(/]|[A-Za-z_]\w*\b)")
+"""A Go template action as Helm charts hold them: ``{{ .Values.x }}``, ``{{- include "..." . }}``,
+``{{ $name }}``, ``{{/* a comment */}}``."""
 
 
 @dataclass(slots=True)
@@ -72,6 +78,7 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     diagnostics: list[Diagnostic] = []
     trainjobs: list[tuple[Any, Path, Document]] = []  # checked last, against the file's runtimes too
     runtimes: list[dict[str, Any]] = []
+    documents = 0
     for item in items:
         if isinstance(item, Diagnostic):
             diagnostics.append(item)
@@ -82,6 +89,7 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             keep.append(doc)
         if data is None:
             continue
+        documents += 1
         if is_spec(data):
             coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
@@ -96,6 +104,10 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     with_file = _with_file_runtimes(options, runtimes)
     for obj, prefix, doc in trainjobs:
         diagnostics.extend(_object(obj, prefix, doc, filename, with_file, coverage))
+    if not documents and not diagnostics:
+        diagnostics.append(Diagnostic(filename, None, None, "", "empty-file", Severity.INFO,
+                                      "the file holds no YAML document (it is empty or only comments): nothing "
+                                      "to check"))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
@@ -164,8 +176,29 @@ def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_doc
     text, problems = decode(raw, filename)
     if text is None:
         return [d for d in problems if d.code not in options.disabled], []
+    template = _template(text, filename)
+    if template is not None:
+        if coverage is not None:
+            coverage.skipped[TEMPLATE] += 1
+        return [d for d in [template] if d.code not in options.disabled], []
     keep: list[Document] | None = [] if keep_documents else None
     return validate_items(iter_text(text, filename), filename, options, keep, coverage), keep or []
+
+
+def _template(text: str, filename: str) -> Diagnostic | None:
+    """A Helm chart's template (or another Go template): Go template actions that leave the text
+    no YAML a reader can load. It is said once, as not checked, rather than as the YAML errors its
+    actions make; a file whose actions sit in strings (an Argo Workflow's ``{{inputs...}}``)
+    loads, and is checked as it is."""
+    action = _TEMPLATE_ACTION.search(text)
+    if action is None or not any(isinstance(item, Diagnostic) and item.severity is Severity.ERROR
+                                 for item in iter_text(text, filename)):
+        return None
+    line = text.count("\n", 0, action.start()) + 1
+    column = action.start() - (text.rfind("\n", 0, action.start()) + 1) + 1
+    return Diagnostic(filename, line, column, "", "template-file", Severity.INFO,
+                      "a Helm or other Go template ({{ ... }}), not YAML a cluster reads: not checked; check what it "
+                      "renders (helm template CHART | mpigen validate -), or leave it out with --exclude")
 
 
 def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
