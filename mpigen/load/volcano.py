@@ -53,42 +53,51 @@ def is_conf(obj: dict[str, Any]) -> bool:
     return obj.get("kind") == "ConfigMap" and obj.get("apiVersion") == "v1" and CONF_KEY in _mapping(obj.get("data"))
 
 
+class _Malformed(Exception):
+    """A field the admission rules read is malformed: (its path, the message)."""
+
+
+def _field(values: dict[str, Any], key: str, default: Any, valid: Callable[[Any], bool], at: tuple,
+           what: str, wanted: str) -> Any:
+    """``values[key]`` (``default`` when unset or null), or :class:`_Malformed` when not ``valid``."""
+    value = values.get(key)
+    value = default if value is None else value
+    if not valid(value):
+        raise _Malformed(at + (key,), f"{what}: {'.'.join(map(str, at[-1:]))}.{key} {value!r} {wanted}")
+    return value
+
+
+def _count(value: Any) -> bool:
+    return _integer(value) and value >= 0
+
+
 def read_queue(obj: dict[str, Any], name: str, path: tuple, report: Report,
                quantities: Quantities) -> VolcanoQueue | None:
     """A Queue, or None (reported) when a field the admission rules read is malformed."""
     what = f"Queue {name!r}"
     spec, status = _mapping(obj.get("spec")), _mapping(obj.get("status"))
-    lists = {}
-    for key in ("capability", "deserved"):
-        lists[key] = quantities(f"{what} spec.{key}", spec.get(key), path + ("spec", key))
     guarantee = spec.get("guarantee")
     if guarantee is not None and not isinstance(guarantee, dict):
         report(path + ("spec", "guarantee"), f"{what}: spec.guarantee is not a mapping (it holds resource)")
         return None
-    lists["guarantee"] = quantities(f"{what} spec.guarantee.resource", _mapping(guarantee).get("resource"),
-                                    path + ("spec", "guarantee", "resource"))
-    if any(value is None for value in lists.values()):
+    lists = [quantities(f"{what} spec.{key}", spec.get(key), path + ("spec", key)) for key in ("capability", "deserved")]
+    lists.append(quantities(f"{what} spec.guarantee.resource", _mapping(guarantee).get("resource"),
+                            path + ("spec", "guarantee", "resource")))
+    if any(value is None for value in lists):
         return None
-    weight, priority, parent = spec.get("weight", 1), spec.get("priority", 0), spec.get("parent", "")
-    if weight is None:
-        weight = 1
-    if not _integer(weight) or weight < 1:
-        report(path + ("spec", "weight"), f"{what}: spec.weight {weight!r} is not an integer of at least 1")
+    at, status_at = path + ("spec",), path + ("status",)
+    try:
+        weight = _field(spec, "weight", 1, lambda v: _integer(v) and v >= 1, at, what, "is not an integer of at least 1")
+        priority = _field(spec, "priority", 0, _integer, at, what, "is not an integer")
+        parent = _field(spec, "parent", "", lambda v: isinstance(v, str), at, what, "is not a queue name")
+        state = _field(status, "state", "Open", lambda v: v in (*QUEUE_STATES, ""), status_at, what,
+                       f"is none of {', '.join(QUEUE_STATES)}")
+    except _Malformed as bad:
+        report(*bad.args)
         return None
-    if priority is None:
-        priority = 0
-    if not _integer(priority):
-        report(path + ("spec", "priority"), f"{what}: spec.priority {priority!r} is not an integer")
-        return None
-    if parent is not None and not isinstance(parent, str):
-        report(path + ("spec", "parent"), f"{what}: spec.parent {parent!r} is not a queue name")
-        return None
-    state = status.get("state") or "Open"
-    if state not in QUEUE_STATES:
-        report(path + ("status", "state"), f"{what}: status.state {state!r} is none of {', '.join(QUEUE_STATES)}")
-        return None
-    return VolcanoQueue(name, lists["capability"], lists["deserved"], lists["guarantee"], state, parent or "",
-                        weight, priority, _timestamp(obj))
+    capability, deserved, guaranteed = lists
+    return VolcanoQueue(name, capability, deserved, guaranteed, state or "Open", parent, weight, priority,
+                        _timestamp(obj))
 
 
 def read_podgroup(obj: dict[str, Any], name: str, path: tuple, report: Report,
@@ -97,33 +106,24 @@ def read_podgroup(obj: dict[str, Any], name: str, path: tuple, report: Report,
     meta, spec, status = _mapping(obj.get("metadata")), _mapping(obj.get("spec")), _mapping(obj.get("status"))
     namespace = meta.get("namespace") or "default"
     what = f"PodGroup {namespace}/{name}"
-    queue = spec.get("queue") or DEFAULT_QUEUE
-    if not isinstance(queue, str):
-        report(path + ("spec", "queue"), f"{what}: spec.queue {queue!r} is not a queue name")
-        return None
-    min_member = spec.get("minMember") or 0
-    if not _integer(min_member) or min_member < 0:
-        report(path + ("spec", "minMember"), f"{what}: spec.minMember {min_member!r} is not a count")
+    at, status_at = path + ("spec",), path + ("status",)
+    try:
+        queue = _field(spec, "queue", DEFAULT_QUEUE, lambda v: isinstance(v, str), at, what, "is not a queue name")
+        min_member = _field(spec, "minMember", 0, _count, at, what, "is not a count")
+        priority_class = _field(spec, "priorityClassName", "", lambda v: isinstance(v, str), at, what, "is not a name")
+        phase = _field(status, "phase", "Pending", lambda v: v in (*PODGROUP_PHASES, ""), status_at, what,
+                       f"is none of {', '.join(PODGROUP_PHASES)}")
+        running = _field(status, "running", 0, _count, status_at, what, "is not a count")
+    except _Malformed as bad:
+        report(*bad.args)
         return None
     min_resources = None
     if spec.get("minResources") is not None:
-        min_resources = quantities(f"{what} spec.minResources", spec["minResources"], path + ("spec", "minResources"))
+        min_resources = quantities(f"{what} spec.minResources", spec["minResources"], at + ("minResources",))
         if min_resources is None:
             return None
-    priority_class = spec.get("priorityClassName") or ""
-    if not isinstance(priority_class, str):
-        report(path + ("spec", "priorityClassName"), f"{what}: spec.priorityClassName is not a name")
-        return None
-    phase = status.get("phase") or "Pending"
-    if phase not in PODGROUP_PHASES:
-        report(path + ("status", "phase"), f"{what}: status.phase {phase!r} is none of {', '.join(PODGROUP_PHASES)}")
-        return None
-    running = status.get("running") or 0
-    if not _integer(running) or running < 0:
-        report(path + ("status", "running"), f"{what}: status.running {running!r} is not a count")
-        return None
-    return VolcanoPodGroup(namespace, name, queue, phase, min_member, min_resources, priority_class,
-                           _timestamp(obj), running)
+    return VolcanoPodGroup(namespace, name, queue or DEFAULT_QUEUE, phase or "Pending", min_member, min_resources,
+                           priority_class, _timestamp(obj), running)
 
 
 def _switch(option: dict[str, Any], key: str, where: str, problems: list[str]) -> bool:

@@ -160,7 +160,7 @@ CONF = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: vc, namespace: volcan
      "cluster.yaml:4:28: error cluster PodGroup team/g spec.minResources: [1] is not a quantity "
      "(spec.minResources.cpu)"),
     (PODGROUP + "spec: {priorityClassName: 3}\n",
-     "cluster.yaml:4:27: error cluster PodGroup team/g: spec.priorityClassName is not a name (spec.priorityClassName)"),
+     "cluster.yaml:4:27: error cluster PodGroup team/g: spec.priorityClassName 3 is not a name (spec.priorityClassName)"),
     (PODGROUP + "status: {phase: Waiting}\n",
      "cluster.yaml:4:17: error cluster PodGroup team/g: status.phase 'Waiting' is none of Pending, Running, Unknown, "
      "Inqueue, Completed (status.phase)"),
@@ -187,3 +187,9 @@ def test_malformed_volcano_objects_are_errors_at_their_line(text, expected):
     assert diags == [expected]
     kept = len(found.queues) + len(found.podgroups) + (found.volcano_conf is not None)
     assert kept == (1 if "twice" in expected or "second" in expected else 0)
+
+
+def test_an_empty_state_and_phase_read_as_unset():
+    found, diags = cluster(QUEUE + "status: {state: ''}\n---\n" + PODGROUP + "status: {phase: ''}\n")
+    assert diags == []
+    assert (found.queues[0].state, found.podgroups[0].phase) == ("Open", "Pending")
