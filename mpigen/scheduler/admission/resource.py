@@ -12,7 +12,6 @@ the Go methods on ``*Resource`` do.
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import Iterable, Mapping
 
@@ -21,6 +20,7 @@ from ...operator.quantity import Quantity
 CPU, MEMORY, PODS, EPHEMERAL_STORAGE = "cpu", "memory", "pods", "ephemeral-storage"
 MIN_RESOURCE = 0.1  # minResource: amounts below it count as none
 MAX_FLOAT = sys.float_info.max  # math.MaxFloat64: "not limited" in a capability
+UNLIMITED_SCALAR = float(2**63 - 1)  # math.MaxInt64: a scalar of the capacity plugin's unlimited root queue
 
 ZERO, INFINITY = 0, -1  # DimensionDefaultValue: a dimension one side lacks counts as 0, or as unlimited
 
@@ -232,7 +232,7 @@ def total(resources: Iterable[Resource]) -> Resource:
 def shown(name: str, value: float) -> str:
     """An amount of a :class:`Resource` as the quantity a user writes (``16``, ``500m``, ``64Gi``);
     a fractional one (a total multiplied by the ``overcommit-factor``) with six significant digits."""
-    if value >= MAX_FLOAT:
+    if value >= MAX_FLOAT or value >= UNLIMITED_SCALAR:
         return "unlimited"
     if value != int(value):
         if name == MEMORY:

@@ -30,6 +30,7 @@ lower-priority PodGroups hold the room.
 
 from __future__ import annotations
 
+from functools import cmp_to_key
 from typing import Any, Mapping, Sequence
 
 from ...operator.podgroup import _parse_list
@@ -100,10 +101,12 @@ class _Voters:
                 if not isinstance(voter, str):
                     voter.enqueued(job)
 
-    def queue_key(self, name: str) -> tuple[Any, ...]:
-        queue = self.session.queues[name]
-        own = self.ordering.queue_order(name) if self.ordering is not None else ()
-        return (*own, queue.created, name)
+    def queue_order(self, left: str, right: str) -> int:
+        """``Session.QueueOrderFn``: the ordering plugin's, else creation time, then name (the UID)."""
+        if self.ordering is not None and (found := self.ordering.queue_order(left, right)):
+            return found
+        lq, rq = self.session.queues[left], self.session.queues[right]
+        return -1 if (lq.created, left) < (rq.created, right) else 1 if (lq.created, left) > (rq.created, right) else 0
 
     def job_key(self, job: Job) -> tuple[Any, ...]:
         return (-job.priority if self.job_order else 0, job.created, job.key)
@@ -231,7 +234,7 @@ def _in_order(conf: VolcanoConf, cluster: VolcanoCluster, job: Job, pods: Resour
         if one.phase == PENDING:
             pending.setdefault(one.queue, []).append(one)
     ahead: list[Job] = []
-    for queue in sorted(pending, key=voters.queue_key):
+    for queue in sorted(pending, key=cmp_to_key(voters.queue_order)):
         for one in sorted(pending[queue], key=voters.job_key):
             if one.candidate:
                 admitted, proof, _ = voters.vote(one)

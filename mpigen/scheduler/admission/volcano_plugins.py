@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .objects import OPEN, ROOT_QUEUE, PluginOption, VolcanoQueue
-from .resource import (INFINITY, MAX_FLOAT, PODS, ZERO, Resource, exceeded_part, maximum, share, shown)
+from .resource import (INFINITY, MAX_FLOAT, PODS, UNLIMITED_SCALAR, ZERO, Resource, exceeded_part, maximum, share,
+                       shown)
 from .volcano_session import INQUEUE, RUNNING, Job, Session
 
 PERMIT, ABSTAIN, REJECT = 1, 0, -1
@@ -328,7 +329,7 @@ class QueueQuota:
         if root.capability is None or root.capability.is_empty():
             unlimited = Resource(MAX_FLOAT, MAX_FLOAT)
             for name in self.session.total.scalars or {}:
-                unlimited.add_scalar(name, float(2**63 - 1))
+                unlimited.add_scalar(name, UNLIMITED_SCALAR)
             root.capability = unlimited
         root.real_capability = root.capability
         self._check_hierarchy(root)
@@ -360,7 +361,7 @@ class QueueQuota:
             texts = {}
             for name in self._names(real):
                 own = Resource.of(child.queue.capability)
-                if name in self._names(own) and own.get(name) < real.get(name):
+                if name in own.names() and own.get(name) < real.get(name):
                     texts[name] = f"capability {shown(name, own.get(name))} {name}"
                 else:
                     less = " less its siblings' guarantees" if not total_guarantee.is_empty() else ""
@@ -373,14 +374,40 @@ class QueueQuota:
 
     # -- the votes
 
-    def queue_order(self, queue: str) -> tuple[Any, ...]:
-        """The plugin's ``QueueOrderFn`` key (proportion: priority, then share)."""
-        attr = self.attrs.get(queue)
-        share_key = attr.share if attr is not None else 0.0
-        if self.name == "capacity":  # compareShareWithDeserved: a queue with a deserved first among equals
-            return (-self.session.queues[queue].priority, share_key,
-                    0 if attr is not None and not attr.deserved.is_empty() else 1)
-        return (-self.session.queues[queue].priority, share_key)
+    def _share_order(self, left: QueueAttr, right: QueueAttr) -> int:
+        """Proportion: the lower share first; capacity (``compareShareWithDeserved``): then a queue
+        with a deserved before a best-effort one."""
+        if left.share != right.share:
+            return -1 if left.share < right.share else 1
+        if self.name != "capacity" or left.deserved.is_empty() == right.deserved.is_empty():
+            return 0
+        return 1 if left.deserved.is_empty() else -1
+
+    def queue_order(self, left: str, right: str) -> int:
+        """The plugin's ``QueueOrderFn`` (negative: ``left`` first): the higher ``priority``, then
+        by share; with the hierarchy, a leaf before an inner queue, and two leaves by their
+        ancestors where their paths part (``getQueueLevel``)."""
+        queues = self.session.queues
+        if queues[left].priority != queues[right].priority:
+            return queues[right].priority - queues[left].priority
+        lattr, rattr = self.attrs.get(left), self.attrs.get(right)
+        if lattr is None or rattr is None:
+            return 0
+        if not self.hierarchy:
+            return self._share_order(lattr, rattr)
+        lleaf, rleaf = not lattr.children, not rattr.children
+        if lleaf != rleaf:
+            return -1 if lleaf else 1
+        if not lleaf:
+            return self._share_order(lattr, rattr)
+        level = 0
+        for i in range(min(len(lattr.ancestors), len(rattr.ancestors))):
+            if lattr.ancestors[i] != rattr.ancestors[i]:
+                break
+            level = i
+        lside = lattr.ancestors[level + 1] if level + 1 < len(lattr.ancestors) else left
+        rside = rattr.ancestors[level + 1] if level + 1 < len(rattr.ancestors) else right
+        return self._share_order(self.attrs[lside], self.attrs[rside])
 
     def enqueueable(self, job: Job) -> Vote:
         if self.broken:
