@@ -270,3 +270,12 @@ def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
     unwanted = {name for name in imported for banned in NOT_IMPORTED[argv[0]]
                 if name == banned or name.startswith(banned + ".")}
     assert sorted(unwanted) == []
+
+
+def test_build_shows_notes_with_verbose_only(capsys) -> None:
+    """A TrainJob build's notes (the default runtimes assumed, the runtime copy written) are -v's."""
+    spec = "specs/trainjob-deepspeed-infiniband.yaml"
+    code, out, err = _run(["build", spec], capsys)
+    assert code == 0 and out and err == ""
+    code, _, err = _run(["build", "-v", spec], capsys)
+    assert code == 0 and " info default-runtime " in err and " info runtime-copy " in err
