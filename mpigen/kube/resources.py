@@ -26,16 +26,17 @@ class Resource:
         return f"{self.resource}.{self.group}" if self.group else self.resource
 
 
-BOUND_AND_NOT_FINISHED = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed"
-"""The Pods that take room on their node, as the scheduler's cache counts them (and as ``kubectl
-describe node`` selects a node's Pods): bound to a node, in a phase other than Succeeded and Failed."""
+NOT_FINISHED = "status.phase!=Succeeded,status.phase!=Failed"
+"""The Pods the cluster reader keeps: those bound to a node take room on it (as the scheduler's
+cache counts them, and as ``kubectl describe node`` selects a node's Pods), and those not yet bound
+count in their Volcano queue (:mod:`mpigen.scheduler.admission`)."""
 
 VERB = "list"
 """The one verb mpigen asks for on a resource."""
 
 RESOURCES = (
     Resource("", "nodes", "Node"),
-    Resource("", "pods", "Pod", BOUND_AND_NOT_FINISHED),
+    Resource("", "pods", "Pod", NOT_FINISHED),
     Resource("", "namespaces", "Namespace"),
     Resource("scheduling.k8s.io", "priorityclasses", "PriorityClass"),
     Resource("trainer.kubeflow.org", "trainingruntimes", "TrainingRuntime"),

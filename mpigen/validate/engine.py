@@ -94,6 +94,10 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
             continue
+        if is_json_patch(data):  # a kustomize patch file (mpigen's overlays write them)
+            coverage.checked += 1
+            diagnostics.extend(_json_patch(data, doc, filename))
+            continue
         for prefix, obj in objects(data):
             if _is_trainjob(obj):
                 trainjobs.append((obj, prefix, doc))
@@ -185,6 +189,48 @@ def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_doc
     return validate_items(iter_text(text, filename), filename, options, keep, coverage), keep or []
 
 
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
+"""The group of kustomize's own files (Kustomization, Component): kustomize reads them, the API
+server never stores them."""
+JSON_PATCH_OPS = {"add": ("value",), "remove": (), "replace": ("value",), "move": ("from",), "copy": ("from",),
+                  "test": ("value",)}
+"""RFC 6902 section 4: each operation and the members it needs beside ``op`` and ``path``."""
+
+
+def is_json_patch(data: Any) -> bool:
+    """A JSON patch document (RFC 6902) as kustomize's ``patches`` reads one from a file: a list
+    of operations, each a mapping with ``op`` and ``path``."""
+    return isinstance(data, list) and bool(data) and all(isinstance(op, dict) and "op" in op and "path" in op
+                                                         for op in data)
+
+
+def _json_patch(data: list[dict[str, Any]], doc: Document, filename: str) -> list[Diagnostic]:
+    """RFC 6902's rules for each operation: a known ``op``, a ``path`` that is a JSON pointer (empty
+    or starting with ``/``), and the members the operation needs (``value``; ``from`` for move and
+    copy, a pointer too)."""
+    out = []
+
+    def problem(path: Path, message: str) -> None:
+        line, col = doc.locate(path)
+        out.append(Diagnostic(filename, line, col, format_path(path), "schema", Severity.ERROR, message))
+
+    for i, operation in enumerate(data):
+        op = operation["op"]
+        if op not in JSON_PATCH_OPS:
+            hint = did_you_mean(str(op), JSON_PATCH_OPS)
+            problem((i, "op"), f"unknown JSON patch operation {op!r}" + (f" (did you mean {hint}?)" if hint else "")
+                    + f"; RFC 6902 has {', '.join(JSON_PATCH_OPS)}")
+            continue
+        for member in ("path", *(m for m in JSON_PATCH_OPS[op] if m == "from")):
+            value = operation.get(member)
+            if member in operation and not (isinstance(value, str) and (value == "" or value.startswith("/"))):
+                problem((i, member), f"{member} must be a JSON pointer (\"\" or starting with /), got {value!r}")
+        for member in JSON_PATCH_OPS[op]:
+            if member not in operation:
+                problem((i,), f"a JSON patch {op} needs {member!r}")
+    return out
+
+
 def _template(text: str, filename: str) -> Diagnostic | None:
     """A Helm chart's template (or another Go template): Go template actions that leave the text
     no YAML a reader can load. It is said once, as not checked, rather than as the YAML errors its
@@ -221,8 +267,9 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     stored, generated = admitted(stored)  # named, and what the mutating webhooks fill
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
+    stored_by_server = schema is not None and api_version.partition("/")[0] != KUSTOMIZE_GROUP
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
-                             for path, message in (name_problems(stored) if schema else [])]
+                             for path, message in (name_problems(stored) if stored_by_server else [])]
     schema_paths: set[str] = set()  # where the schema or the operator's validation reported a problem
     missing: set[tuple[str, str]] = set()  # (mapping, key) the schema reported as a missing required field
     if schema is None:

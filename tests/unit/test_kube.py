@@ -21,7 +21,7 @@ from mpigen.io import ClusterInput, UsageError, load_cluster
 from mpigen.kube import KubeError, read_live
 from mpigen.kube import api as kube_api
 from mpigen.kube.kubeconfig import chosen_context, kubeconfig_paths
-from mpigen.kube.resources import BOUND_AND_NOT_FINISHED, RESOURCES, VERB
+from mpigen.kube.resources import NOT_FINISHED, RESOURCES, VERB
 from mpigen.load.cluster import Cluster
 from mpigen.main import main
 from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, content, from_file, kubeconfig, make_pki
@@ -128,7 +128,7 @@ def test_the_live_cluster_is_the_file_of_the_same_objects(tmp_path: Path, server
     assert all(d.line is None and re.match(r"context fake: [a-z0-9.-]+/[\w.-]+( -n \w+)?$", d.file)
                for d in diagnostics if d.code == "cluster")
     assert [d for d in diagnostics if d.code != "cluster"] == []
-    # what it holds, spelled out: bound and not finished Pods only, labels, runtimes of both kinds
+    # what it holds, spelled out: the bound and unfinished Pods on their nodes, labels, runtimes of both kinds
     assert [(n.name, n.pods, str(n.requested.get("cpu"))) for n in found.nodes] == [
         ("node-0", 2, "5"), ("node-1", 1, "2"), ("node-2", 0, "None")]
     assert found.bound_pods == 3 and found.priority_classes["high"] == 1000
@@ -150,9 +150,9 @@ def test_lists_are_paginated_and_only_read(tmp_path: Path, server: FakeApiServer
     held = objects()
     assert len(pages) == len(RESOURCES)
     for resource, tokens in pages.items():  # the fake gives 2 a page: every page asked for, in turn
-        count = 3 if resource == "pods" else len(held[resource])  # 3 Pods are bound and not finished
+        count = 4 if resource == "pods" else len(held[resource])  # 4 Pods are not finished
         assert tokens == [""] + [str(2 * i) for i in range(1, (count + 1) // 2)], resource
-    assert {q["fieldSelector"][0] for p, q in lists if p == "/api/v1/pods"} == {BOUND_AND_NOT_FINISHED}
+    assert {q["fieldSelector"][0] for p, q in lists if p == "/api/v1/pods"} == {NOT_FINISHED}
     discovery = [path for method, path, query in server.requests if not query]
     assert discovery == ["/apis", "/api/v1", "/apis/scheduling.k8s.io/v1", "/apis/trainer.kubeflow.org/v1alpha1",
                          "/apis/scheduling.volcano.sh/v1beta1", "/apis/kueue.x-k8s.io/v1beta1",

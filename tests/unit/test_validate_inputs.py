@@ -106,3 +106,38 @@ def test_the_configurations_exclude_and_the_option_add_up(tmp_path: Path, capsys
     assert "1 file checked" in err
     code, _, err = _run(["validate", ".", "--exclude", "other.yaml"], tmp_path, capsys)
     assert "0 files checked" in err
+
+
+def test_mpigens_own_trees_pass_require_schema(tmp_path: Path, capsys) -> None:
+    """The trees mpigen writes (kustomizations, JSON patches of the overlays, the jobs) are all
+    known kinds: --require-schema passes every golden tree and one check --fix wrote."""
+    trees = sorted(str(p) for p in (ROOT / "golden").glob("*/tree"))
+    assert len(trees) >= 10
+    code, out, err = _run(["validate", "--require-schema", *trees], ROOT, capsys)
+    assert code == 0 and out == "", out
+    assert "0 skipped" in err
+    (tmp_path / ".git").mkdir()
+    spec = tmp_path / "spec.yaml"
+    spec.write_bytes((ROOT / "specs" / "scheduler-plugins-envs.yaml").read_bytes())
+    assert _run(["check", "spec.yaml", "-o", "deploy", "--fix"], tmp_path, capsys)[0] == 0
+    assert any((tmp_path / "deploy").rglob("*-patch.yaml"))
+    code, out, _ = _run(["validate", "--require-schema", "deploy"], tmp_path, capsys)
+    assert (code, out) == (0, "")
+
+
+def test_a_kustomization_is_checked_as_kustomize_reads_it(tmp_path: Path, capsys) -> None:
+    (tmp_path / "kustomization.yaml").write_text("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                                 "resource: [job.yaml]\nnamePrefix: 3\n")
+    code, out, _ = _run(["validate", "kustomization.yaml"], tmp_path, capsys)
+    assert code == 1
+    assert [line.split()[2] for line in out.splitlines()] == ["unknown-field", "schema"]  # no missing name
+    assert "unknown field 'resource' (did you mean 'resources'?)" in out
+
+
+def test_a_json_patch_file_is_checked_by_rfc_6902(tmp_path: Path, capsys) -> None:
+    (tmp_path / "patch.yaml").write_text("- op: replace\n  path: spec/x\n- op: ad\n  path: /a\n  value: 1\n"
+                                         "- op: move\n  path: /b\n- {op: remove, path: /c}\n")
+    code, out, err = _run(["validate", "patch.yaml"], tmp_path, capsys)
+    assert code == 1 and "1 object(s) checked" in err
+    assert [line.split(" (")[-1] for line in out.splitlines()] == ["[0])", "[0].path)", "[1].op)", "[2])"]
+    assert "unknown JSON patch operation 'ad' (did you mean add?)" in out
