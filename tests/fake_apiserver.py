@@ -5,7 +5,8 @@ It serves what the reader asks for and records every request: discovery (``/api/
 paginated (at most :attr:`FakeApiServer.page` objects a page, whatever ``limit`` asks, as a real
 server may; ``continue`` tokens), with field selectors (``a=b``, ``a!=b``, on dotted paths) applied.
 A list of a built-in kind carries its items without apiVersion and kind, as the real server's do.
-Lists in ``forbidden`` are refused (403, with the API server's Status message). HTTPS with a CA
+One object is got by name too (``/api/v1/namespaces/NS/RESOURCE/NAME``). Lists and gets of the
+resources in ``forbidden`` are refused (403, with the API server's Status message). HTTPS with a CA
 of its own (made with the openssl command, as cluster/pki.py makes the local cluster's); a
 request is let in with the bearer token or a client certificate the CA signed, else 401.
 """
@@ -51,6 +52,7 @@ KINDS = (
     Kind("trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes", "ClusterTrainingRuntime", False),
     Kind("scheduling.volcano.sh", "v1beta1", "queues", "Queue", False),
     Kind("scheduling.volcano.sh", "v1beta1", "podgroups", "PodGroup", True),
+    Kind("", "v1", "configmaps", "ConfigMap", True),
     Kind("kueue.x-k8s.io", "v1beta1", "clusterqueues", "ClusterQueue", False),
     Kind("kueue.x-k8s.io", "v1beta1", "localqueues", "LocalQueue", True),
     Kind("kueue.x-k8s.io", "v1beta1", "resourceflavors", "ResourceFlavor", False),
@@ -180,7 +182,21 @@ class FakeApiServer:
                                            for o in self.served if o.group_version == k.group_version]}
             if path == f"{prefix}/{k.resource}":
                 return self.list(k, query)
+            parts = path.removeprefix(f"{prefix}/").split("/")  # namespaces, NS, RESOURCE, NAME
+            if k.namespaced and path.startswith(f"{prefix}/") and len(parts) == 4 and parts[0] == "namespaces" \
+                    and parts[2] == k.resource:
+                return self.get(k, parts[1], parts[3])
         return 404, status(404, "NotFound", "the server could not find the requested resource")
+
+    def get(self, kind: Kind, namespace: str, name: str) -> tuple[int, dict[str, Any]]:
+        if kind.resource in self.forbidden:
+            return 403, status(403, "Forbidden", f'{kind.resource} "{name}" is forbidden: User "jane" cannot get '
+                                                 f'resource "{kind.resource}" in API group "{kind.group}" in the '
+                                                 f'namespace "{namespace}"')
+        for obj in self.objects.get(kind.resource, []):
+            if obj["metadata"]["name"] == name and obj["metadata"].get("namespace") == namespace:
+                return 200, obj
+        return 404, status(404, "NotFound", f'{kind.resource} "{name}" not found')
 
     def list(self, kind: Kind, query: dict[str, list[str]]) -> tuple[int, dict[str, Any]]:
         if kind.resource in self.forbidden:

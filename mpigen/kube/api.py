@@ -42,9 +42,11 @@ class Served:
     kind: str
     namespaced: bool
 
-    def path(self, resource: str) -> str:
+    def path(self, resource: str, namespace: str = "", name: str = "") -> str:
+        """The list of every namespace, or one object."""
         prefix = "/api/" if "/" not in self.group_version else "/apis/"
-        return f"{prefix}{self.group_version}/{resource}"
+        within = f"namespaces/{namespace}/" if namespace else ""
+        return f"{prefix}{self.group_version}/{within}{resource}" + (f"/{name}" if name else "")
 
 
 class Api:

@@ -1,7 +1,7 @@
 """The live cluster read into the Cluster value a cluster file gives.
 
 Each resource of :data:`~mpigen.kube.resources.RESOURCES` the server serves is listed (every
-namespace, page by page), and its objects go, as the documents of a file would, to
+namespace, page by page), or its one named object got, and the objects go, as the documents of a file would, to
 :func:`mpigen.load.cluster.read_cluster`: one reader for both, so a file and the live cluster that
 holds the same objects give the same Cluster value, and a kind the file reader learns is read live
 too. Objects of a list come without ``apiVersion`` and ``kind`` for the built-in kinds; they are set
@@ -24,7 +24,7 @@ from ..load.document import Document
 from ..scheduler.fit import Origin
 from .api import Api, Forbidden, NotServed, Served
 from .kubeconfig import KubeError, connect
-from .resources import RESOURCES, SERVED_BY, VERB, Resource
+from .resources import RESOURCES, SERVED_BY, Resource
 
 
 def _plural(kind: str) -> str:
@@ -34,6 +34,24 @@ def _plural(kind: str) -> str:
 def _kinds(resources: list[Resource]) -> str:
     names = [_plural(r.kind) for r in resources]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _scope(resource: Resource, served: Served) -> str:
+    if resource.name:
+        return f"{resource.name} in namespace {resource.namespace}"
+    return "in all namespaces" if served.namespaced else "at the cluster scope"
+
+
+def _what(resource: Resource) -> str:
+    return f"the {resource.kind} is" if resource.name else f"the {_plural(resource.kind)} are"
+
+
+def _found(api: Api, path: str) -> list[dict[str, Any]]:
+    """The object at ``path``, or none (it does not exist)."""
+    try:
+        return [api.get(path)]
+    except NotServed:
+        return []
 
 
 def _object_name(obj: dict[str, Any], resource: Resource) -> str:
@@ -68,17 +86,22 @@ def read_live(kubeconfig: str | None, context: str | None,
         names: dict[int, str] = {}  # a document's line -> its object's name
         pods_listed = False
         absent: dict[str, list[Resource]] = {}
+        groups = {r.group for r in served}
         for resource in RESOURCES:
             where = served.get(resource)
+            if resource.name and (where is None or resource.with_group not in groups):
+                continue  # not there to get (a cluster without Volcano has no Volcano configuration)
             if where is None:
                 absent.setdefault(resource.group, []).append(resource)
                 continue
             try:
-                items = api.list(where.path(resource.resource), resource.field_selector)
+                if resource.name:
+                    items = _found(api, where.path(resource.resource, resource.namespace, resource.name))
+                else:
+                    items = api.list(where.path(resource.resource), resource.field_selector)
             except Forbidden as exc:
-                scope = "in all namespaces" if where.namespaced else "at the cluster scope"
-                say("cluster-forbidden", Severity.WARNING,
-                    f"may not {VERB} {resource.qualified} {scope}, so the {_plural(resource.kind)} are left out: {exc}")
+                say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
+                    f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
                 continue
             except NotServed:
                 absent.setdefault(resource.group, []).append(resource)

@@ -1,9 +1,9 @@
-"""What mpigen reads from a live cluster: one list per resource, as data.
+"""What mpigen reads from a live cluster: one list per resource, and one object got by name, as data.
 
-The README's ClusterRole grants exactly the ``list`` verb on these resources
-(``tests/unit/test_kube.py`` checks that it names every one); nothing else is asked of the
-server but discovery (``/api``, ``/apis``: every authenticated user may read it through the
-default ``system:discovery`` ClusterRole).
+The README's ClusterRole grants exactly these verbs on these resources (``tests/unit/test_kube.py``
+checks that it names every one); nothing else is asked of the server but discovery (``/api``,
+``/apis``: every authenticated user may read it through the default ``system:discovery``
+ClusterRole).
 """
 
 from __future__ import annotations
@@ -13,26 +13,31 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Resource:
-    """A resource listed in every namespace (or, cluster-scoped, once)."""
+    """A resource listed in every namespace (or, cluster-scoped, once); or, with a ``name``, the one
+    object of that name in ``namespace``, got only when the cluster serves the group ``with``."""
 
     group: str  # "" for the core group
     resource: str  # the plural name, as RBAC and the URL name it
     kind: str
     field_selector: str = ""  # the objects the server gives, as kubectl's --field-selector picks them
+    namespace: str = ""
+    name: str = ""
+    with_group: str = ""
 
     @property
     def qualified(self) -> str:
         """``nodes``, ``queues.scheduling.volcano.sh``: the name kubectl and RBAC messages use."""
         return f"{self.resource}.{self.group}" if self.group else self.resource
 
+    @property
+    def verb(self) -> str:
+        return "get" if self.name else "list"
+
 
 NOT_FINISHED = "status.phase!=Succeeded,status.phase!=Failed"
 """The Pods the cluster reader keeps: those bound to a node take room on it (as the scheduler's
 cache counts them, and as ``kubectl describe node`` selects a node's Pods), and those not yet bound
 count in their Volcano queue (:mod:`mpigen.scheduler.admission`)."""
-
-VERB = "list"
-"""The one verb mpigen asks for on a resource."""
 
 RESOURCES = (
     Resource("", "nodes", "Node"),
@@ -43,6 +48,8 @@ RESOURCES = (
     Resource("trainer.kubeflow.org", "clustertrainingruntimes", "ClusterTrainingRuntime"),
     Resource("scheduling.volcano.sh", "queues", "Queue"),
     Resource("scheduling.volcano.sh", "podgroups", "PodGroup"),
+    Resource("", "configmaps", "ConfigMap", namespace="volcano-system", name="volcano-scheduler-configmap",
+             with_group="scheduling.volcano.sh"),  # the scheduler's configuration, where Volcano's Helm chart puts it
     Resource("kueue.x-k8s.io", "clusterqueues", "ClusterQueue"),
     Resource("kueue.x-k8s.io", "localqueues", "LocalQueue"),
     Resource("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor"),

@@ -2,9 +2,10 @@
 
 What mpigen reads live is compared with what it reads from a cluster file of the same objects as
 kubectl prints them (`kubectl get RESOURCES -A -o yaml` of every resource mpigen lists that the
-cluster serves): the same Cluster value, and `mpigen explain` gives the same verdict and findings
-either way (only the words of where the Nodes come from differ). The objects are read again after
-mpigen read them, and the comparison is retried when something changed in between.
+cluster serves, and the Volcano scheduler's ConfigMap if it has one): the same Cluster value, and
+`mpigen explain` gives the same verdict and findings either way (only the words of where the
+Nodes come from differ). The objects are read again after mpigen read them, and the comparison is
+retried when something changed in between.
 """
 
 from __future__ import annotations
@@ -26,11 +27,17 @@ TRIES = 3
 def served(kube: Kube) -> list[str]:
     """The resources mpigen lists that the cluster serves, as kubectl names them."""
     names = set(kube.kubectl("api-resources", "-o", "name").stdout.split())
-    return [r.qualified for r in RESOURCES if r.qualified in names]
+    return [r.qualified for r in RESOURCES if r.qualified in names and r.verb == "list"]
 
 
 def snapshot(kube: Kube, resources: list[str]) -> str:
-    return kube.kubectl("get", ",".join(resources), "-A", "-o", "yaml").stdout
+    """The lists, and the objects mpigen gets by name that exist (the Volcano scheduler's ConfigMap)."""
+    text = kube.kubectl("get", ",".join(resources), "-A", "-o", "yaml").stdout
+    for r in RESOURCES:
+        if r.name and r.with_group in {name.partition(".")[2] for name in resources}:
+            got = kube.kubectl("get", r.qualified, r.name, "-n", r.namespace, "-o", "yaml", check=False)
+            text += "---\n" + got.stdout if got.returncode == 0 else ""
+    return text
 
 
 def spec(namespace: str) -> dict:

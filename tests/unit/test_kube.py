@@ -21,13 +21,15 @@ from mpigen.io import ClusterInput, UsageError, load_cluster
 from mpigen.kube import KubeError, read_live
 from mpigen.kube import api as kube_api
 from mpigen.kube.kubeconfig import chosen_context, kubeconfig_paths
-from mpigen.kube.resources import NOT_FINISHED, RESOURCES, VERB
+from mpigen.kube.resources import NOT_FINISHED, RESOURCES
 from mpigen.load.cluster import Cluster
 from mpigen.main import main
 from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, content, from_file, kubeconfig, make_pki
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNTIMES = json.loads((ROOT / "mpigen/data/trainer/v2.3.0/runtimes.json").read_text())["items"]
+VOLCANO_CONF = yaml.safe_load((ROOT / "tests/cases/cluster/volcano/scheduler-configmap.yaml").read_text())
+CONF_PATH = "/api/v1/namespaces/volcano-system/configmaps/volcano-scheduler-configmap"
 
 
 def node(name: str, gpus: str = "8", **spec: Any) -> dict[str, Any]:
@@ -82,6 +84,7 @@ def objects() -> dict[str, list[dict[str, Any]]]:
         "workloads": [custom(kueue, "Workload", "job-bert", "research", spec={"queueName": "team"})],
         "elasticquotas": [custom("scheduling.x-k8s.io/v1alpha1", "ElasticQuota", "quota", "research",
                                  spec={"max": {"nvidia.com/gpu": "8"}})],
+        "configmaps": [copy.deepcopy(VOLCANO_CONF)],
     }
 
 
@@ -148,12 +151,14 @@ def test_lists_are_paginated_and_only_read(tmp_path: Path, server: FakeApiServer
     for path, query in lists:
         pages.setdefault(path.rsplit("/", 1)[1], []).append(query.get("continue", [""])[0])
     held = objects()
-    assert len(pages) == len(RESOURCES)
+    assert len(pages) == len([r for r in RESOURCES if r.verb == "list"])
     for resource, tokens in pages.items():  # the fake gives 2 a page: every page asked for, in turn
         count = 4 if resource == "pods" else len(held[resource])  # 4 Pods are not finished
         assert tokens == [""] + [str(2 * i) for i in range(1, (count + 1) // 2)], resource
     assert {q["fieldSelector"][0] for p, q in lists if p == "/api/v1/pods"} == {NOT_FINISHED}
-    discovery = [path for method, path, query in server.requests if not query]
+    gets = [path for method, path, query in server.requests if not query]
+    assert gets.pop() == CONF_PATH  # the Volcano scheduler's ConfigMap, by name, after the lists
+    discovery = gets
     assert discovery == ["/apis", "/api/v1", "/apis/scheduling.k8s.io/v1", "/apis/trainer.kubeflow.org/v1alpha1",
                          "/apis/scheduling.volcano.sh/v1beta1", "/apis/kueue.x-k8s.io/v1beta1",
                          "/apis/scheduling.x-k8s.io/v1alpha1"]
@@ -251,7 +256,7 @@ def test_credentials_the_server_refuses_are_exit_2(tmp_path: Path, server: FakeA
 
 def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
     served = tuple(k for k in KINDS if k.group not in ("kueue.x-k8s.io", "scheduling.x-k8s.io"))
-    with FakeApiServer(pki, objects(), served=served, forbidden={"podgroups", "pods"}) as fake:
+    with FakeApiServer(pki, objects(), served=served, forbidden={"podgroups", "pods", "configmaps"}) as fake:
         found, diagnostics = live(token_config(tmp_path, fake, pki))
     lines = [d.format() for d in diagnostics if d.code != "cluster"]
     assert lines == [
@@ -260,6 +265,9 @@ def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
         'context fake: warning cluster-forbidden may not list podgroups.scheduling.volcano.sh in all namespaces, so '
         'the PodGroups are left out: podgroups.scheduling.volcano.sh is forbidden: User "jane" cannot list resource '
         '"podgroups" in API group "scheduling.volcano.sh" at the cluster scope',
+        'context fake: warning cluster-forbidden may not get configmaps volcano-scheduler-configmap in namespace '
+        'volcano-system, so the ConfigMap is left out: configmaps "volcano-scheduler-configmap" is forbidden: User '
+        '"jane" cannot get resource "configmaps" in API group "" in the namespace "volcano-system"',
         "context fake: info cluster-not-served the cluster does not serve API group kueue.x-k8s.io (Kueue is not "
         "installed): no ClusterQueues, LocalQueues, ResourceFlavors and Workloads are read",
         "context fake: info cluster-not-served the cluster does not serve API group scheduling.x-k8s.io "
@@ -268,6 +276,21 @@ def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
     assert [n.name for n in found.nodes] == ["node-0", "node-1", "node-2"] and found.bound_pods == 0
     assert found.priority_classes["high"] == 1000 and not found.origin.pods_listed
     assert not [path for _, path, _ in fake.requests if "kueue" in path or "x-k8s" in path]
+
+
+def test_the_volcano_configuration_is_got_only_where_volcano_is_served(tmp_path: Path, pki: Path) -> None:
+    """By name, where Volcano's Helm chart puts it; a cluster without Volcano is not asked for it,
+    and a Volcano without that ConfigMap runs the chart's default configuration (as a file without it)."""
+    served = tuple(k for k in KINDS if k.group != "scheduling.volcano.sh")
+    with FakeApiServer(pki, objects(), served=served) as fake:
+        found, _ = live(token_config(tmp_path, fake, pki))
+    assert found.volcano_conf is None and CONF_PATH not in [path for _, path, _ in fake.requests]
+    with FakeApiServer(pki, {**objects(), "configmaps": []}) as fake:
+        found, diagnostics = live(token_config(tmp_path, fake, pki))
+    assert found.volcano_conf is None and CONF_PATH in [path for _, path, _ in fake.requests]
+    assert [d for d in diagnostics if d.code != "cluster"] == []
+    with FakeApiServer(pki, objects()) as fake:
+        assert live(token_config(tmp_path, fake, pki))[0].volcano_conf is not None
 
 
 def test_a_resource_its_group_does_not_serve(tmp_path: Path, pki: Path) -> None:
@@ -463,10 +486,9 @@ def test_the_readme_cluster_role_grants_exactly_what_is_listed() -> None:
     assert len(blocks) == 1
     documents = list(blocks[0])
     (role,) = [d for d in documents if d["kind"] == "ClusterRole"]
-    granted = {(group, resource) for rule in role["rules"] for group in rule["apiGroups"]
-               for resource in rule["resources"]}
-    assert granted == {(r.group, r.resource) for r in RESOURCES}
-    assert {verb for rule in role["rules"] for verb in rule["verbs"]} == {VERB}
+    granted = {(group, resource, verb, name) for rule in role["rules"] for group in rule["apiGroups"]
+               for resource in rule["resources"] for verb in rule["verbs"] for name in rule.get("resourceNames", [""])}
+    assert granted == {(r.group, r.resource, r.verb, r.name) for r in RESOURCES}
     (binding,) = [d for d in documents if d["kind"] == "ClusterRoleBinding"]
     assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
                                   "name": role["metadata"]["name"]}
