@@ -75,3 +75,11 @@ def test_the_namespace_is_an_option_and_the_output_is_the_same_bytes(capsys) -> 
     code, other = _argocd(capsys, "--namespace", "gitops")
     assert code == 0 and yaml.safe_load(other)["metadata"]["namespace"] == "gitops"
     assert other.replace("namespace: gitops", "namespace: argocd") == first
+
+
+def test_the_documentation_names_every_rule_and_kind() -> None:
+    text = (ROOT / "docs" / "argocd.md").read_text()
+    for rule in argocd.ignore_rules():
+        assert f"| `{rule.name}` |" in text, rule.name
+    for kind in argocd.health_checks():
+        assert kind.rpartition("/")[2] in text and kind.rpartition("/")[0] in text, kind
