@@ -96,21 +96,25 @@ def _kueue_trainjob(job: dict) -> dict:
     job = copy.deepcopy(job)
     job["spec"]["suspend"] = True
     job["spec"]["managedBy"] = "kueue.x-k8s.io/multikueue"
-    job["spec"]["runtimePatches"].append({"manager": "kueue.x-k8s.io/manager", "trainingRuntimeSpec": {"template": {"spec": {
-        "replicatedJobs": [{"name": "node", "template": {"spec": {"template": {"spec": {
-            "nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-h100-80gb"}, "tolerations": [FLAVOR_TOLERATION]}}}}}]}}}})
+    pod = {"nodeSelector": {"cloud.google.com/gke-accelerator": "nvidia-h100-80gb"}, "tolerations": [FLAVOR_TOLERATION]}
+    node = {"name": "node", "template": {"spec": {"template": {"spec": pod}}}}
+    job["spec"]["runtimePatches"].append({"manager": "kueue.x-k8s.io/manager",
+                                          "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [node]}}}})
     return job
 
 
 def _jobset() -> dict:
     """A JobSet as one writes it by hand: the API server's and JobSet's webhook's defaults left out."""
+    pod = {"containers": [{"name": "worker", "image": "example/train:1", "ports": [{"containerPort": 29500}]}]}
+    claim = {"metadata": {"name": "scratch"},
+             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "10Gi"}}}}
     return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
             "metadata": {"name": "allreduce", "namespace": "research"},
-            "spec": {"failurePolicy": {"maxRestarts": 3, "rules": [{"action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}]},
-                     "replicatedJobs": [{"name": "workers", "template": {"spec": {"parallelism": 4, "completions": 4, "template": {"spec": {
-                         "containers": [{"name": "worker", "image": "example/train:1", "ports": [{"containerPort": 29500}]}]}}}}}],
-                     "volumeClaimPolicies": [{"templates": [{"metadata": {"name": "scratch"}, "spec": {
-                         "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "10Gi"}}}}]}]}}
+            "spec": {"failurePolicy": {"maxRestarts": 3, "rules": [{"action": "FailJobSet",
+                                                                    "onJobFailureReasons": ["PodFailurePolicy"]}]},
+                     "replicatedJobs": [{"name": "workers", "template": {"spec": {
+                         "parallelism": 4, "completions": 4, "template": {"spec": pod}}}}],
+                     "volumeClaimPolicies": [{"templates": [claim]}]}}
 
 
 def _jobset_defaulted(job: dict) -> dict:
@@ -182,6 +186,8 @@ _MPI_PATHS = [".spec.runPolicy.suspend", ".spec.mpiReplicaSpecs.Launcher.templat
 _PYTORCH_PORTS = [".spec.pytorchReplicaSpecs.Master.template.spec.containers",
                   ".spec.pytorchReplicaSpecs.Worker.template.spec.containers"]
 _TF_PORTS = [f".spec.tfReplicaSpecs.{role}.template.spec.containers" for role in ("Chief", "PS", "Worker", "Evaluator")]
+_WORKERS = ".spec.pytorchReplicaSpecs.Worker.replicas"
+_JOBSET_LISTS = [".spec.failurePolicy.rules", ".spec.replicatedJobs", ".spec.volumeClaimPolicies"]
 CASES = [
     Case("mpijob-kueue-preempted", _KUEUE_MPI, _kueue_admitted_then_preempted, _MPI_PATHS, [],
          ("kueue-suspend", "kueue-tolerations")),
@@ -192,10 +198,10 @@ CASES = [
     Case("pytorchjob-port-protocol-changed", _golden("pytorch-spread"), _ports_defaulted("UDP"), _PYTORCH_PORTS,
          _PYTORCH_PORTS, ()),
     Case("pytorchjob-elastic-scaled-by-its-hpa", _elastic(_golden("pytorch-spread")),
-         lambda job: _ports_defaulted("TCP")(_scaled(job)), _PYTORCH_PORTS + [".spec.pytorchReplicaSpecs.Worker.replicas"],
-         [], ("elastic-worker-replicas", "crd-default-port-protocol")),
+         lambda job: _ports_defaulted("TCP")(_scaled(job)), [*_PYTORCH_PORTS, _WORKERS], [],
+         ("elastic-worker-replicas", "crd-default-port-protocol")),
     Case("pytorchjob-scaled-by-hand", _golden("pytorch-spread"), lambda job: _ports_defaulted("TCP")(_scaled(job)),
-         _PYTORCH_PORTS + [".spec.pytorchReplicaSpecs.Worker.replicas"], [".spec.pytorchReplicaSpecs.Worker.replicas"], ()),
+         [*_PYTORCH_PORTS, _WORKERS], [_WORKERS], ()),
     Case("tfjob-port-protocol-defaulted", _golden("tensorflow-ps"), _ports_defaulted("TCP"), _TF_PORTS, [],
          ("crd-default-port-protocol",)),
     Case("trainjob-kueue", _golden("trainjob-kueue"), _kueue_trainjob, [".spec.runtimePatches"], [],
@@ -204,10 +210,9 @@ CASES = [
         _golden("trainjob-kueue")["spec"], suspend=False, managedBy="trainer.kubeflow.org/trainjob-controller")),
          _kueue_trainjob, [".spec.runtimePatches", ".spec.suspend", ".spec.managedBy"], [],
          ("kueue-runtime-patch", "kueue-suspend", "kueue-managed-by")),
-    Case("jobset-defaulted", _jobset(), _jobset_defaulted, [".spec.failurePolicy.rules", ".spec.replicatedJobs",
-         ".spec.volumeClaimPolicies"], [], ("jobset-replicated-job-defaults", "jobset-policy-defaults", "crd-default-port-protocol")),
-    Case("jobset-scaled-by-hand", _jobset(), _jobset_scaled, [".spec.failurePolicy.rules", ".spec.replicatedJobs",
-         ".spec.volumeClaimPolicies"], [".spec.replicatedJobs"], ()),
+    Case("jobset-defaulted", _jobset(), _jobset_defaulted, _JOBSET_LISTS, [],
+         ("jobset-replicated-job-defaults", "jobset-policy-defaults", "crd-default-port-protocol")),
+    Case("jobset-scaled-by-hand", _jobset(), _jobset_scaled, _JOBSET_LISTS, [".spec.replicatedJobs"], ()),
     Case("podgroup-namespace-queue", _podgroup("default"), _queue("research"), [".spec.queue"], [],
          ("volcano-namespace-queue",)),
     Case("podgroup-queue-named-in-git", _podgroup("nlp"), _queue("research"), [".spec.queue"], [".spec.queue"], ()),

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -31,6 +32,7 @@ import pytest
 import yaml
 
 from tests.argocd import harness
+from tests.argocd.conftest import argocd_lua  # noqa: F401 - the harness binary, a fixture
 from tests.e2e.conftest import FIGURES, Kube
 
 WAIT_SECONDS = 120
@@ -47,14 +49,6 @@ RESOURCES = {  # kind -> (resource qualified by its group, folder of its health 
     "VolcanoPodGroup": ("podgroups.scheduling.volcano.sh", "scheduling.volcano.sh/PodGroup"),
     "CoschedulingPodGroup": ("podgroups.scheduling.x-k8s.io", "scheduling.x-k8s.io/PodGroup"),
 }
-
-
-@pytest.fixture(scope="module")
-def argocd_lua() -> Path:
-    try:
-        return harness.build()
-    except harness.BuildError as exc:
-        pytest.fail(str(exc))
 
 
 def spec(name: str, namespace: str, framework: str, workers: int, *, gang: str = "none",
@@ -76,23 +70,8 @@ def spec(name: str, namespace: str, framework: str, workers: int, *, gang: str =
     return doc
 
 
-def apply(kube: Kube, doc: dict, tmp_path: Path) -> None:
-    path = tmp_path / f"{doc['metadata']['name']}.yaml"
-    path.write_text(yaml.safe_dump(doc))
-    built = kube.mpigen("build", str(path))
-    assert built.returncode == 0, built.stderr
-    done = kube.apply_when_cached("--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=built.stdout)
-    assert done.returncode == 0, done.stderr
-
-
-def delete(kube: Kube, kind: str, namespace: str, name: str) -> None:
-    kube.kubectl("delete", RESOURCES[kind][0], name, "-n", namespace, "--wait=true", "--timeout=60s", check=False,
-                 timeout=90)
-
-
-def live(kube: Kube, kind: str, namespace: str, name: str) -> dict | None:
-    done = kube.kubectl("get", RESOURCES[kind][0], name, "-n", namespace, "-o", "json", check=False)
-    return json.loads(done.stdout) if done.returncode == 0 else None
+def trainjob(name: str, namespace: str, **run_policy: object) -> dict:
+    return spec(name, namespace, "pytorch", 1, runtime="torch-distributed", **run_policy)  # numNodes 2
 
 
 def true_condition(obj: dict | None, kind: str) -> dict | None:
@@ -102,214 +81,217 @@ def true_condition(obj: dict | None, kind: str) -> dict | None:
     return None
 
 
-def wait_for(kube: Kube, kind: str, namespace: str, name: str, phase: str, reached: Callable[[dict], bool],
-             seconds: float = WAIT_SECONDS) -> dict:
-    """The live object once the controllers report PHASE (``reached``), polled once a second."""
-    deadline = time.monotonic() + seconds
-    obj = None
-    while time.monotonic() < deadline:
-        obj = live(kube, kind, namespace, name)
-        if obj is not None and reached(obj):
-            return obj
-        time.sleep(1)
-    pytest.fail(f"{kind}/{name} not {phase} after {seconds} s: {json.dumps((obj or {}).get('status'))}")
+def phase(obj: dict) -> str:
+    return (obj.get("status") or {}).get("phase") or ""
 
 
-def check(argocd_lua: Path, tmp_path: Path, kind: str, obj: dict, phase: str, status: str,
-          message: str | None = None) -> None:
-    """The health check of KIND on the live OBJ says STATUS (and MESSAGE within its message)."""
-    folder = harness.CUSTOMIZATIONS / RESOURCES[kind][1]
-    path = tmp_path / f"{kind}-{obj['metadata']['name']}-{phase}.json"
-    path.write_text(json.dumps(obj))
-    (got,) = harness.run(argocd_lua, "health", [{"id": phase, "script": str(folder / "health.lua"),
-                                                 "object": str(path), "openLibs": False}])
-    agrees = not got.get("error") and got.get("status") == status and (message or "") in got.get("message", "")
-    AGREE[f"{kind}/{obj['metadata']['name']} {phase}"] = agrees
-    assert agrees, f"{kind}/{obj['metadata']['name']} {phase}: expected {status} ({message}), got {got}"
+@dataclass
+class Scenario:
+    """One job on the cluster: applied from its spec, its objects read, their health checked."""
+
+    kube: Kube
+    argocd_lua: Path
+    tmp_path: Path
+    namespace: str
+    name: str
+
+    def apply(self, doc: dict) -> None:
+        path = self.tmp_path / f"{self.name}.yaml"
+        path.write_text(yaml.safe_dump(doc))
+        built = self.kube.mpigen("build", str(path))
+        assert built.returncode == 0, built.stderr
+        done = self.kube.apply_when_cached("--server-side", "--field-manager=mpigen-e2e", "-f", "-",
+                                           stdin=built.stdout)
+        assert done.returncode == 0, done.stderr
+
+    def delete(self, kind: str) -> None:
+        self.kube.kubectl("delete", RESOURCES[kind][0], self.name, "-n", self.namespace, "--wait=true",
+                          "--timeout=60s", check=False, timeout=90)
+
+    def live(self, kind: str) -> dict | None:
+        done = self.kube.kubectl("get", RESOURCES[kind][0], self.name, "-n", self.namespace, "-o", "json",
+                                 check=False)
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+    def wait(self, kind: str, what: str, reached: Callable[[dict], bool], seconds: float = WAIT_SECONDS) -> dict:
+        """The live object once the controllers report WHAT (``reached``), polled once a second."""
+        deadline = time.monotonic() + seconds
+        obj = None
+        while time.monotonic() < deadline:
+            obj = self.live(kind)
+            if obj is not None and reached(obj):
+                return obj
+            time.sleep(1)
+        pytest.fail(f"{kind}/{self.name} not {what} after {seconds} s: {json.dumps((obj or {}).get('status'))}")
+
+    def check(self, kind: str, obj: dict, what: str, status: str, message: str = "") -> None:
+        """The health check of KIND on the live OBJ says STATUS, and MESSAGE within its message."""
+        folder = harness.CUSTOMIZATIONS / RESOURCES[kind][1]
+        path = self.tmp_path / f"{kind}-{self.name}-{what}.json"
+        path.write_text(json.dumps(obj))
+        (got,) = harness.run(self.argocd_lua, "health", [{"id": what, "script": str(folder / "health.lua"),
+                                                          "object": str(path), "openLibs": False}])
+        agrees = not got.get("error") and got.get("status") == status and message in got.get("message", "")
+        AGREE[f"{kind}/{self.name} {what}"] = agrees
+        assert agrees, f"{kind}/{self.name} {what}: expected {status} ({message}), got {got}"
+
+    def at(self, kind: str, condition: str, status: str, message: str = "") -> None:
+        """Once the controller sets CONDITION True on the live object, its health check says STATUS."""
+        obj = self.wait(kind, condition, lambda o: true_condition(o, condition) is not None)
+        self.check(kind, obj, condition, status, message)
+
+    def pods(self, selector: str) -> list[dict]:
+        return self.kube.get("pods", "-n", self.namespace, "-l", selector)["items"]
+
+    def end_pods(self, selector: str, exit_code: int) -> None:
+        """Write each pod's status as a kubelet would once its containers exit: kwok never ends them."""
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        found = self.pods(selector)
+        assert found, f"no pod in {self.namespace} matches {selector}"
+        for pod in found:
+            terminated = {"exitCode": exit_code, "reason": "Completed" if exit_code == 0 else "Error",
+                          "startedAt": pod["status"].get("startTime", now), "finishedAt": now}
+            status = {
+                "phase": "Succeeded" if exit_code == 0 else "Failed",
+                "conditions": [{"type": t, "status": s, "lastTransitionTime": now} for t, s in
+                               (("Initialized", "True"), ("Ready", "False"), ("ContainersReady", "False"),
+                                ("PodScheduled", "True"))],
+                "containerStatuses": [{"name": c["name"], "image": c["image"], "imageID": "", "ready": False,
+                                       "restartCount": 0, "started": False, "state": {"terminated": terminated}}
+                                      for c in pod["spec"]["containers"]],
+            }
+            self.kube.kubectl("patch", "pod", pod["metadata"]["name"], "-n", self.namespace, "--subresource=status",
+                              "--type=merge", "-p", json.dumps({"status": status}))
+
+    def all_running(self, selector: str, count: int) -> bool:
+        found = self.pods(selector)
+        return len(found) == count and all(p["status"].get("phase") == "Running" for p in found)
 
 
-def pods(kube: Kube, namespace: str, selector: str) -> list[dict]:
-    return kube.get("pods", "-n", namespace, "-l", selector)["items"]
-
-
-def end_pods(kube: Kube, namespace: str, selector: str, exit_code: int) -> None:
-    """Write each pod's status as a kubelet would once its containers exit: kwok never ends them."""
-    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    found = pods(kube, namespace, selector)
-    assert found, f"no pod in {namespace} matches {selector}"
-    for pod in found:
-        terminated = {"exitCode": exit_code, "reason": "Completed" if exit_code == 0 else "Error",
-                      "startedAt": pod["status"].get("startTime", now), "finishedAt": now}
-        status = {
-            "phase": "Succeeded" if exit_code == 0 else "Failed",
-            "conditions": [{"type": t, "status": s, "lastTransitionTime": now} for t, s in
-                           (("Initialized", "True"), ("Ready", "False"), ("ContainersReady", "False"),
-                            ("PodScheduled", "True"))],
-            "containerStatuses": [{"name": c["name"], "image": c["image"], "imageID": "", "ready": False,
-                                   "restartCount": 0, "started": False, "state": {"terminated": terminated}}
-                                  for c in pod["spec"]["containers"]],
-        }
-        kube.kubectl("patch", "pod", pod["metadata"]["name"], "-n", namespace, "--subresource=status",
-                     "--type=merge", "-p", json.dumps({"status": status}))
-
-
-def all_running(kube: Kube, namespace: str, selector: str, count: int) -> bool:
-    found = pods(kube, namespace, selector)
-    return len(found) == count and all(p["status"].get("phase") == "Running" for p in found)
+@pytest.fixture
+def scenario(kube: Kube, argocd_lua: Path, tmp_path: Path) -> Callable[[str, str], Scenario]:
+    return lambda gang, name: Scenario(kube, argocd_lua, tmp_path, kube.namespaces[gang], name)
 
 
 def job_selector(name: str, role: str = "") -> str:
     return f"training.kubeflow.org/job-name={name}" + (f",training.kubeflow.org/job-role={role}" if role else "")
 
 
+def jobset_ready(obj: dict) -> bool:
+    """JobSet's allJobsReady: the ready and succeeded Jobs add up to the replicated jobs' replicas."""
+    expected = sum(r.get("replicas", 1) for r in obj["spec"]["replicatedJobs"])
+    statuses = (obj.get("status") or {}).get("replicatedJobsStatus") or []
+    return expected == sum(s.get("ready", 0) + s.get("succeeded", 0) for s in statuses)
+
+
 # ------------------------------------------------------------------------------------------------
 
 
-def test_mpijob_running_then_succeeded(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["volcano"], "argocd-mpi"
-    apply(kube, spec(name, namespace, "mpi", 2, gang="volcano", resources=GPU_WORKER), tmp_path)
+def test_mpijob_running_then_succeeded(scenario) -> None:
+    s = scenario("volcano", "argocd-mpi")
+    s.apply(spec(s.name, s.namespace, "mpi", 2, gang="volcano", resources=GPU_WORKER))
     try:
-        job = wait_for(kube, "MPIJob", namespace, name, "running", lambda o: true_condition(o, "Running") is not None)
-        check(argocd_lua, tmp_path, "MPIJob", job, "running", "Healthy", f"MPIJob {namespace}/{name} is running.")
-        group = wait_for(kube, "VolcanoPodGroup", namespace, name, "running",
-                         lambda o: (o.get("status") or {}).get("phase") == "Running")
-        check(argocd_lua, tmp_path, "VolcanoPodGroup", group, "running", "Healthy", "Running: ")
-        end_pods(kube, namespace, job_selector(name, "launcher"), 0)
-        job = wait_for(kube, "MPIJob", namespace, name, "succeeded", lambda o: true_condition(o, "Succeeded") is not None)
-        check(argocd_lua, tmp_path, "MPIJob", job, "succeeded", "Healthy", "successfully completed")
+        s.at("MPIJob", "Running", "Healthy", f"MPIJob {s.namespace}/{s.name} is running.")
+        group = s.wait("VolcanoPodGroup", "Running", lambda o: phase(o) == "Running")
+        s.check("VolcanoPodGroup", group, "Running", "Healthy", "Running: ")
+        s.end_pods(job_selector(s.name, "launcher"), 0)
+        s.at("MPIJob", "Succeeded", "Healthy", "successfully completed")
     finally:
-        delete(kube, "MPIJob", namespace, name)
+        s.delete("MPIJob")
 
 
 @pytest.mark.parametrize("gang", ["volcano", "scheduler-plugins"])
-def test_a_gang_held_job_is_progressing_with_its_podgroups_reason(kube: Kube, argocd_lua: Path, tmp_path: Path,
-                                                                    gang: str) -> None:
-    namespace, name = kube.namespaces[gang], "argocd-held"
-    apply(kube, spec(name, namespace, "mpi", 5, gang=gang, resources=GPU_WORKER), tmp_path)
+def test_a_gang_held_job_is_progressing_with_its_podgroups_reason(scenario, gang: str) -> None:
+    s = scenario(gang, "argocd-held")
+    s.apply(spec(s.name, s.namespace, "mpi", 5, gang=gang, resources=GPU_WORKER))
     try:
         if gang == "volcano":
-            group = wait_for(kube, "VolcanoPodGroup", namespace, name, "gang-held", lambda o: (
-                (o.get("status") or {}).get("phase") in ("Pending", "Inqueue")
-                and true_condition(o, "Unschedulable") is not None))
+            group = s.wait("VolcanoPodGroup", "gang-held", lambda o: (
+                phase(o) in ("Pending", "Inqueue") and true_condition(o, "Unschedulable") is not None))
             reason = true_condition(group, "Unschedulable")["message"]
-            check(argocd_lua, tmp_path, "VolcanoPodGroup", group, "gang-held", "Progressing", reason)
+            s.check("VolcanoPodGroup", group, "gang-held", "Progressing", reason)
         else:  # no PodGroup controller of scheduler-plugins here: no phase, and no pod is bound
-            group = wait_for(kube, "CoschedulingPodGroup", namespace, name, "created", lambda o: True)
+            s.wait("CoschedulingPodGroup", "created", lambda o: True)
             time.sleep(HOLD_SECONDS)
-            assert not [p for p in pods(kube, namespace, job_selector(name)) if p["spec"].get("nodeName")]
-            group = live(kube, "CoschedulingPodGroup", namespace, name)
-            assert not (group.get("status") or {}).get("phase")
-            check(argocd_lua, tmp_path, "CoschedulingPodGroup", group, "without its controller", "Progressing",
-                  "Waiting for the scheduler-plugins PodGroup controller")
-        job = live(kube, "MPIJob", namespace, name)
+            assert not [p for p in s.pods(job_selector(s.name)) if p["spec"].get("nodeName")]
+            group = s.live("CoschedulingPodGroup")
+            assert phase(group) == ""
+            s.check("CoschedulingPodGroup", group, "without its controller", "Progressing",
+                    "Waiting for the scheduler-plugins PodGroup controller")
+        job = s.live("MPIJob")
         assert true_condition(job, "Created") is not None and true_condition(job, "Running") is None, job.get("status")
-        check(argocd_lua, tmp_path, "MPIJob", job, "gang-held", "Progressing", "Not running yet")
+        s.check("MPIJob", job, "gang-held", "Progressing", "Not running yet")
     finally:
-        delete(kube, "MPIJob", namespace, name)
+        s.delete("MPIJob")
 
 
-def test_pytorchjob_running_then_failed(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["scheduler-plugins"], "argocd-pytorch"
-    apply(kube, spec(name, namespace, "pytorch", 1, gang="scheduler-plugins"), tmp_path)
+def test_pytorchjob_running_then_failed(scenario) -> None:
+    s = scenario("scheduler-plugins", "argocd-pytorch")
+    s.apply(spec(s.name, s.namespace, "pytorch", 1, gang="scheduler-plugins"))
     try:
-        job = wait_for(kube, "PyTorchJob", namespace, name, "running",
-                       lambda o: true_condition(o, "Running") is not None)
-        check(argocd_lua, tmp_path, "PyTorchJob", job, "running", "Healthy", f"PyTorchJob {name} is running.")
-        end_pods(kube, namespace, f"{job_selector(name)},training.kubeflow.org/replica-type=master", 1)
-        job = wait_for(kube, "PyTorchJob", namespace, name, "failed", lambda o: true_condition(o, "Failed") is not None)
-        check(argocd_lua, tmp_path, "PyTorchJob", job, "failed", "Degraded", "1 Master replica(s) failed")
+        s.at("PyTorchJob", "Running", "Healthy", f"PyTorchJob {s.name} is running.")
+        s.end_pods(f"{job_selector(s.name)},training.kubeflow.org/replica-type=master", 1)
+        s.at("PyTorchJob", "Failed", "Degraded", "1 Master replica(s) failed")
     finally:
-        delete(kube, "PyTorchJob", namespace, name)
+        s.delete("PyTorchJob")
 
 
-def test_tfjob_running(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["none"], "argocd-tf"
-    apply(kube, spec(name, namespace, "tensorflow", 2), tmp_path)
+def test_tfjob_running(scenario) -> None:
+    s = scenario("none", "argocd-tf")
+    s.apply(spec(s.name, s.namespace, "tensorflow", 2))
     try:
-        job = wait_for(kube, "TFJob", namespace, name, "running", lambda o: true_condition(o, "Running") is not None)
-        check(argocd_lua, tmp_path, "TFJob", job, "running", "Healthy", "is running.")
+        s.at("TFJob", "Running", "Healthy", "is running.")
     finally:
-        delete(kube, "TFJob", namespace, name)
+        s.delete("TFJob")
 
 
-@pytest.mark.parametrize("framework, kind", [("mpi", "MPIJob"), ("pytorch", "PyTorchJob"), ("tensorflow", "TFJob")])
-def test_a_suspended_job_is_suspended(kube: Kube, argocd_lua: Path, tmp_path: Path, framework: str, kind: str) -> None:
-    namespace, name = kube.namespaces["none"], f"argocd-suspended-{framework}"
-    apply(kube, spec(name, namespace, framework, 1, suspend=True), tmp_path)
+FRAMEWORKS = {"MPIJob": "mpi", "PyTorchJob": "pytorch", "TFJob": "tensorflow"}
+# the job's kind and runPolicy; then, in order, each object's kind, the condition its controller sets, the verdict
+# and a part of the message
+SUSPENDED_OR_PAST_DEADLINE = [
+    ("MPIJob", {"suspend": True}, [("MPIJob", "Suspended", "Suspended", "MPIJob suspended")]),
+    ("PyTorchJob", {"suspend": True}, [("PyTorchJob", "Suspended", "Suspended", "is suspended.")]),
+    ("TFJob", {"suspend": True}, [("TFJob", "Suspended", "Suspended", "is suspended.")]),
+    ("TrainJob", {"suspend": True}, [("TrainJob", "Suspended", "Suspended", "TrainJob is suspended"),
+                                     ("JobSet", "Suspended", "Suspended", "jobset is suspended")]),
+    ("MPIJob", {"activeDeadlineSeconds": 5},
+     [("MPIJob", "Failed", "Degraded", "Job was active longer than specified deadline")]),
+    ("PyTorchJob", {"activeDeadlineSeconds": 5},
+     [("PyTorchJob", "Failed", "Degraded", "it was active longer than specified deadline")]),
+    ("TrainJob", {"activeDeadlineSeconds": 5},
+     [("TrainJob", "Failed", "Degraded", "TrainJob exceeded its active deadline")]),
+]
+
+
+@pytest.mark.parametrize("kind, run_policy, checks", SUSPENDED_OR_PAST_DEADLINE,
+                         ids=[f"{kind}-{next(iter(policy))}" for kind, policy, _ in SUSPENDED_OR_PAST_DEADLINE])
+def test_a_suspended_job_or_one_past_its_deadline(scenario, kind: str, run_policy: dict,
+                                                  checks: list[tuple[str, str, str, str]]) -> None:
+    s = scenario("none", f"argocd-{next(iter(run_policy)).lower()}-{kind.lower()}")
+    s.apply(trainjob(s.name, s.namespace, **run_policy) if kind == "TrainJob"
+            else spec(s.name, s.namespace, FRAMEWORKS[kind], 1, **run_policy))
     try:
-        job = wait_for(kube, kind, namespace, name, "suspended", lambda o: true_condition(o, "Suspended") is not None)
-        check(argocd_lua, tmp_path, kind, job, "suspended", "Suspended")
+        for checked, condition, status, message in checks:
+            s.at(checked, condition, status, message)
     finally:
-        delete(kube, kind, namespace, name)
+        s.delete(kind)
 
 
-@pytest.mark.parametrize("framework, kind, message", [
-    ("mpi", "MPIJob", "Job was active longer than specified deadline"),
-    ("pytorch", "PyTorchJob", "it was active longer than specified deadline")])
-def test_a_job_past_its_deadline_is_degraded(kube: Kube, argocd_lua: Path, tmp_path: Path, framework: str,
-                                             kind: str, message: str) -> None:
-    namespace, name = kube.namespaces["none"], f"argocd-deadline-{framework}"
-    apply(kube, spec(name, namespace, framework, 1, activeDeadlineSeconds=5), tmp_path)
+def test_trainjob_running_then_complete(scenario) -> None:
+    s = scenario("none", "argocd-trainjob")
+    s.apply(trainjob(s.name, s.namespace))
+    pods = f"jobset.sigs.k8s.io/jobset-name={s.name}"
     try:
-        job = wait_for(kube, kind, namespace, name, "failed", lambda o: true_condition(o, "Failed") is not None)
-        check(argocd_lua, tmp_path, kind, job, "failed", "Degraded", message)
+        jobset = s.wait("JobSet", "running", lambda o: jobset_ready(o) and s.all_running(pods, 2))
+        s.check("JobSet", jobset, "running", "Healthy", "Running: ")
+        job = s.wait("TrainJob", "running", lambda o: any(
+            j.get("ready", 0) > 0 for j in (o.get("status") or {}).get("jobsStatus") or []))
+        s.check("TrainJob", job, "running", "Healthy", "Running (")
+        s.end_pods(pods, 0)
+        s.at("JobSet", "Completed", "Healthy", "jobset completed successfully")
+        s.at("TrainJob", "Complete", "Healthy", "jobset completed successfully")
     finally:
-        delete(kube, kind, namespace, name)
-
-
-def _trainjob(name: str, namespace: str, **run_policy: object) -> dict:
-    return spec(name, namespace, "pytorch", 1, runtime="torch-distributed", **run_policy)  # numNodes 2
-
-
-def _jobset_ready(obj: dict) -> bool:
-    expected = sum(r.get("replicas", 1) for r in obj["spec"]["replicatedJobs"])
-    done = sum(s.get("ready", 0) + s.get("succeeded", 0) for s in (obj.get("status") or {}).get("replicatedJobsStatus") or [])
-    return expected == done
-
-
-def test_trainjob_running_then_complete(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["none"], "argocd-trainjob"
-    apply(kube, _trainjob(name, namespace), tmp_path)
-    selector = f"jobset.sigs.k8s.io/jobset-name={name}"
-    try:
-        jobset = wait_for(kube, "JobSet", namespace, name, "running",
-                          lambda o: _jobset_ready(o) and all_running(kube, namespace, selector, 2))
-        check(argocd_lua, tmp_path, "JobSet", jobset, "running", "Healthy", "Running: ")
-        job = wait_for(kube, "TrainJob", namespace, name, "running", lambda o: any(
-            s.get("ready", 0) > 0 for s in (o.get("status") or {}).get("jobsStatus") or []))
-        check(argocd_lua, tmp_path, "TrainJob", job, "running", "Healthy", "Running (")
-        end_pods(kube, namespace, selector, 0)
-        jobset = wait_for(kube, "JobSet", namespace, name, "completed",
-                          lambda o: true_condition(o, "Completed") is not None)
-        check(argocd_lua, tmp_path, "JobSet", jobset, "completed", "Healthy", "jobset completed successfully")
-        job = wait_for(kube, "TrainJob", namespace, name, "complete", lambda o: true_condition(o, "Complete") is not None)
-        check(argocd_lua, tmp_path, "TrainJob", job, "complete", "Healthy", "jobset completed successfully")
-    finally:
-        delete(kube, "TrainJob", namespace, name)
-
-
-def test_a_suspended_trainjob_and_its_jobset_are_suspended(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["none"], "argocd-trainjob-suspended"
-    apply(kube, _trainjob(name, namespace, suspend=True), tmp_path)
-    try:
-        job = wait_for(kube, "TrainJob", namespace, name, "suspended",
-                       lambda o: true_condition(o, "Suspended") is not None)
-        check(argocd_lua, tmp_path, "TrainJob", job, "suspended", "Suspended", "TrainJob is suspended")
-        jobset = wait_for(kube, "JobSet", namespace, name, "suspended",
-                          lambda o: true_condition(o, "Suspended") is not None)
-        check(argocd_lua, tmp_path, "JobSet", jobset, "suspended", "Suspended", "jobset is suspended")
-    finally:
-        delete(kube, "TrainJob", namespace, name)
-
-
-def test_a_trainjob_past_its_deadline_is_degraded(kube: Kube, argocd_lua: Path, tmp_path: Path) -> None:
-    namespace, name = kube.namespaces["none"], "argocd-trainjob-deadline"
-    apply(kube, _trainjob(name, namespace, activeDeadlineSeconds=5), tmp_path)
-    try:
-        job = wait_for(kube, "TrainJob", namespace, name, "failed", lambda o: true_condition(o, "Failed") is not None)
-        check(argocd_lua, tmp_path, "TrainJob", job, "failed", "Degraded", "TrainJob exceeded its active deadline")
-    finally:
-        delete(kube, "TrainJob", namespace, name)
+        s.delete("TrainJob")
 
 
 def test_figure() -> None:
