@@ -25,7 +25,6 @@ import yaml
 from ..emit.yaml_emit import dump
 
 CONFIGMAP = "argocd-cm"
-NAMESPACE = "argocd"  # where Argo CD's install manifests put it
 CUSTOMIZATIONS = "resource_customizations"
 HEALTH_SCRIPT = "health.lua"
 HEALTH_KEY = "resource.customizations.health."
@@ -57,7 +56,7 @@ def health_checks() -> dict[str, str]:
     """``group/Kind`` -> its health script, sorted by group and kind."""
     scripts = {}
     for group in customizations().iterdir():
-        for kind in group.iterdir():
+        for kind in group.iterdir() if group.is_dir() else ():
             script = kind.joinpath(HEALTH_SCRIPT)
             if script.is_file():
                 scripts[f"{group.name}/{kind.name}"] = script.read_text("utf-8")
@@ -88,8 +87,9 @@ def settings_name(kind: str) -> str:
     return f"{group}_{name}"
 
 
-def configmap(namespace: str = NAMESPACE) -> dict:
-    """The argocd-cm ConfigMap with every health check and ignoreDifferences setting."""
+def configmap(namespace: str) -> dict:
+    """The argocd-cm ConfigMap, in ``namespace`` (Argo CD's), with every health check and
+    ignoreDifferences setting."""
     data = {HEALTH_KEY + settings_name(kind): script for kind, script in health_checks().items()}
     data.update({IGNORE_KEY + settings_name(kind): dump({"jqPathExpressions": expressions})
                  for kind, expressions in ignore_differences().items()})
