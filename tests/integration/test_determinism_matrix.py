@@ -162,7 +162,7 @@ def reference(workspace: Path) -> dict[str, object]:
     codes = [run["rc"] for run in result["runs"]]  # type: ignore[index]
     # The matrix is only meaningful if the commands did their work: validate finds errors (1), the
     # rest succeed, check finds drift (1).
-    assert codes == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [
+    assert codes == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [
         (run["args"], run["rc"], run["err"][:300]) for run in result["runs"]]  # type: ignore[index]
     assert b"drifted" in result["runs"][-1]["out"]  # type: ignore[index]
     return result
