@@ -320,7 +320,8 @@ def _verdicts(seen: Observed, plan: Expected, group: dict[str, Any] | None, wait
     admitted = podgroup_admission(group, gang.roles, cluster)
     if admitted is None:
         return
-    source = resource_name("scheduling.volcano.sh/v1beta1", "Queue", admitted.queue)
+    volcano = GANGS.get(group.get("apiVersion")) == "volcano"
+    source = resource_name(str(group.get("apiVersion")), "Queue", admitted.queue) if volcano else object_name(group)
     if admitted.outcome == ADMITS:
         facts.append(Fact(source, admitted.message()))
         return

@@ -413,6 +413,20 @@ def test_a_held_job_live(tmp_path: Path, server: FakeApiServer, pki: Path, capsy
     assert any(line.startswith("  nodes: the gang fits the 3 nodes of context fake") for line in lines)
     assert "not read (" not in out
     assert {method for method, _, _ in server.requests} == {"GET"}
+    # beside what --kube-context lists, what the README says diagnose needs: get of these, list of those
+    asked = set()
+    for _, path, _ in server.requests:
+        parts = path.split("/")[2:] if path.startswith("/api/") else path.split("/")[3:]  # after the version
+        parts = parts[1:] if parts and parts[0].startswith("v") else parts
+        if parts[:1] == ["namespaces"] and len(parts) >= 3:
+            asked.add(("get" if len(parts) == 4 else "list", parts[2], "namespaced"))
+        elif len(parts) == 2:
+            asked.add(("get", parts[0], "cluster"))
+    assert asked == {("get", "mpijobs", "namespaced"), ("get", "podgroups", "namespaced"),
+                     ("get", "services", "namespaced"), ("get", "jobs", "namespaced"),
+                     ("get", "configmaps", "namespaced"),  # the Volcano scheduler's, as --kube-context gets it
+                     ("list", "pods", "namespaced"), ("list", "events", "namespaced"),
+                     ("list", "workloads", "namespaced"), ("get", "queues", "cluster")}
     code, out, _ = run(["diagnose", "mpijobs.kubeflow.org/bert", "-n", NS, "--format", "json",
                         "--kubeconfig", config(tmp_path, server, pki)], capsys)
     data = json.loads(out)
