@@ -117,6 +117,9 @@ def gather(live: Live, kind: JobKind, namespace: str, name: str, gang_option: st
     if job is None:
         raise DiagnoseError(f"{kind.plural}.{kind.group} {name!r} not found in namespace {namespace} "
                             f"(context {live.context})")
+    if job.get("apiVersion") != kind.api_version:
+        raise DiagnoseError(f"the cluster of context {live.context} serves {kind.plural}.{kind.group} as "
+                            f"{job.get('apiVersion')}: mpigen's rules are for {kind.api_version}")
     seen = Observed(kind, namespace, name, live.context, job, gang_option=gang_option)
 
     def attempt(read: Callable[[], T], otherwise: T) -> T:

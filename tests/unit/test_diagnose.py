@@ -21,7 +21,7 @@ from mpigen.load.cluster import Cluster, read_cluster
 from mpigen.load.yaml_loader import load_text
 from mpigen.main import main
 from tests.fake_apiserver import JOB_KINDS as FAKE_JOB_KINDS
-from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, kubeconfig, make_pki
+from tests.fake_apiserver import KINDS, TOKEN, FakeApiServer, Kind, kubeconfig, make_pki
 
 MPIJOB, PYTORCHJOB, TFJOB, TRAINJOB = JOB_KINDS
 VOLCANO = "scheduling.volcano.sh/v1beta1"
@@ -469,6 +469,17 @@ def test_a_cluster_without_the_kind(tmp_path: Path, pki: Path, capsys: pytest.Ca
         code, _, err = run(["diagnose", "trainjob/x", "-n", NS, "--kubeconfig", config(tmp_path, fake, pki)], capsys)
     assert (code, err) == (2, "mpigen: the cluster of context fake does not serve trainjobs.trainer.kubeflow.org: no "
                               "TrainJob can exist there\n")
+
+
+def test_a_kind_served_in_another_version(tmp_path: Path, pki: Path, capsys: pytest.CaptureFixture) -> None:
+    """training-operator's old MPIJob kubeflow.org/v1: not the v2beta1 mpi-operator's rules are for."""
+    old = [k for k in FAKE_JOB_KINDS if k.resource != "mpijobs"] + [Kind("kubeflow.org", "v1", "mpijobs", "MPIJob", True)]
+    held = held_cluster()
+    held["mpijobs"] = [dict(job, apiVersion="kubeflow.org/v1") for job in held["mpijobs"]]
+    with FakeApiServer(pki, held, served=KINDS + tuple(old)) as fake:
+        code, _, err = run(["diagnose", "mpijob/bert", "-n", NS, "--kubeconfig", config(tmp_path, fake, pki)], capsys)
+    assert (code, err) == (2, "mpigen: the cluster of context fake serves mpijobs.kubeflow.org as kubeflow.org/v1: "
+                              "mpigen's rules are for kubeflow.org/v2beta1\n")
 
 
 def test_an_unreachable_cluster(tmp_path: Path, pki: Path, capsys: pytest.CaptureFixture) -> None:
