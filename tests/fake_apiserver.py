@@ -7,7 +7,8 @@ server may; ``continue`` tokens), with field selectors (``a=b``, ``a!=b``, on do
 A list of a built-in kind carries its items without apiVersion and kind, as the real server's do.
 Lists of one namespace (``/api/v1/namespaces/NS/RESOURCE``), label selectors (``a=b``) and one
 object got by name (``/api/v1/namespaces/NS/RESOURCE/NAME``, ``/apis/G/V/RESOURCE/NAME``) are
-served too. Lists and gets of the resources in ``forbidden`` are refused (403, with the API server's Status message). HTTPS with a CA
+served too. Lists and gets of the resources in ``forbidden`` are refused (403, with the API
+server's Status message). HTTPS with a CA
 of its own (made with the openssl command, as cluster/pki.py makes the local cluster's); a
 request is let in with the bearer token or a client certificate the CA signed, else 401.
 """
@@ -119,7 +120,8 @@ def selected(obj: dict[str, Any], selector: str) -> bool:
 def labelled(obj: dict[str, Any], selector: str) -> bool:
     """Whether ``obj``'s labels pass a label selector of ``a=b`` terms."""
     labels = (obj.get("metadata") or {}).get("labels") or {}
-    return all(labels.get(key) == value for key, value in (term.split("=", 1) for term in filter(None, selector.split(","))))
+    terms = (term.split("=", 1) for term in filter(None, selector.split(",")))
+    return all(labels.get(key) == value for key, value in terms)
 
 
 @dataclass

@@ -201,3 +201,20 @@ def elastic_quota_text(quota: Mapping[str, Any]) -> str:
     spec, status = mapping(quota.get("spec")), mapping(quota.get("status"))
     return (f"min {quantities(spec.get('min'))}; max {quantities(spec.get('max'))}; "
             f"used {quantities(status.get('used'))}")
+
+
+def failed_pod_text(pod: Mapping[str, Any]) -> str:
+    """How a pod's containers ended, when one ended in failure: ``container launcher terminated:
+    Error, exit code 1``; "" otherwise."""
+    status = mapping(pod.get("status"))
+    ended = []
+    for container in (status.get("initContainerStatuses") or []) + (status.get("containerStatuses") or []):
+        state = mapping(mapping(container).get("state")).get("terminated") or \
+            mapping(mapping(container).get("lastState")).get("terminated")
+        if isinstance(state, dict) and state.get("exitCode") not in (None, 0):
+            message = str(state.get("message") or "").strip()
+            ended.append(f"container {mapping(container).get('name')} terminated: {state.get('reason') or '?'}, "
+                         f"exit code {state.get('exitCode')}" + (f": {message}" if message else ""))
+    if not ended:
+        return ""
+    return f"phase {status.get('phase') or '?'}; " + "; ".join(ended)

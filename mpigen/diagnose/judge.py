@@ -27,9 +27,9 @@ from ..scheduler.admission import podgroup_admission
 from ..scheduler.admission.verdict import ADMITS, CANNOT_ADMIT
 from ..scheduler.fit import CANNOT_FIT, FITS, gang_fit
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
-from .evidence import (condition, conditions_text, elastic_quota_text, event_text, kueue_queue_text, latest_event,
-                       mapping, meta, name_of, names, object_name, podgroup_differences, podgroup_text, resource_name,
-                       said, volcano_queue_text)
+from .evidence import (condition, conditions_text, elastic_quota_text, event_text, failed_pod_text,
+                       kueue_queue_text, latest_event, mapping, meta, name_of, names, object_name, podgroup_differences,
+                       podgroup_text, resource_name, said, volcano_queue_text)
 from .expected import GANGS, OPERATORS, Expected, expected, gang_of_job
 from .gather import QUEUE_NAME_LABEL, VOLCANO_QUEUE_ANNOTATION, Observed
 
@@ -129,6 +129,8 @@ def judge(seen: Observed, version: OperatorVersion = DEFAULT_OPERATOR_VERSION) -
     if phase == PENDING:
         _verdicts(seen, plan, live_group if live_group is not None else plan.podgroup, waiting, facts, cause)
         _pods(seen, pods, facts, cause)
+    if phase == FAILED:
+        facts += [Fact(object_name(p), text) for p in seen.pods or [] if (text := failed_pod_text(p))]
     _events(seen, job_source, live_group, facts)
     if seen.pods is not None:
         scheduled = sum(1 for p in pods if mapping(p.get("spec")).get("nodeName"))
@@ -199,8 +201,9 @@ def _created(seen: Observed, plan: Expected, live_group: dict[str, Any] | None, 
               f"no such object: look at the operator's log and the job's events",
               f"{names(missing)} {'does' if len(missing) == 1 else 'do'} not exist")
     if lacking and holds_pods:
+        phase = mapping(live_group.get("status")).get("phase") or "Pending"
         facts.append(Fact(job_source, f"{operator} creates the pods ({names(lacking)}) once Volcano enqueues the "
-                                      f"PodGroup (Inqueue): it is {mapping(live_group.get('status')).get('phase') or 'Pending'}"))
+                                      f"PodGroup (Inqueue): it is {phase}"))
     elif lacking:
         cause(job_source, "object-missing", Severity.ERROR,
               f"{operator} creates the pods {names(lacking)} ({len(lacking)} of {len(pods_wanted)}) for this job and "

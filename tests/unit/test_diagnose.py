@@ -14,7 +14,7 @@ import yaml
 
 from mpigen.diagnose.expected import expected
 from mpigen.diagnose.gather import Observed
-from mpigen.diagnose.judge import Diagnosis, judge
+from mpigen.diagnose.judge import Diagnosis, Fact, judge
 from mpigen.diagnose.report import json_report, text_report
 from mpigen.diagnose.target import JOB_KINDS, parse_target
 from mpigen.load.cluster import Cluster, read_cluster
@@ -52,7 +52,8 @@ def mpijob(name: str = "bert", workers: int = 2, gpus: int = 4, queue: str | Non
             "spec": {"slotsPerWorker": 1, "runPolicy": {"cleanPodPolicy": "Running", **policy},
                      "mpiReplicaSpecs": {"Launcher": {"replicas": 1, "template": template("launcher", 0)},
                                          "Worker": {"replicas": workers, "template": template("worker", gpus)}}},
-            "status": {"conditions": [condition("Created", "True", "MPIJobCreated", f"MPIJob {NS}/{name} is created.")]}}
+            "status": {"conditions": [condition("Created", "True", "MPIJobCreated",
+                                                f"MPIJob {NS}/{name} is created.")]}}
 
 
 def condition(kind: str, status: str, reason: str = "", message: str = "",
@@ -139,7 +140,7 @@ def codes(diagnosis: Diagnosis) -> list[str]:
 
 def test_a_running_mpijob() -> None:
     job = mpijob()
-    job["status"]["conditions"].append(condition("Running", "True", "MPIJobRunning", "MPIJob research/bert is running."))
+    job["status"]["conditions"].append(condition("Running", "True", "MPIJobRunning", "MPIJob research/bert runs."))
     cluster = cluster_of(node("node-0"), node("node-1"), queue())
     group = podgroup_of(job, cluster, "Running")
     pods = mpijob_pods(node_name="node-0", phase="Running")
@@ -215,9 +216,14 @@ def test_a_failed_job() -> None:
         condition("Running", "False", "MPIJobRunning", when="2026-11-26T20:05:00Z"),
         condition("Failed", "True", "BackoffLimitExceeded", "Job has reached the specified backoff limit",
                   when="2026-11-26T20:05:00Z")]
-    found = judge(observed(job, None, pods=[], created={}, events=[]))
+    launcher = pod("bert-launcher-x7k2p", "launcher", "node-0", "Failed")
+    launcher["status"]["containerStatuses"] = [{"name": "launcher", "state": {"terminated": {
+        "reason": "Error", "exitCode": 1, "message": "mpirun noticed that process rank 1 exited on signal 9"}}}]
+    found = judge(observed(job, None, pods=[launcher], created={}, events=[]))
     assert found.phase == "Failed"
     assert found.answer == "Failed: BackoffLimitExceeded: Job has reached the specified backoff limit"
+    assert Fact("pods/bert-launcher-x7k2p", "phase Failed; container launcher terminated: Error, exit code 1: mpirun "
+                "noticed that process rank 1 exited on signal 9") in found.evidence
     assert codes(found) == ["job-failed"]
     assert found.causes[0].message == ("the job failed: Failed=True (BackoffLimitExceeded): Job has reached the "
                                        "specified backoff limit")
@@ -431,15 +437,15 @@ def test_a_held_job_live(tmp_path: Path, server: FakeApiServer, pki: Path, capsy
                         "--kubeconfig", config(tmp_path, server, pki)], capsys)
     data = json.loads(out)
     assert code == 1 and data["phase"] == "Pending"
-    assert [c["code"] for c in data["causes"]] == ["queue-cannot-admit", "podgroup-unschedulable", "pod-unschedulable",
-                                                   "pod-unschedulable"]  # bert-worker-0 has an event of its own
-    assert data["causes"][2:] == [
-        {"code": "pod-unschedulable", "message": "pods bert-launcher-x7k2p, bert-worker-1 not scheduled: PodScheduled="
-                                                 "False (Unschedulable): pod group is not ready, 3 Pending, 3 minAvailable"},
-        {"code": "pod-unschedulable", "message": "pod bert-worker-0 not scheduled: PodScheduled=False (Unschedulable): "
-                                                 "pod group is not ready, 3 Pending, 3 minAvailable; latest event "
-                                                 "FailedScheduling (last 2026-11-26T20:10:00Z): 0/3 nodes are available: "
-                                                 "pod group is not ready"}]
+    waiting = "PodScheduled=False (Unschedulable): pod group is not ready, 3 Pending, 3 minAvailable"
+    assert data["causes"][:2] == [{"code": "queue-cannot-admit", "message": data["causes"][0]["message"]},
+                                  {"code": "podgroup-unschedulable", "message": "the gang scheduler holds the PodGroup: "
+                                   "Unschedulable=True (NotEnoughResources): 3/3 tasks in gang unschedulable"}]
+    assert data["causes"][2:] == [  # bert-worker-0 has an event of its own
+        {"code": "pod-unschedulable", "message": f"pods bert-launcher-x7k2p, bert-worker-1 not scheduled: {waiting}"},
+        {"code": "pod-unschedulable", "message": f"pod bert-worker-0 not scheduled: {waiting}; latest event "
+                                                 "FailedScheduling (last 2026-11-26T20:10:00Z): 0/3 nodes are "
+                                                 "available: pod group is not ready"}]
     assert data["job"] == {"kind": "MPIJob", "name": "bert", "namespace": NS, "context": "fake"}
 
 
@@ -473,7 +479,8 @@ def test_a_cluster_without_the_kind(tmp_path: Path, pki: Path, capsys: pytest.Ca
 
 def test_a_kind_served_in_another_version(tmp_path: Path, pki: Path, capsys: pytest.CaptureFixture) -> None:
     """training-operator's old MPIJob kubeflow.org/v1: not the v2beta1 mpi-operator's rules are for."""
-    old = [k for k in FAKE_JOB_KINDS if k.resource != "mpijobs"] + [Kind("kubeflow.org", "v1", "mpijobs", "MPIJob", True)]
+    old = [k for k in FAKE_JOB_KINDS if k.resource != "mpijobs"] + \
+        [Kind("kubeflow.org", "v1", "mpijobs", "MPIJob", True)]
     held = held_cluster()
     held["mpijobs"] = [dict(job, apiVersion="kubeflow.org/v1") for job in held["mpijobs"]]
     with FakeApiServer(pki, held, served=KINDS + tuple(old)) as fake:
