@@ -438,7 +438,8 @@ def test_a_held_job_live(tmp_path: Path, server: FakeApiServer, pki: Path, capsy
     data = json.loads(out)
     assert code == 1 and data["phase"] == "Pending"
     waiting = "PodScheduled=False (Unschedulable): pod group is not ready, 3 Pending, 3 minAvailable"
-    held = "the gang scheduler holds the PodGroup: Unschedulable=True (NotEnoughResources): 3/3 tasks in gang unschedulable"
+    held = ("the gang scheduler holds the PodGroup: Unschedulable=True (NotEnoughResources): 3/3 tasks in gang "
+            "unschedulable")
     assert data["causes"][:2] == [{"code": "queue-cannot-admit", "message": data["causes"][0]["message"]},
                                   {"code": "podgroup-unschedulable", "message": held}]
     assert data["causes"][2:] == [  # bert-worker-0 has an event of its own
