@@ -53,7 +53,7 @@ def diagnose(target: str, namespace: str | None, kube_context: str | None, kubec
     try:
         with open_live(kubeconfig, kube_context, os.environ, WANTED + (kind.resource,)) as live:
             where = namespace or live.namespace or "default"
-            seen = gather(live, kind, where, name, gang)
+            seen = gather(live, kind, where, name, gang, version)
     except (KubeError, DiagnoseError) as exc:
         raise io.UsageError(str(exc)) from None
     diagnosis = judge(seen, version)

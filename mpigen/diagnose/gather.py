@@ -23,6 +23,7 @@ from ..kube.live import Live, Refused
 from ..kube.resources import Resource
 from ..load.cluster import Cluster
 from ..operator.podgroup import SCHEDULER_PLUGINS_API_VERSION, VOLCANO_API_VERSION
+from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .expected import GANGS, expected, gang_of_job
 from .target import JobKind
 
@@ -105,8 +106,10 @@ def _owned_by(obj: dict[str, Any], job: dict[str, Any]) -> bool:
     return False
 
 
-def gather(live: Live, kind: JobKind, namespace: str, name: str, gang_option: str | None = None) -> Observed:
-    """Everything :mod:`.judge` reads of the job ``name`` of ``kind`` in ``namespace``."""
+def gather(live: Live, kind: JobKind, namespace: str, name: str, gang_option: str | None = None,
+           version: OperatorVersion = DEFAULT_OPERATOR_VERSION) -> Observed:
+    """Everything :mod:`.judge` reads of the job ``name`` of ``kind`` in ``namespace`` (the objects
+    the operator creates, at ``version`` for an MPIJob, read back by name)."""
     if not live.serves(kind.resource):
         raise DiagnoseError(f"the cluster of context {live.context} does not serve {kind.plural}.{kind.group}: "
                             f"no {kind.kind} can exist there")
@@ -134,7 +137,7 @@ def gather(live: Live, kind: JobKind, namespace: str, name: str, gang_option: st
         group = attempt(lambda: live.get(resource, namespace, name), None)
         if group is not None:
             seen.podgroups.append(group)
-    plan = expected(job, gang_of_job(job, seen.podgroups, gang_option), seen.cluster)
+    plan = expected(job, gang_of_job(job, seen.podgroups, gang_option), seen.cluster, version)
     label = JOBSET_NAME_LABEL if kind.kind == "TrainJob" else JOB_NAME_LABEL
     seen.pods = attempt(lambda: live.list(PODS, namespace, f"{label}={name}"), None)
     for obj in plan.objects:

@@ -552,3 +552,16 @@ def test_a_trainjob_live(tmp_path: Path, pki: Path, capsys: pytest.CaptureFixtur
         fake.objects["pods"][1]["status"]["phase"] = "Running"
         code, out, _ = run(["diagnose", "trainjob/tj", "-n", NS, "--kubeconfig", config(tmp_path, fake, pki)], capsys)
         assert (code, out.splitlines()[0]) == (0, "Running: 2 of 2 pods")
+
+
+def test_the_operator_version_names_what_is_read_back(tmp_path: Path, server: FakeApiServer, pki: Path,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """mpi-operator v0.4's workers' Service is <job>-worker: that is the one looked for."""
+    code, out, _ = run(["diagnose", "mpijob/small", "-n", NS, "--operator-version", "v0.4.0",
+                        "--kubeconfig", config(tmp_path, server, pki)], capsys)
+    assert code == 0
+    assert ("GET", f"/api/v1/namespaces/{NS}/services/small-worker", {}) in server.requests
+    assert f"/api/v1/namespaces/{NS}/services/small" not in [path for _, path, _ in server.requests]
+    assert "  mpijobs.kubeflow.org/small: error object-missing mpi-operator creates services/small-worker for " \
+           "this job (as mpigen explain computes it) and the cluster has no such object: look at the operator's log " \
+           "and the job's events" in out.splitlines()
