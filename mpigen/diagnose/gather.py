@@ -22,7 +22,9 @@ from ..diagnostics import Diagnostic
 from ..kube.live import Live, Refused
 from ..kube.resources import Resource
 from ..load.cluster import Cluster
-from ..operator.podgroup import SCHEDULER_PLUGINS_API_VERSION, VOLCANO_API_VERSION
+from ..operator.mpi_controller import JOB_NAME_LABEL  # the operators' label on a job's pods (training-operator's too)
+from ..operator.podgroup import SCHEDULER_PLUGINS_API_VERSION, VOLCANO_API_VERSION, VOLCANO_QUEUE_ANNOTATION
+from ..render.gang import KUEUE_QUEUE_LABEL as QUEUE_NAME_LABEL
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .expected import GANGS, expected, gang_of_job
 from .target import JobKind
@@ -50,10 +52,7 @@ BY_KIND = {("v1", "Service"): SERVICES, ("batch/v1", "Job"): BATCH_JOBS,
 """The objects an operator creates that diagnose reads back by name (not the ConfigMaps, nor the
 Secrets, which a reader of jobs need not be allowed to see)."""
 
-JOB_NAME_LABEL = "training.kubeflow.org/job-name"  # the operators' label on a job's pods
 JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name"  # JobSet's label on a TrainJob's pods
-QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name"
-VOLCANO_QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name"
 
 
 class DiagnoseError(Exception):
