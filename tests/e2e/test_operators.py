@@ -8,7 +8,8 @@ namespace is replaced), and explained in that namespace, with the cluster's Prio
 compare like with like, explain's objects get the API server's defaulting too: they are created
 with `--dry-run=server` in a namespace no operator watches. Then only what the server sets on a
 live object is left aside: uid, resourceVersion, timestamps, managedFields, status, a Pod's
-nodeName (the scheduler's), generated names (the service-account token volume, a Job's
+nodeName (the scheduler's) and the zone and region labels the API server copies from its node
+when it is bound, generated names (the service-account token volume, a Job's
 controller-uid selector), and Secret values (random SSH keys: their keys are compared).
 """
 
@@ -64,6 +65,10 @@ def _ident(obj: dict) -> tuple[str, str]:
     return obj["kind"], obj["metadata"]["name"]
 
 
+# The PodTopologyLabels admission plugin (Kubernetes 1.35, feature PodTopologyLabelsAdmission, beta
+# and on by default) copies these labels of the node onto a Pod when it is bound to it
+# (plugin/pkg/admission/podtopologylabels).
+BINDING_LABELS = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region")
 _GENERATED_VOLUME = re.compile(r"^kube-api-access-[a-z0-9]+$")
 
 
@@ -85,6 +90,9 @@ def normalized(obj: dict) -> dict:
             labels.pop("controller-uid", None)
             labels.pop("batch.kubernetes.io/controller-uid", None)
         pod_spec = obj["spec"]["template"]["spec"]
+    if obj["kind"] == "Pod":  # copied from the node at binding, as the node's
+        for label in BINDING_LABELS:
+            meta.get("labels", {}).pop(label, None)
     if obj["kind"] in ("Pod", "Job"):
         pod_spec.pop("nodeName", None)
         for volume in pod_spec.get("volumes", []):
