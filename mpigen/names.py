@@ -61,6 +61,11 @@ def _listed(chars: list[str]) -> str:
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
+TRAINING_CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
+"""The container of a PyTorchJob's (TFJob's) pods that the training-operator finds by its name."""
+OWN_VOLUMES = ("code", "git-secret", "dshm")
+"""The volumes mpigen writes itself (code sync, its git Secret, /dev/shm): a spec's volume may not
+take their names; a container may mount them."""
 VOLUME_MOUNT_FIELDS = ("mountPath", "readOnly", "subPath", "subPathExpr", "mountPropagation", "recursiveReadOnly")
 """The fields of a ``spec.volumes`` item that say how the training containers mount it (the others
 are its name and its source)."""
@@ -81,11 +86,21 @@ def volume_name(volume: dict[str, Any]) -> str:
 
 
 def log_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
-    """The volume of ``spec.volumes`` that holds the log directory (the deepest mountPath)."""
+    """The volume that holds the log directory (the deepest mountPath): one of ``spec.volumes``,
+    else of a role's own ``volumes`` (the training pods of that role write the logs there)."""
     log_dir = posixpath.normpath(spec["tensorboard"]["logDir"])
+    roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
+    for volumes in [spec.get("volumes")] + [own.get("volumes") for own in roles.values() if isinstance(own, dict)]:
+        found = _deepest(log_dir, [v for v in volumes or [] if isinstance(v, dict)])
+        if found is not None:
+            return found
+    return None
+
+
+def _deepest(log_dir: str, volumes: list[dict[str, Any]]) -> dict[str, Any] | None:
     best = None
-    for volume in spec["volumes"]:
-        if not volume.get("mountPath"):
+    for volume in volumes:
+        if not isinstance(volume.get("mountPath"), str) or not volume["mountPath"]:
             continue  # mounted by name in the containers that list it, not at a path of the training pods
         mount = posixpath.normpath(volume["mountPath"])
         if (log_dir == mount or log_dir.startswith(mount.rstrip("/") + "/")) and \

@@ -194,10 +194,10 @@ def output_findings(objects: list[dict[str, Any]], metadata: dict[str, Any], spe
 
 
 def _has_patches(spec: dict[str, Any]) -> bool:
-    """Whether the spec patches a pod template (job-wide or for a role)."""
-    roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
-    return bool(spec.get("podTemplatePatch")) or any(
-        isinstance(r, dict) and r.get("podTemplatePatch") for r in roles.values())
+    """Whether the spec patches a pod template (job-wide or for a role, in the base or its environment)."""
+    from .expand.environments import placed_patches
+
+    return bool(placed_patches(spec))
 
 
 def _schema_findings(obj: dict[str, Any]) -> list[tuple]:
@@ -250,11 +250,23 @@ def _merged(found: list[tuple[str | None, BuiltFinding]]) -> list[tuple]:
     return out
 
 
+def _env_value(path: tuple) -> bool:
+    """Whether ``path`` is a variable's value in an ``env`` of the spec: job-wide or a role's, in
+    the base or an environment."""
+    if len(path) < 3 or path[0] != "spec" or path[-2] != "env":
+        return False
+    owner = path[1:-2]
+    if owner[:1] == ("environments",) and len(owner) >= 2:
+        owner = owner[2:]
+    return owner == () or (len(owner) == 2 and owner[0] == "roles")
+
+
 def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
-    """Environment values that YAML 1.1 silently turned into another number (``12:30`` -> 750)."""
+    """Environment variables' values that YAML 1.1 silently turned into another number (``12:30``
+    -> 750), job-wide and per role, in the base and the environments."""
     out = []
     for path, text in doc.plain.items():
-        in_env = path[:2] == ("spec", "env") or (path[:2] == ("spec", "environments") and path[3:4] == ("env",))
+        in_env = _env_value(path)
         value = doc.data
         for part in path:
             value = value[part]

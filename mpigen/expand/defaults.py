@@ -134,7 +134,7 @@ def expand(spec: dict[str, Any]) -> dict[str, Any]:
         board.setdefault("serviceType", "ClusterIP")
         out["tensorboard"] = board
     if runtime is None:
-        out["roles"] = {role: role_settings(out, role, pods_priority) for role in roles_of(out)}
+        out["roles"] = {role: role_settings(out, role) for role in roles_of(out)}
     return out
 
 

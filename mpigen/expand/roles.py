@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .environments import merge
+from .environments import merge, placed_patches
 
 ROLES = {"mpi": ("launcher", "worker"), "pytorch": ("master", "worker"),
          "tensorflow": ("chief", "ps", "worker", "evaluator")}
@@ -81,15 +81,16 @@ def own_settings(spec: dict[str, Any], role: str) -> dict[str, Any]:
     return own
 
 
-def role_settings(spec: dict[str, Any], role: str, pods_priority: str | None) -> dict[str, Any]:
+def role_settings(spec: dict[str, Any], role: str) -> dict[str, Any]:
     """The effective settings of ``role``'s pods: every field of :data:`POD_FIELDS` (None where
     neither the job nor the role sets it; ``podTemplatePatch`` as ``podTemplatePatches``, the list
-    of patches to apply in order), ``priorityClassName`` defaulted to ``pods_priority``."""
+    of patches to apply in order). Of an expanded spec, whose ``priorityClassName`` is the pods'
+    default (``scheduling.priorityClass``), or of a spec as written."""
     framework = spec.get("framework", "mpi")
     mpi_worker = framework == "mpi" and role == "worker"
     inherit = [k for k in POD_FIELDS if not (mpi_worker and k in PROGRAM_FIELDS)]
-    return merged_settings(spec, own_settings(spec, role), inherit, _default_resources(spec, role), pods_priority,
-                           patches_of(spec, role))
+    return merged_settings(spec, own_settings(spec, role), inherit, _default_resources(spec, role),
+                           spec.get("priorityClassName"), patches_of(spec, role))
 
 
 def merged_settings(spec: dict[str, Any], own: dict[str, Any], inherit: list[str] | tuple[str, ...],
@@ -102,7 +103,10 @@ def merged_settings(spec: dict[str, Any], own: dict[str, Any], inherit: list[str
     inherited = {k: spec[k] for k in inherit if k in spec and k not in ("resources", "podTemplatePatch")}
     merged = merge(inherited, {k: v for k, v in own.items() if k not in ("resources", "podTemplatePatch")})
     settings: dict[str, Any] = {k: merged.get(k) for k in POD_FIELDS if k != "podTemplatePatch"}
-    settings["resources"] = own["resources"] if own.get("resources") is not None else default_resources
+    if "resources" in own:  # the role's own replace the job's whole; null: none
+        settings["resources"] = own["resources"] or {}
+    else:
+        settings["resources"] = default_resources
     if "priorityClassName" not in own:
         settings["priorityClassName"] = pods_priority
     for key in SORTED_MAPS:
@@ -113,20 +117,22 @@ def merged_settings(spec: dict[str, Any], own: dict[str, Any], inherit: list[str
 
 
 def patches_of(spec: dict[str, Any], role: str, job_wide: bool = True) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """The pod template patches of ``role``'s pods, in the order they apply: (where in the document
-    the patch is, the patch); the job-wide one first (``job_wide``: whether it applies to the role)."""
-    own = (spec.get("roles") or {}).get(role) or {}
-    found = [(("spec", "podTemplatePatch"), spec.get("podTemplatePatch") if job_wide else None),
-             (("spec", "roles", role, "podTemplatePatch"), own.get("podTemplatePatch"))]
-    return [(path, patch) for path, patch in found if isinstance(patch, dict) and patch]
+    """The pod template patches of ``role``'s pods, in the order they apply (see
+    :func:`.environments.patch_places`): (where in the document the patch is, the patch)
+    (``job_wide``: whether the job-wide ones apply to the role)."""
+    return [(where, patch) for where, patch, own in placed_patches(spec) if own == role or (own is None and job_wide)]
 
 
 def _default_resources(spec: dict[str, Any], role: str) -> dict[str, Any]:
-    resources = spec.get("resources") or {}
+    """A role's resources when it names none: the job's; an MPI launcher's, none, unless it runs
+    ranks (``mpi.runLauncherAsWorker``): then what a worker gets."""
     if spec.get("framework", "mpi") == "mpi" and role == "launcher":
-        # A launcher that runs ranks needs what a worker needs; one that only runs mpirun does not.
-        return resources if (spec.get("mpi") or {}).get("runLauncherAsWorker") else {}
-    return resources
+        if not (spec.get("mpi") or {}).get("runLauncherAsWorker"):
+            return {}
+        worker = own_settings(spec, "worker")
+        if "resources" in worker:
+            return worker["resources"] or {}
+    return spec.get("resources") or {}
 
 
 def role_view(spec: dict[str, Any], role: str) -> dict[str, Any]:

@@ -29,10 +29,10 @@ from typing import Any
 from ..credentials import looks_like_credential
 from ..diagnostics import Severity
 from ..expand.defaults import GPU_RESOURCE
-from ..names import VOLUME_MOUNT_FIELDS, volume_name
+from ..names import OWN_VOLUMES, VOLUME_MOUNT_FIELDS, volume_name
 from ..operator.quantity import Quantity, QuantityError
 from ..render.pods import ISTIO_INJECT
-from ..spec.role_rules import CODE_SYNC, OWN_VOLUMES
+from ..spec.role_rules import CODE_SYNC
 
 Finding = tuple[tuple, str, Severity, str]
 

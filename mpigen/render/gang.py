@@ -117,7 +117,7 @@ def _order_findings(job: dict[str, Any], known: dict[str, int], have_cluster: bo
     total = sum(r.get("replicas", 0) for r in replicas.values())
     if total <= min_member or have_cluster:
         return []
-    names = {r["template"]["spec"].get("priorityClassName") for r in replicas.values()}
+    names = {(r["template"].get("spec") or {}).get("priorityClassName") for r in replicas.values()}
     if len(names) > 1:
         return [(("spec", "priorityClassName"), "priority-order", Severity.WARNING,
                  "the launcher and the workers carry different PriorityClasses and minAvailable leaves pods "
@@ -232,9 +232,9 @@ def apply_kube_batch(job: dict[str, Any], scheduling: dict[str, Any]) -> tuple[d
     replicas = dict(spec[key])
     for rtype, replica in replicas.items():
         template = dict(replica["template"])
-        metadata = dict(template["metadata"])
+        metadata = dict(template.get("metadata") or {})  # a patch may delete it
         metadata["annotations"] = dict(sorted({**metadata.get("annotations", {}), GROUP_NAME_ANNOTATION: name}.items()))
-        pod = dict(template["spec"])
+        pod = dict(template.get("spec") or {})
         pod = {"schedulerName": KUBE_BATCH_SCHEDULER, **pod}
         replicas[rtype] = dict(replica, template=dict(template, metadata=metadata, spec=pod))
     spec[key] = replicas

@@ -52,19 +52,21 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
 
         built, findings = render_trainjob(metadata, spec, runtimes_or_defaults(runtimes))
         *beside, job = built
-    elif spec["framework"] == "mpi":
-        from .mpijob import render_mpijob
-
-        job, findings = render_mpijob(metadata, spec, version)
-        if gang in ("volcano", "scheduler-plugins") and not _errors(findings):
-            job, found = apply_gang(job, scheduling, priority_classes, version)
-            findings += found
     else:
-        from .training import render_training_job
+        if spec["framework"] == "mpi":
+            from .mpijob import render_mpijob
 
-        job, findings = render_training_job(metadata, spec)
-        if gang in ("volcano", "scheduler-plugins") and not _errors(findings):
-            job, found = apply_training_gang(job, scheduling, priority_classes)
+            job, findings = render_mpijob(metadata, spec, version)
+        else:
+            from .training import render_training_job
+
+            job, findings = render_training_job(metadata, spec)
+        if _errors(findings) or not _holds_its_schema(job, spec):
+            return [job], findings  # the patched pods are no job to decorate: the checks say why
+        if gang in ("volcano", "scheduler-plugins"):
+            apply = apply_gang if spec["framework"] == "mpi" else apply_training_gang
+            args = (version,) if spec["framework"] == "mpi" else ()
+            job, found = apply(job, scheduling, priority_classes, *args)
             findings += found
     if gang == "kube-batch":
         job, extra = apply_kube_batch(job, scheduling)
@@ -82,6 +84,19 @@ def render_objects(metadata: dict[str, Any], spec: dict[str, Any], version: Oper
 def _errors(findings: list[Finding]) -> bool:
     """A patch the pods could not take: there is no job to decorate for a gang."""
     return any(severity is Severity.ERROR for _, _, severity, _ in findings)
+
+
+def _holds_its_schema(job: dict[str, Any], spec: dict[str, Any]) -> bool:
+    """Whether the job is what its CRD's schema allows. What mpigen generates is, by construction;
+    what a pod template patch writes need not be (a quantity that is none, containers that are no
+    list), and the gang's sums and decorations read it: the validate-output stage then reports the
+    schema's findings at the patch's lines, and nothing else is built."""
+    if not any(view.get("podTemplatePatches") for view in (spec.get("roles") or {}).values()):
+        return True
+    from ..spec.schema import schema_problems
+
+    group, _, version = job["apiVersion"].rpartition("/")
+    return not schema_problems(job, f"{group}/{job['kind'].lower()}_{version}.json")
 
 
 INT32_MAX = 2**31 - 1

@@ -14,7 +14,7 @@ from typing import Any
 from ..names import MPIJOB_API
 from ..versions import OperatorVersion
 from ..expand.roles import role_view
-from .patching import Finding, first_container_findings, main_gpus, patched_template
+from .patching import Finding, containers_of, first_container_findings, main_gpus, patched_template
 from .pods import container, job_metadata, job_run_policy, pod_template
 
 SSHD = "/usr/sbin/sshd"
@@ -40,7 +40,7 @@ def mpirun_command(spec: dict[str, Any], slots: int, env_names: list[str]) -> li
     and an empty one stays empty (the image's entrypoint runs, with the spec's ``args``).
     """
     mpi = spec["mpi"]
-    program = spec["command"]
+    program = spec["command"] or []  # a role's command: null is its image's entrypoint, as []
     if not program or not mpi.get("mpirun", not user_starts_mpi(program)):  # [] runs the image's entrypoint
         return list(program)
     command = ["mpirun"]
@@ -118,10 +118,12 @@ def render_mpijob(metadata: dict[str, Any], spec: dict[str, Any], version: Opera
         job_name=metadata["name"], gpu_pods=gpu_pods)
     launcher, found = patched_template(generated, launcher_view)
     findings += found + first_container_findings(launcher, launcher_view, launcher_name)
-    main = launcher["spec"]["containers"][0]
+    containers = containers_of(launcher)
+    main = containers[0] if containers else {}
     if main.get("command") and main.get("command") == generated["spec"]["containers"][0].get("command"):
         # the patch left the command to mpigen: mpirun forwards what the patched container has
-        names = [e["name"] for e in main.get("env") or [] if isinstance(e, dict) and isinstance(e.get("name"), str)]
+        env = main.get("env") if isinstance(main.get("env"), list) else []
+        names = [e["name"] for e in env if isinstance(e, dict) and isinstance(e.get("name"), str)]
         main["command"] = mpirun_command(launcher_view, slots, names)
 
     replica_specs: dict[str, Any] = {

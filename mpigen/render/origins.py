@@ -4,11 +4,13 @@
 :mod:`mpigen.pipeline`); a finding on the built MPIJob, PyTorchJob, TFJob, PodGroup, Deployment
 or Service is reported at the spec field that produced the value: a launcher's mpirun line at
 ``spec.command``, a worker's GPU limit at ``spec.resources.gpu``, a pod template's nodeSelector
-entry at ``spec.nodeSelector.<key>``, the Launcher's priorityClassName at
+entry at ``spec.roles.<role>.nodeSelector.<key>`` or ``spec.nodeSelector.<key>``, the Launcher's
+priorityClassName at ``spec.roles.launcher.priorityClassName`` or
 ``spec.mpi.launcher.priorityClassName`` (else ``spec.priorityClassName``, else
-``spec.scheduling.priorityClass``), schedulingPolicy at ``spec.scheduling``. Each field has
-candidates, most specific first; the first the spec holds wins, else the nearest field the spec
-holds on the way to the first candidate (``spec`` at the least).
+``spec.scheduling.priorityClass``), schedulingPolicy at ``spec.scheduling``, and a value a pod
+template patch set at the patch's own line (the last patch that set it: an environment's after
+the base's). Each field has candidates, most specific first; the first the spec holds wins, else
+the nearest field the spec holds on the way to the first candidate (``spec`` at the least).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpu_resource_name
-from ..names import RUNTIME_KINDS, TRAINJOB_KIND, volume_name
+from ..expand.roles import REPLICA_TYPES
+from ..names import RUNTIME_KINDS, TRAINING_CONTAINER, TRAINJOB_KIND, volume_name
 from .pods import CODE_VOLUME, SHM_VOLUME, TOPOLOGY_LABEL, TOPOLOGY_REPLICA_LABEL
 
 Path = tuple[str | int, ...]
@@ -44,7 +47,7 @@ def spec_field(obj: dict[str, Any], path: Path, metadata: dict[str, Any], spec: 
     data = {"metadata": metadata, "spec": spec}
     candidates = _candidates(obj, tuple(path), spec)
     for candidate in candidates:
-        if _holds(data, candidate):
+        if _holds(data, candidate) or candidate[:2] == ("spec", "environments"):  # an environment's own patch
             return candidate
     first = candidates[0]  # the spec does not hold it: the nearest field that would
     return next(first[:n] for n in range(len(first), 0, -1) if _holds(data, first[:n]))
@@ -95,7 +98,7 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
         return _runtime_copy(obj, path, spec)
     key = REPLICA_KEYS.get(str(kind))
     if key and path[:2] == ("spec", key) and len(path) >= 3:
-        return _replica(obj, kind, path, spec)
+        return _replica(obj, kind, path, spec, main=_training_container(obj, kind, path))
     if path[:3] == ("spec", "runPolicy", "schedulingPolicy"):
         return [("spec", "scheduling") + path[3:4], GANG]
     if path[:2] == ("spec", "runPolicy"):
@@ -107,6 +110,20 @@ def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[P
     if kind == "PyTorchJob" and path[1:2] in (("nprocPerNode",), ("elasticPolicy",)):
         return [("spec", "pytorch")]
     return [("spec",)]
+
+
+TRAINING_CONTAINERS = {"PyTorchJob": TRAINING_CONTAINER["pytorch"], "TFJob": TRAINING_CONTAINER["tensorflow"]}
+
+
+def _training_container(obj: dict[str, Any], kind: Any, path: Path) -> int | None:
+    """The index of a replica's training container: an MPIJob's first (mpi-operator's
+    ``containers[0]``, which a patch may not move: ``patch-container-order``), a PyTorchJob's or
+    TFJob's the one the training-operator finds by its name (a patch may add containers before it)."""
+    if kind not in TRAINING_CONTAINERS:
+        return 0
+    containers = _value(obj, path[:3] + ("template", "spec", "containers"))
+    names = [c.get("name") if isinstance(c, dict) else None for c in containers] if isinstance(containers, list) else []
+    return names.index(TRAINING_CONTAINERS[kind]) if TRAINING_CONTAINERS[kind] in names else None
 
 
 TRAINER_FIELDS: dict[str, list[Path]] = {
@@ -258,23 +275,22 @@ def _replica(obj: dict[str, Any], kind: Any, path: Path, spec: dict[str, Any], p
     return [section]
 
 
-ROLE_NAMES = {"PS": "ps"}
-"""A replica type's role in ``spec.roles`` where it is not the type in lower case."""
+ROLE_NAMES = {replica_type: role for role, replica_type in REPLICA_TYPES.items()}
+"""A replica type's role in ``spec.roles`` (a TrainJob's: the replicated job's name, in lower case)."""
 
 
 def _patch_origin(template: Any, path: Path, spec: dict[str, Any], role: str) -> Path | None:
-    """Where a pod template patch of ``role`` (its own, applied last, then the job-wide one) set the
-    value at ``path`` of the (patched) ``template``, as a path of the spec document; None if none did."""
-    own = (spec.get("roles") or {}).get(role)
-    places = [(("spec", "roles", role, "podTemplatePatch"),
-               own.get("podTemplatePatch") if isinstance(own, dict) else None),
-              (("spec", "podTemplatePatch"), spec.get("podTemplatePatch"))]
-    places = [(where, patch) for where, patch in places if isinstance(patch, dict) and patch]
+    """Where a pod template patch of ``role`` set the value at ``path`` of the (patched)
+    ``template``, as a path of the spec document (the last patch that set it: they apply in order);
+    None if none did."""
+    from ..expand.environments import placed_patches
+
+    places = [(where, patch) for where, patch, own in placed_patches(spec) if own in (None, role)]
     if not places or not isinstance(template, dict):
         return None
     from ..patch import patch_origin
 
-    for where, patch in places:
+    for where, patch in reversed(places):
         found = patch_origin(template, tuple(path), patch)
         if found is not None:
             return where + tuple(found)

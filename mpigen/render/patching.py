@@ -33,34 +33,50 @@ def patched_template(template: dict[str, Any], view: dict[str, Any]) -> tuple[di
     return template, findings
 
 
+def containers_of(template: Any) -> list[dict[str, Any]] | None:
+    """A pod template's containers, or None when a patch left it without a list of mappings
+    there (the job's schema check then says where; nothing that reads the containers runs)."""
+    pod = template.get("spec") if isinstance(template, dict) else None
+    containers = pod.get("containers") if isinstance(pod, dict) else None
+    if not isinstance(containers, list) or not all(isinstance(c, dict) for c in containers):
+        return None
+    return containers
+
+
 def first_container_findings(template: dict[str, Any], view: dict[str, Any], name: str) -> list[Finding]:
     """An MPIJob's pod whose first container, after the patches, is not its training container
     ``name``: mpi-operator sets up the first container of each pod (the hostfile and SSH mounts,
     its variables, sshd on a worker). A strategic merge patch puts the containers it adds before
-    the template's, as ``kubectl patch`` does, unless ``$setElementOrder/containers`` says the order."""
-    containers = (template.get("spec") or {}).get("containers") or []
-    first = containers[0].get("name") if containers and isinstance(containers[0], dict) else None
-    if first == name:
+    the template's, as ``kubectl patch`` does, unless ``$setElementOrder/containers`` says the order.
+    A pod left with no container, or no list of them, is the schema check's to say."""
+    containers = containers_of(template)
+    if not containers or containers[0].get("name") == name or not any(c.get("name") == name for c in containers):
         return []
-    where = next((path for path, patch in reversed(view.get("podTemplatePatches") or [])
-                  if "containers" in (patch.get("spec") or {})), None)
+    where, listed = next(((path, patch["spec"]["containers"]) for path, patch in reversed(
+        view.get("podTemplatePatches") or []) if "containers" in (patch.get("spec") or {})), (None, None))
     if where is None:
         return []
-    others = [c.get("name") for c in containers if isinstance(c, dict) and c.get("name") != name]
-    order = ", ".join(f"{{name: {n}}}" for n in [name, *others])
-    return [(where + ("spec", "containers"), "patch-container-order", Severity.ERROR,
-             f"after the patch the pod's first container is {first!r}, not {name!r}: mpi-operator sets up the first "
-             f"container (its hostfile, SSH keys and variables); a patch puts the containers it adds first, as "
-             f"kubectl patch does: add `$setElementOrder/containers: [{order}]` to the patch's spec")]
+    first = f"after the patch the pod's first container is {containers[0].get('name')!r}, not {name!r}: " \
+            "mpi-operator sets up the first container (its hostfile, SSH keys and variables); "
+    if isinstance(listed, list) and {"$patch": "replace"} in listed:
+        fix = f"the patch's list replaces the pod's (`$patch: replace`): put {name!r} first in it"
+    else:
+        others = [c.get("name") for c in containers if c.get("name") != name]
+        order = ", ".join(f"{{name: {n}}}" for n in [name, *others])
+        fix = ("a patch puts the containers it adds first, as kubectl patch does: add "
+               f"`$setElementOrder/containers: [{order}]` to the patch's spec")
+    return [(where + ("spec", "containers"), "patch-container-order", Severity.ERROR, first + fix)]
 
 
 def main_gpus(template: dict[str, Any], gpu_resource: str) -> int:
     """The GPUs the training container (the operator's ``containers[0]``) of a pod template asks
-    for: its limit, else its request; 0 when none or not a whole number."""
-    containers = (template.get("spec") or {}).get("containers") or []
-    resources = (containers[0].get("resources") or {}) if containers and isinstance(containers[0], dict) else {}
+    for: its limit, else its request (rounded up, as ``Quantity.Value`` does); 0 when none, or
+    when a patch wrote something else there (the schema check says what)."""
+    containers = containers_of(template)
+    resources = containers[0].get("resources") if containers else None
     for kind in ("limits", "requests"):
-        value = (resources.get(kind) or {}).get(gpu_resource)
+        values = resources.get(kind) if isinstance(resources, dict) else None
+        value = values.get(gpu_resource) if isinstance(values, dict) else None
         if value is None:
             continue
         try:

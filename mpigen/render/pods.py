@@ -1,11 +1,18 @@
-"""Pod templates every framework shares: containers, volumes, code sync, /dev/shm, GPU topology.
+"""Pod templates every framework shares: containers, volumes, code sync, /dev/shm, GPU topology,
+and the pod fields of production jobs.
 
-Each function takes the expanded spec (see :mod:`mpigen.expand.defaults`) and returns plain data.
-A field the spec does not ask for is not written, so a spec that uses none of these features
-renders exactly as before they existed.
+Each function takes one role's view of the expanded spec (see :mod:`mpigen.expand.defaults` and
+:func:`mpigen.expand.roles.role_view`: the job-wide settings with the role's own over them) and
+returns plain data. A field the spec does not ask for is not written, so a spec that uses none of
+these features renders exactly as before they existed.
 
-- Volumes: a PersistentVolumeClaim (``claimName``) or a node's folder (``hostPath``), mounted
-  into every training container.
+- Volumes: any source Kubernetes knows (a PersistentVolumeClaim by ``claimName``, a node's
+  folder by ``hostPath``, a ConfigMap, Secret, emptyDir, CSI, NFS, ephemeral...); one with a
+  ``mountPath`` is mounted into the training container, one without is only defined (init
+  containers and sidecars mount it by name).
+- Pod fields (placement, security contexts, the host network, runtime class, DRA claims) on the
+  pod; ``args``, ``envFrom``, ports, probes and the container ``securityContext`` on the training
+  container; ``initContainers`` and ``sidecars`` (init containers that keep running) before it.
 - Code sync (``spec.code``): an init container fetches the code into an emptyDir volume named
   ``code`` at ``code.mountPath``, which every training container mounts. git uses git-sync
   (:data:`GIT_SYNC_IMAGE`, pinned) once (``--one-time``); credentials come only from the Secret

@@ -16,12 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..expand.defaults import gpus
-from ..names import TRAINING_API
+from ..names import TRAINING_API, TRAINING_CONTAINER
 from ..expand.roles import REPLICA_TYPES, role_view
 from .patching import Finding, patched_template
 from .pods import container, job_metadata, job_run_policy, pod_template
 
-CONTAINER = {"pytorch": "pytorch", "tensorflow": "tensorflow"}
 PORT_NAME = {"pytorch": "pytorchjob-port", "tensorflow": "tfjob-port"}
 KIND = {"pytorch": "PyTorchJob", "tensorflow": "TFJob"}
 REPLICA_SPECS = {"pytorch": "pytorchReplicaSpecs", "tensorflow": "tfReplicaSpecs"}
@@ -57,7 +56,7 @@ def render_training_job(metadata: dict[str, Any], spec: dict[str, Any]) -> tuple
     replica_specs: dict[str, Any] = {}
     for rtype, role, replicas in replica_types(spec):
         view = role_view(spec, role)
-        main = container(view, CONTAINER[framework], list(view["command"]), ports=[dict(port)])
+        main = container(view, TRAINING_CONTAINER[framework], list(view["command"] or []), ports=[dict(port)])
         template, found = patched_template(
             pod_template(view, labels, main, job_name=metadata["name"], gpu_pods=total_gpu_pods), view)
         findings += found

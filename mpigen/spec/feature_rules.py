@@ -12,7 +12,7 @@ import re
 from typing import Iterator
 
 from ..diagnostics import Severity
-from ..names import VOLUME_MOUNT_FIELDS, is_ssh_url, log_volume, volume_name
+from ..names import OWN_VOLUMES, VOLUME_MOUNT_FIELDS, is_ssh_url, log_volume, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
@@ -34,7 +34,6 @@ def label_value_problem(value: str) -> str | None:
 FRAMEWORK_FIELDS = {"mpi": ("mpi",), "pytorch": ("pytorch",), "tensorflow": ("tensorflow",)}
 SHARED_FIELDS = {"slotsPerWorker": ("mpi", "pytorch")}
 """Fields of more than one framework: the processes per pod are MPI's slots and torchrun's nprocPerNode."""
-RESERVED_VOLUMES = ("code", "git-secret", "dshm")
 # user:password@ in any URL; for http(s) any user part at all (a token is often given as the user)
 _URL_CREDENTIALS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://[^/@]*:[^/@]*@|https?://[^/@]+@)", re.IGNORECASE)
 
@@ -110,6 +109,7 @@ def _gpu_topology(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
     roles = [spec.get("resources")] + [r.get("resources") for fw in ("pytorch", "tensorflow")
                                        for r in (spec.get(fw) or {}).values() if isinstance(r, dict)]
     roles.append(((spec.get("mpi") or {}).get("launcher") or {}).get("resources"))
+    roles += [r.get("resources") for r in (spec.get("roles") or {}).values() if isinstance(r, dict)]
     if not any(gpus(r) for r in roles if isinstance(r, dict)):
         yield (("spec", "scheduling", "gpuTopology"), "gpu-topology", Severity.ERROR,
                "gpuTopology places GPU pods by the GPUs' links: give the pods GPUs (resources.gpu)")
@@ -160,7 +160,7 @@ def _volume(path: tuple, volume: dict, code_path: str | None) -> Iterator[Findin
     if given[0] not in ("claimName", "hostPath") and not volume.get("name"):
         yield (path, "volume-name", Severity.ERROR,
                f"this volume ({given[0]}) needs a name: the pods' containers mount it by name")
-    elif volume_name(volume) in RESERVED_VOLUMES:
+    elif volume_name(volume) in OWN_VOLUMES:
         yield (path, "volume-name", Severity.ERROR,
                f"volume name {volume_name(volume)!r} is mpigen's own (code sync, shared memory): choose another")
     if code_path is not None and volume.get("mountPath") == code_path:
@@ -180,17 +180,43 @@ def _tensorboard(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Fi
                f"job name to at most {63 - len(TENSORBOARD_SUFFIX)} characters")
     if not isinstance(board, dict) or not isinstance(board.get("logDir"), str):
         return
-    volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict) and "mountPath" in v]
-    volume = log_volume({"tensorboard": board, "volumes": volumes})
+    volume = log_volume({"tensorboard": board, "volumes": spec.get("volumes"), "roles": spec.get("roles")})
     path = ("spec", "tensorboard", "logDir")
     if volume is None:
         yield (path, "tensorboard-log-dir", Severity.ERROR,
-               f"logDir {board['logDir']!r} is on no volume of spec.volumes: TensorBoard runs in its own pod and "
-               "can read only a shared volume; write the logs under the mountPath of a PersistentVolumeClaim")
-    elif "hostPath" in volume:
+               f"logDir {board['logDir']!r} is on no volume of spec.volumes (or a role's): TensorBoard runs in its "
+               "own pod and can read only a shared volume; write the logs under the mountPath of a "
+               "PersistentVolumeClaim")
+        return
+    yield from _log_volume_dropped(spec, volume)
+    if "hostPath" in volume:
         yield (path, "tensorboard-host-path", Severity.WARNING,
                f"logDir {board['logDir']!r} is on a hostPath volume: TensorBoard sees only the folder of the node "
                "it runs on, not what the training pods on other nodes write; use a PersistentVolumeClaim")
+
+
+def _log_volume_dropped(spec: dict, volume: dict) -> Iterator[Finding]:
+    """A role whose own ``volumes`` replace the job's and leave out the one TensorBoard reads: its
+    pods no longer write the logs where TensorBoard looks (an MPI launcher that only runs mpirun
+    writes none)."""
+    from ..expand.roles import ROLES, roles_of
+
+    framework = spec.get("framework", "mpi")
+    roles = spec.get("roles")
+    if spec.get("runtime") is not None or framework not in ROLES or not isinstance(roles, dict):
+        return
+    name = volume_name(volume)
+    for role in roles_of(spec):
+        own = roles.get(role)
+        if not isinstance(own, dict) or "volumes" not in own:
+            continue
+        if framework == "mpi" and role == "launcher" and not (spec.get("mpi") or {}).get("runLauncherAsWorker"):
+            continue
+        if not any(isinstance(v, dict) and volume_name(v) == name for v in own["volumes"] or []):
+            yield (("spec", "roles", role, "volumes"), "tensorboard-log-volume", Severity.WARNING,
+                   f"roles.{role}.volumes replaces spec.volumes and leaves out {name!r}, which holds "
+                   f"tensorboard.logDir: the {role} pods do not write their logs where TensorBoard reads them; add "
+                   f"{name!r} to roles.{role}.volumes")
 
 
 def _code(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:

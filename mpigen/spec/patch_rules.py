@@ -23,14 +23,14 @@ from typing import Any, Callable, Iterator
 
 from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name
+from ..expand.environments import placed_patches
 from ..expand.roles import ROLES, role_settings, roles_of
-from ..names import volume_name
+from ..names import TRAINING_CONTAINER, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
-CONTAINER_NAMES = {("mpi", "launcher"): "launcher", ("mpi", "worker"): "worker", "pytorch": "pytorch",
-                   "tensorflow": "tensorflow"}
+CONTAINER_NAMES = {("mpi", "launcher"): "launcher", ("mpi", "worker"): "worker", **TRAINING_CONTAINER}
 GANG_SCHEDULERS = ("volcano", "scheduler-plugins", "kube-batch")
 GROUP_MARKS = {"scheduling.k8s.io/group-name": "the pods' PodGroup (Volcano, kube-batch)",
                "scheduling.x-k8s.io/pod-group": "the pods' PodGroup (scheduler-plugins)",
@@ -45,7 +45,7 @@ DIRECTIVE_PREFIX = "$"
 
 # What a patch may set that a field of the spec also sets: the pod spec's field -> the spec's
 # field, and how the two are compared (a map by key, a list by name, else the whole value).
-POD_FIELDS = {
+PATCHED_POD_FIELDS = {
     "nodeSelector": ("nodeSelector", "keys"), "tolerations": ("tolerations", None), "affinity": ("affinity", None),
     "topologySpreadConstraints": ("topologySpreadConstraints", None),
     "securityContext": ("podSecurityContext", None), "hostNetwork": ("hostNetwork", None),
@@ -67,13 +67,8 @@ def patches(spec: dict) -> list[tuple[tuple, dict, tuple[str, ...]]]:
     if spec.get("runtime") is not None or spec.get("framework", "mpi") not in ROLES:
         return []
     roles = roles_of(spec)
-    out = []
-    if isinstance(spec.get("podTemplatePatch"), dict):
-        out.append((("spec", "podTemplatePatch"), spec["podTemplatePatch"], roles))
-    for role, settings in (spec.get("roles") or {}).items():
-        if isinstance(settings, dict) and isinstance(settings.get("podTemplatePatch"), dict) and role in roles:
-            out.append((("spec", "roles", role, "podTemplatePatch"), settings["podTemplatePatch"], (role,)))
-    return out
+    return [(where, patch, roles if own is None else (own,)) for where, patch, own in placed_patches(spec)
+            if own is None or own in roles]
 
 
 def container_name(framework: str, role: str) -> str:
@@ -134,7 +129,7 @@ def _owned(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]
         for kind in ("labels", "annotations"):
             values = (patch.get("metadata") or {}).get(kind) if isinstance(patch.get("metadata"), dict) else None
             for key in values if isinstance(values, dict) else ():
-                if key in GROUP_MARKS:
+                if key in GROUP_MARKS and gang in GANG_SCHEDULERS:
                     yield (where + ("metadata", kind, key), "patch-owned", Severity.ERROR,
                            f"{key} names {GROUP_MARKS[key]}, which mpigen writes from scheduling.gang and "
                            "scheduling.queue: set those instead")
@@ -192,7 +187,7 @@ def _overlaps(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Findi
     """A patch that sets what a field of the spec sets too, and a container no role's pods have:
     one warning per place in the patch, naming every role it is true of."""
     framework = spec.get("framework", "mpi")
-    settings = functools.cache(lambda role: role_settings(spec, role, None))
+    settings = functools.cache(lambda role: role_settings(spec, role))
     yield from overlaps(spec, patches(spec), settings,
                         lambda role: settings(role).get("containerName") or container_name(framework, role))
 
@@ -203,17 +198,17 @@ def overlaps(spec: dict, places: list[tuple[tuple, dict, tuple[str, ...]]], sett
     """The patch-overrides and patch-adds-container warnings of ``places`` (see :func:`patches`):
     ``settings_of(role)``, a role's settings; ``main_of(role)``, its training container's name;
     ``has(role, name)``, whether its pods have another container of that name already (a runtime's)."""
-    found: dict[tuple, list[str]] = {}  # (path, what, field or main container, code) -> roles
+    found: dict[tuple, list[str]] = {}  # (path, what, field or main container, "sets"|"removes"|code) -> roles
     for where, patch, roles in places:
         for role in roles:
             for key in _role_overlaps(spec, where, patch, role, settings_of(role), main_of(role), has):
                 found.setdefault(key, []).append(role)
     for (path, what, other, code), roles in found.items():
         who = " and ".join(roles)
-        if code == "patch-overrides":
+        if code in ("sets", "removes"):
             yield (path, "patch-overrides", Severity.WARNING,
-                   f"the patch sets the {who} pods' {what}, which {other} sets too: the patch is applied last and "
-                   "wins; say it in one place")
+                   f"the patch {code} the {who} pods' {what}, which {other} sets{' too' if code == 'sets' else ''}: "
+                   "the patch is applied last and wins; say it in one place")
         else:
             yield (path, "patch-adds-container", Severity.WARNING,
                    f"the {who} pods have no container named {what!r} (their training container is {other}): the "
@@ -224,17 +219,18 @@ def overlaps(spec: dict, places: list[tuple[tuple, dict, tuple[str, ...]]], sett
 
 def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str, settings: dict, main: str | None,
                    has: Callable[[str, str], bool]) -> Iterator[tuple]:
-    """(path, what, the spec field or the training container, code) for one role the patch applies to."""
+    """(path, what, the spec field or the training container, what the patch does: "sets" or
+    "removes" (patch-overrides), or "patch-adds-container") for one role the patch applies to."""
     field_of = _field_of(spec, role)
     pod = patch.get("spec") if isinstance(patch.get("spec"), dict) else {}
-    for key, (field, compare) in POD_FIELDS.items():
+    for key, (field, compare) in PATCHED_POD_FIELDS.items():
         set_by = [f for f in ((field, "sidecars") if field == "initContainers" else (field,)) if settings.get(f)]
         if key in pod and set_by and _overlap(pod[key], [settings[f] for f in set_by], compare):
-            yield where + ("spec", key), key, field_of(set_by[0]), "patch-overrides"
+            yield where + ("spec", key), key, field_of(set_by[0]), _verb(pod[key])
     metadata = patch.get("metadata") if isinstance(patch.get("metadata"), dict) else {}
     for kind in ("labels", "annotations"):
-        if isinstance(metadata.get(kind), dict) and _overlap(metadata[kind], [settings[kind]], "keys"):
-            yield where + ("metadata", kind), kind, field_of(kind), "patch-overrides"
+        if kind in metadata and settings[kind] and _overlap(metadata[kind], [settings[kind]], "keys"):
+            yield where + ("metadata", kind), kind, field_of(kind), _verb(metadata[kind])
     gpu = gpu_resource_name(spec)
     for i, item in _items(pod.get("containers")):
         path = where + ("spec", "containers", i)
@@ -251,8 +247,8 @@ def _role_overlaps(spec: dict, where: tuple, patch: dict, role: str, settings: d
                     isinstance(item[key].get(k), dict) and set(item[key][k]) & generated for k in ("limits", "requests"))
             else:
                 overlap = _overlap(item[key], [settings[field]], "names" if key == "env" else None)
-            if overlap:
-                yield path + (key,), f"{key} of container {main!r}", field_of(field), "patch-overrides"
+            if overlap or item[key] is None:
+                yield path + (key,), f"{key} of container {main!r}", field_of(field), _verb(item[key])
 
 
 def _field_of(spec: dict, role: str) -> Any:
@@ -263,9 +259,16 @@ def _field_of(spec: dict, role: str) -> Any:
     return field_of
 
 
+def _verb(patched: Any) -> str:
+    """What a patch's value does to the field the spec set: a null removes it."""
+    return "removes" if patched is None else "sets"
+
+
 def _overlap(patched: Any, generated: list[Any], compare: str | None) -> bool:
     """Whether the patch's value reaches what the spec generated: a key both set, an item both
-    name (env by name, volumes by name), or the whole value."""
+    name (env by name, volumes by name), or the whole value (a null removes it whole)."""
+    if patched is None:
+        return True
     if compare == "keys":
         return isinstance(patched, dict) and any(isinstance(g, dict) and set(patched) & set(g) for g in generated)
     if compare == "names":

@@ -12,13 +12,11 @@ from typing import Any, Iterator
 
 from ..diagnostics import Severity, did_you_mean, format_path
 from ..expand.roles import LEGACY, LEGACY_FIELDS, ROLES, roles_of
-from ..names import volume_name
+from ..names import OWN_VOLUMES, volume_name
 from ..versions import OperatorVersion
 
 Finding = tuple[tuple, str, Severity, str]
 
-OWN_VOLUMES = ("code", "git-secret", "dshm")
-"""The volumes mpigen writes itself (code sync, its Secret, /dev/shm): a container may mount them."""
 CODE_SYNC = "code-sync"
 
 
@@ -58,7 +56,51 @@ def _role_conflicts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator
         for field in LEGACY_FIELDS:
             if field in settings and field in block:
                 yield (("spec", "roles", role, field), "role-conflict", Severity.ERROR,
-                       f"the {role}'s {field} is given twice, here and at {framework}.{role}.{field}: keep one")
+                       f"the {role}'s {field} is given twice, here and at "
+                       f"{_written_at(doc, (framework, role, field))}: keep one")
+
+
+def _written_at(doc: dict, field: tuple[str, ...]) -> str:
+    """Where the document writes ``spec.<field>``: the base, else the environments that do."""
+    def holds(settings: Any) -> bool:
+        for part in field:
+            if not isinstance(settings, dict) or part not in settings:
+                return False
+            settings = settings[part]
+        return True
+
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    envs = spec.get("environments") if isinstance(spec.get("environments"), dict) else {}
+    where = ".".join(field)
+    if holds(spec) or not envs:
+        return where
+    return " and ".join(f"environments.{env}.{where}" for env, override in envs.items() if holds(override)) or where
+
+
+def _nulls(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
+    """``null`` removes a job-wide setting from a role, but a pod cannot be without an image."""
+    for role, settings in (spec.get("roles") or {}).items():
+        if isinstance(settings, dict) and "image" in settings and settings["image"] is None:
+            yield (("spec", "roles", role, "image"), "role-null", Severity.ERROR,
+                   f"the {role}'s pods need an image: give roles.{role}.image one, or leave it out for spec.image")
+
+
+def _group_marks(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding]:
+    """Under a gang whose PodGroup mpigen names on the pods (Volcano, scheduler-plugins,
+    kube-batch), the pods' labels and annotations (job-wide or a role's) do not name one: mpigen
+    writes those from ``scheduling`` (a patch that sets them is ``patch-owned``). Without a gang,
+    a PodGroup of the user's own may be named."""
+    from .patch_rules import GANG_SCHEDULERS, GROUP_MARKS
+
+    if (spec.get("scheduling") or {}).get("gang") not in GANG_SCHEDULERS:
+        return
+    for base, settings in role_places(spec):
+        for kind in ("labels", "annotations"):
+            values = settings.get(kind)
+            for key in sorted(set(values) & set(GROUP_MARKS)) if isinstance(values, dict) else ():
+                yield (base + (kind, key), "group-mark", Severity.ERROR,
+                       f"{key} names {GROUP_MARKS[key]}, which mpigen writes from scheduling.gang and "
+                       "scheduling.queue (and validate reads to tell the gang): set those instead")
 
 
 def role_places(spec: dict) -> list[tuple[tuple, dict]]:
@@ -105,7 +147,7 @@ def _mounts(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[Finding
 
     if spec.get("runtime") is not None or spec.get("framework", "mpi") not in ROLES:
         return
-    yield from undefined_mounts(spec, [(role, role_settings(spec, role, None), set(OWN_VOLUMES))
+    yield from undefined_mounts(spec, [(role, role_settings(spec, role), set(OWN_VOLUMES))
                                        for role in roles_of(spec)])
 
 
@@ -127,8 +169,8 @@ def undefined_mounts(spec: dict, roles: list[tuple[str, dict, set[str]]]) -> Ite
                     said.add(path)
                     yield (path, "volume-undefined", Severity.ERROR,
                            f"volume {name!r} is mounted here but the {role}'s pods do not define it: add it to "
-                           f"{'.'.join(where[:-1] + ('volumes',))} (without a mountPath, it is not mounted into "
-                           "the training container)")
+                           f"{format_path(_where(spec, role, 'volumes'))} (without a mountPath, it is not mounted "
+                           "into the training container)")
 
 
 def _where(spec: dict, role: str, field: str) -> tuple:
@@ -145,12 +187,12 @@ def _host_network(doc: dict, spec: dict, version: OperatorVersion) -> Iterator[F
 
     if spec.get("framework", "mpi") != "mpi" or spec.get("runtime") is not None or ssh_port_chosen(spec):
         return
-    for base, settings in role_places(spec):
-        if settings.get("hostNetwork") and (base == ("spec",) or base[-1] == "worker"):
-            yield (base + ("hostNetwork",), "host-network-ssh", Severity.WARNING,
-                   "on the host network the MPI workers' sshd needs the node's port 22, which the node's own "
-                   "sshd usually holds; " + SSH_PORT_HINT)
-            return
+    from ..expand.roles import role_settings
+
+    if role_settings(spec, "worker")["hostNetwork"]:  # the workers', job-wide or their own
+        yield (_where(spec, "worker", "hostNetwork"), "host-network-ssh", Severity.WARNING,
+               "on the host network the MPI workers' sshd needs the node's port 22, which the node's own "
+               "sshd usually holds; " + SSH_PORT_HINT)
 
 
-ROLE_RULES = (_role_names, _role_conflicts, _containers, _mounts, _host_network)
+ROLE_RULES = (_role_names, _role_conflicts, _nulls, _group_marks, _containers, _mounts, _host_network)

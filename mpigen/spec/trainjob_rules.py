@@ -33,9 +33,10 @@ from ..diagnostics import Severity, did_you_mean
 from ..expand.defaults import DEFAULT_SSH_PATH, gpu_resource_name, runtime_ref
 from ..expand.trainjob_roles import RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
 from ..load.trainer_runtimes import Runtimes
+from ..names import OWN_VOLUMES
 from ..trainer.info import ANCESTOR_LABEL
 from .patch_rules import GROUP_MARKS, HOSTFILE_PATH, _has, _items, overlaps, owned_mounts, shape
-from .role_rules import OWN_VOLUMES, _where, undefined_mounts
+from .role_rules import _where, undefined_mounts
 from .runtime_rules import named_runtime
 
 Finding = tuple[tuple, str, Severity, str]
@@ -76,17 +77,14 @@ def check_trainjob_pods(doc: dict[str, Any], spec: dict[str, Any], runtimes: Run
 
 def trainjob_patches(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, Any]]]
                      ) -> list[tuple[tuple, dict, tuple[str, ...]]]:
-    """(where, patch, the roles it applies to) of every pod template patch: the job-wide one applies
+    """(where, patch, the roles it applies to) of every pod template patch: the job-wide ones apply
     to every replicated job that trains."""
-    out = []
-    if isinstance(spec.get("podTemplatePatch"), dict):
-        out.append((("spec", "podTemplatePatch"), spec["podTemplatePatch"],
-                    tuple(role.name for role, _ in roles if role.trains)))
+    from ..expand.environments import placed_patches
+
+    trains = tuple(role.name for role, _ in roles if role.trains)
     names = [role.name for role, _ in roles]
-    for name, settings in (spec.get("roles") or {}).items():
-        if isinstance(settings, dict) and isinstance(settings.get("podTemplatePatch"), dict) and name in names:
-            out.append((("spec", "roles", name, "podTemplatePatch"), settings["podTemplatePatch"], (name,)))
-    return out
+    return [(where, patch, trains if own is None else (own,)) for where, patch, own in placed_patches(spec)
+            if own is None or own in names]
 
 
 def _role_names(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, Any]]],

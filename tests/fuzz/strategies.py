@@ -372,6 +372,91 @@ def mutated_specs(draw: Callable) -> bytes:
     return dump_all([doc, second], style)
 
 
+# -------------------------------------------------------- roles and pod-template patches
+
+# A small spec per framework, its roles and its training container's name, for role_patch_specs.
+_ROLE_BASES: dict[str, tuple[dict[str, Any], tuple[str, ...], str | None]] = {
+    "mpi": ({"framework": "mpi", "image": "i:1", "command": ["python", "t.py"], "workers": 2,
+             "resources": {"gpu": 2, "cpu": "4"}, "env": {"A": "1"}}, ("launcher", "worker"), None),
+    "pytorch": ({"framework": "pytorch", "image": "i:1", "command": ["torchrun", "t.py"], "workers": 2,
+                 "resources": {"gpu": 1}}, ("master", "worker"), "pytorch"),
+    "tensorflow": ({"framework": "tensorflow", "image": "i:1", "command": ["python", "t.py"], "workers": 1,
+                    "tensorflow": {"ps": {"replicas": 1}, "chief": {}}}, ("chief", "ps", "worker"), "tensorflow"),
+}
+_ODD = st.sampled_from([None, 0, 1, "x", "", True, [], {}, [None], [1], {"a": None}, "1.5", -1])
+_PATCH_VALUES = st.recursive(_ODD, lambda inner: st.one_of(
+    st.dictionaries(st.sampled_from(["limits", "requests", "name", "$patch", "image", "path"]), inner, max_size=2),
+    st.lists(inner, max_size=2)), max_leaves=4)
+_ROLE_VALUES = {"image": "j:2", "command": ["a"], "env": {"B": "2"}, "resources": {"cpu": 1}, "hostNetwork": True,
+                "volumes": [{"name": "v2", "emptyDir": {}}], "sidecars": [{"name": "s", "image": "s:1"}],
+                "nodeSelector": {"a": "b"}, "containerName": "main"}
+
+
+def _patch_container(names: list[str | None]) -> st.SearchStrategy[dict[str, Any]]:
+    fields = {
+        "name": st.sampled_from(names),
+        "resources": st.sampled_from([
+            {"limits": {"nvidia.com/gpu": 1}}, {"limits": {"nvidia.com/gpu": "2"}}, {"limits": {"nvidia.com/gpu": "x"}},
+            {"limits": {"nvidia.com/gpu": None}}, {"limits": {"nvidia.com/gpu": 2.5}}, None, "x",
+            {"$patch": "replace"}, {"limits": None}, {"requests": {"cpu": "abc"}}, {"requests": {"cpu": [1]}}]),
+        "$patch": st.sampled_from(["delete", "replace", "merge", "bogus"]),
+        **{key: _PATCH_VALUES for key in ("env", "image", "command", "volumeMounts", "ports", "securityContext")},
+    }
+    return st.fixed_dictionaries({}, optional=fields).map(lambda c: {k: v for k, v in c.items() if v is not None
+                                                                       or k != "name"})
+
+
+def _pod_template_patches(container: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Pod-template patches, legal and not: directives, deleted and replaced lists, odd values."""
+    names = [container, "side", None, "launcher", "worker"]
+    pod = st.fixed_dictionaries({}, optional={
+        "containers": st.one_of(st.lists(_patch_container(names), max_size=2),
+                                st.sampled_from([None, {"name": "x"}, "x", [1]])),
+        "volumes": st.sampled_from([[{"name": "v", "emptyDir": {}}], [{"name": "v", "$patch": "delete"}], [{}], None,
+                                    [1, "x"], {"$patch": "replace"}]),
+        "$patch": st.sampled_from(["delete", "replace"]),
+        "$setElementOrder/containers": st.sampled_from([[{"name": "x"}], [], None, ["x"], [{"name": container}]]),
+        **{key: _PATCH_VALUES for key in ("initContainers", "nodeSelector", "tolerations", "hostNetwork", "affinity",
+                                          "priorityClassName", "overhead", "securityContext", "$retainKeys")},
+    })
+    return st.fixed_dictionaries({}, optional={
+        "metadata": st.sampled_from([{"labels": {"a": "b"}}, {"labels": {"a": 1}}, {"labels": {"a": None}},
+                                     {"annotations": None}, {}, {"$patch": "replace"}]),
+        "$patch": st.sampled_from(["delete", "replace"]),
+        "spec": pod,
+    })
+
+
+@st.composite
+def role_patch_specs(draw: Callable) -> bytes:
+    """A small spec of any framework whose roles and job carry settings and pod-template patches,
+    nulls and odd values: what the roles, the patch and the gang decoration must survive. It has
+    an environment ``prod``."""
+    framework = draw(st.sampled_from(sorted(_ROLE_BASES)))
+    base, roles, container = _ROLE_BASES[framework]
+    spec = copy.deepcopy(base)
+    if draw(st.booleans()):
+        spec["scheduling"] = {"gang": draw(st.sampled_from(["volcano", "scheduler-plugins", "kube-batch", "kueue"])),
+                              "queue": "q"}
+    if draw(st.booleans()):
+        spec["podTemplatePatch"] = draw(_pod_template_patches(container or roles[0]))
+    chosen = draw(st.lists(st.sampled_from(roles), unique=True, max_size=len(roles)))
+    if chosen:
+        spec["roles"] = {}
+    for role in chosen:
+        settings: dict[str, Any] = {}
+        if draw(st.booleans()):
+            settings["podTemplatePatch"] = draw(_pod_template_patches(container or role))
+        for key in draw(st.lists(st.sampled_from(sorted(_ROLE_VALUES)), unique=True, max_size=2)):
+            settings[key] = draw(st.sampled_from([None, _ROLE_VALUES[key]]))
+        spec["roles"][role] = settings
+    last = roles[-1]  # an environment prod always, with a patch of its own or none
+    spec["environments"] = {"prod": draw(st.one_of(st.just({}), _pod_template_patches(container or last).map(
+        lambda patch: {"roles": {last: {"podTemplatePatch": patch}}})))}
+    doc = {"apiVersion": "mpigen.dev/v1alpha1", "kind": "TrainingJob", "metadata": {"name": "j"}, "spec": spec}
+    return dump(doc, draw(styles))
+
+
 MPIJOB_MANIFESTS = [docs for docs in MANIFESTS if any(isinstance(d, dict) and d.get("kind") == "MPIJob" for d in docs)]
 
 

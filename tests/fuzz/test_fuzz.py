@@ -42,8 +42,8 @@ from tests.fuzz import strategies as S
 # ----------------------------------------------------------------------------- budget
 
 DEFAULT_TOTAL = 400
-_WEIGHTS = {"loader": 100, "build": 70, "build_raw": 30, "validate": 60, "validate_raw": 40, "podgroup": 40,
-            "explain": 60}
+_WEIGHTS = {"loader": 70, "build": 70, "roles": 50, "build_raw": 30, "validate": 50, "validate_raw": 40,
+            "podgroup": 30, "explain": 60}
 assert sum(_WEIGHTS.values()) == DEFAULT_TOTAL
 
 
@@ -271,6 +271,14 @@ def test_build_mutated_specs(capsys, workdir, raw: bytes, version: list[str], cl
                            *version, *cluster])
     check_outcome(Outcome(checked.rc, "", checked.err), name)
     assert checked.rc == 0 and "in step" in checked.out, checked.out + checked.err
+
+
+@fuzz_settings("roles")
+@given(raw=S.role_patch_specs(), prod=st.booleans())
+def test_build_roles_and_patches(capsys, workdir, raw: bytes, prod: bool) -> None:
+    """Role settings and pod-template patches, nulls and directives included (a patch that deletes
+    the whole pod template beside a kube-batch gang once raised a KeyError)."""
+    _check_build(capsys, workdir, raw, ["--env", "prod"] if prod else [])
 
 
 @fuzz_settings("build_raw")

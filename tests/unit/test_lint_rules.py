@@ -97,6 +97,13 @@ def test_good_case(path: Path) -> None:
     assert findings(obj, options) == []
 
 
+def test_an_mpijobs_overwritten_dns_policy_is_said_once() -> None:
+    """mpi-operator replaces a hostNetwork pod's dnsPolicy: host-network-dns says so, and pod-spec
+    does not also ask for the dnsConfig that the None written there would need."""
+    obj, _, options = load_case(CASES / "host-network-dns" / "bad-mpijob.yaml")
+    assert [code for code, *_ in findings(obj, options)] == ["host-network-dns"]
+
+
 def test_a_hostname_error_says_what_is_wrong_with_the_name() -> None:
     obj, _, options = load_case(CASES / "hostname" / "bad-digit.yaml")
     [(_, _, _, message)] = [f for f in findings(obj, options) if f[0] == "hostname"]

@@ -244,6 +244,15 @@ def test_an_empty_command_runs_the_images_entrypoint_with_args() -> None:
      ("env-reserved", "spec.roles.worker.env.OMPI_MCA_plm_rsh_args", Severity.WARNING)),
     (MPI + "  hostNetwork: true\n", ("host-network-ssh", "spec.hostNetwork", Severity.WARNING)),
     (PYTORCH + "  containerName: trainer\n", ("framework-field", "spec.containerName", Severity.ERROR)),
+    (MPI + "  roles: {launcher: {image: null}}\n", ("role-null", "spec.roles.launcher.image", Severity.ERROR)),
+    (MPI + "  scheduling: {gang: scheduler-plugins}\n  labels: {scheduling.x-k8s.io/pod-group: other}\n",
+     ("group-mark", 'spec.labels["scheduling.x-k8s.io/pod-group"]', Severity.ERROR)),
+    (PYTORCH + "  scheduling: {gang: volcano}\n  roles: {worker: {annotations: {scheduling.k8s.io/group-name: x}}}\n",
+     ("group-mark", 'spec.roles.worker.annotations["scheduling.k8s.io/group-name"]', Severity.ERROR)),
+    (MPI + "  roles: {launcher: {env: {T: 12:30}}}\n",
+     ("yaml-number", "spec.roles.launcher.env.T", Severity.ERROR)),
+    (MPI + "  resources: {cpu: 2}\n  roles: {worker: {resources: {gpu: 2}}}\n  scheduling: {gpuTopology: true}\n",
+     ("host-network-ssh", "spec.scheduling.gpuTopology", Severity.WARNING)),
     (TENSORFLOW + "  roles: {worker: {containerName: tf}}\n",
      ("framework-field", "spec.roles.worker.containerName", Severity.ERROR)),
 ])
@@ -348,9 +357,20 @@ def test_what_a_patch_may_not_do_is_an_error_at_its_line(patch: str, expected: t
      ("patch-overrides", "spec.roles.worker.podTemplatePatch.spec.containers[0].securityContext")),
     (MPI + "  podTemplatePatch: {spec: {containers: [{name: worker, env: [{name: A, value: b}]}]}}\n",
      ("patch-adds-container", "spec.podTemplatePatch.spec.containers[0]")),
+    (PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.spec.nodeSelector")),
+    (PYTORCH + "  labels: {team: a}\n  podTemplatePatch: {metadata: {labels: null}}\n",
+     ("patch-overrides", "spec.podTemplatePatch.metadata.labels")),
 ])
 def test_warnings_of_a_patch(body: str, expected: tuple) -> None:
     assert expected + (Severity.WARNING,) in findings(body)
+
+
+def test_a_patch_that_removes_what_the_spec_sets_says_removes() -> None:
+    result = compile_body(PYTORCH + "  nodeSelector: {pool: a}\n  podTemplatePatch: {spec: {nodeSelector: null}}\n")
+    [message] = [d.message for d in result.diagnostics if d.code == "patch-overrides"]
+    assert message.startswith("the patch removes the master and worker pods' nodeSelector, which spec.nodeSelector "
+                              "sets: ")
 
 
 def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_order_fixes_it() -> None:
@@ -362,6 +382,18 @@ def test_an_mpi_patch_that_adds_a_container_first_is_refused_and_set_element_ord
                      "          $setElementOrder/containers: [{name: worker}, {name: exporter}]\n"
                      f"          containers: [{exporter}]\n")
     assert [c["name"] for c in pods(build(ordered))["Worker"]["containers"]] == ["worker", "exporter"]
+
+
+def test_a_replacing_container_list_is_told_to_put_the_training_container_first() -> None:
+    """Under ``$patch: replace`` the patch's list is the pod's, in its order: $setElementOrder is not
+    the fix, listing the training container first is."""
+    exporter, worker = "{name: exporter, image: prom/node-exporter:v1.8.2}", "{name: worker, image: horovod:1}"
+    body = MPI + f"  roles: {{worker: {{podTemplatePatch: {{spec: {{containers: [{exporter}, {worker}, " \
+                 "{$patch: replace}]}}}}\n"
+    [message] = [d.message for d in compile_body(body).diagnostics if d.code == "patch-container-order"]
+    assert message.endswith("the patch's list replaces the pod's (`$patch: replace`): put 'worker' first in it")
+    fixed = body.replace(f"[{exporter}, {worker}, ", f"[{worker}, {exporter}, ")
+    assert [c["name"] for c in pods(build(fixed))["Worker"]["containers"]] == ["worker", "exporter"]
 
 
 def test_a_lint_finding_on_what_a_patch_set_is_reported_at_the_patch() -> None:
@@ -392,3 +424,98 @@ def test_null_removes_a_job_wide_setting_from_a_role_and_a_wrong_type_says_what_
 def test_slots_per_worker_is_a_pytorchjobs_nproc_per_node() -> None:
     assert build(PYTORCH)["spec"]["nprocPerNode"] == "auto"
     assert build(PYTORCH + "  slotsPerWorker: 8\n")["spec"]["nprocPerNode"] == "8"
+
+
+def test_null_command_and_resources_of_a_role() -> None:
+    """``command: null`` in a role runs the image's entrypoint like ``[]``; ``resources: null``
+    leaves the role without requests or limits (and out of minResources)."""
+    body = MPI + "  resources: {gpu: 2, cpu: '4'}\n  roles: {launcher: {command: null}, worker: {resources: null}}\n"
+    launcher, worker = pods(build(body)).values()
+    assert "command" not in launcher["containers"][0]
+    assert "resources" not in worker["containers"][0]
+
+
+def test_an_mpi_launcher_that_runs_as_a_worker_has_the_workers_resources() -> None:
+    body = MPI + "  resources: {cpu: '2'}\n  mpi: {runLauncherAsWorker: true}\n" \
+                 "  roles: {worker: {resources: {gpu: 8, cpu: '16'}}}\n"
+    launcher, worker = pods(build(body)).values()
+    assert launcher["containers"][0]["resources"] == worker["containers"][0]["resources"]
+    assert worker["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "8"
+
+
+def test_a_worker_off_the_host_network_needs_no_ssh_port() -> None:
+    body = MPI + "  hostNetwork: true\n  roles: {worker: {hostNetwork: null}}\n"
+    assert "host-network-ssh" not in [code for code, _, _ in findings(body)]
+
+
+def test_an_environments_patches_apply_after_the_bases_and_may_null_what_it_set() -> None:
+    """An environment's podTemplatePatch, job-wide and per role, is applied after the base's
+    patches, like a kustomize overlay's patch after the base: a null in it removes what the base
+    (its fields or its patch) set."""
+    body = PYTORCH + """  nodeSelector: {pool: gpu}
+  podTemplatePatch: {spec: {hostIPC: true}}
+  environments:
+    dev:
+      podTemplatePatch: {spec: {nodeSelector: null, terminationGracePeriodSeconds: 5}}
+      roles:
+        worker:
+          podTemplatePatch: {spec: {containers: [{name: pytorch, securityContext: {runAsUser: 1000}}]}}
+"""
+    result = compile_body(body)
+    assert not [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    job = result.jobs[0]
+    base = pods(job.base[0])
+    assert all(p["hostIPC"] is True and p["nodeSelector"] == {"pool": "gpu"} for p in base.values())
+    dev = pods(job.environments["dev"][0])
+    assert all(p["hostIPC"] is True and "nodeSelector" not in p and p["terminationGracePeriodSeconds"] == 5
+               for p in dev.values())
+    assert dev["Worker"]["containers"][0]["securityContext"] == {"runAsUser": 1000}
+    assert "securityContext" not in dev["Master"]["containers"][0]
+
+
+def test_a_finding_on_the_training_container_after_a_patch_added_one_before_it() -> None:
+    """A PyTorchJob's training container is the one named pytorch, wherever a patch put it: a
+    finding on it is reported at the spec field that wrote it, not at ``spec``."""
+    body = PYTORCH + """  resources: {gpu: 1}
+  podTemplatePatch:
+    spec:
+      containers:
+      - {name: shipper, image: fluent/fluent-bit:3.1}
+      - {name: pytorch, resources: {limits: {nvidia.com/gpu: 2}}}
+"""
+    assert ("pod-resources", "spec.resources.gpu", Severity.ERROR) in findings(body)
+
+
+TENSORBOARD = "  tensorboard: {logDir: /runs/job}\n"
+RUNS = "{name: runs, persistentVolumeClaim: {claimName: runs}, mountPath: /runs}"
+
+
+@pytest.mark.parametrize("body, expected", [
+    (PYTORCH + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{worker: {{volumes: [{{name: x, emptyDir: {{}}}}]}}}}\n",
+     [("tensorboard-log-volume", "spec.roles.worker.volumes", Severity.WARNING)]),
+    (PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n", []),
+    (MPI + TENSORBOARD + f"  volumes: [{RUNS}]\n  roles: {{launcher: {{volumes: []}}}}\n", []),
+    (PYTORCH + TENSORBOARD, [("tensorboard-log-dir", "spec.tensorboard.logDir", Severity.ERROR)]),
+])
+def test_tensorboards_log_volume_with_role_volumes(body: str, expected: list) -> None:
+    """The log volume may be a role's own; a role whose volumes leave it out is warned about."""
+    assert [f for f in findings(body) if f[0].startswith("tensorboard")] == expected
+
+
+def test_tensorboard_mounts_a_roles_log_volume() -> None:
+    result = compile_body(PYTORCH + TENSORBOARD + f"  roles: {{master: {{volumes: [{RUNS}]}}}}\n")
+    deployment = next(o for o in result.jobs[0].base if o["kind"] == "Deployment")
+    assert deployment["spec"]["template"]["spec"]["volumes"] == [
+        {"name": "runs", "persistentVolumeClaim": {"claimName": "runs", "readOnly": True}}]
+
+
+def test_without_a_gang_the_pods_may_name_a_pod_group_of_their_own() -> None:
+    body = MPI + "  annotations: {scheduling.k8s.io/group-name: mine}\n"
+    assert "group-mark" not in [code for code, _, _ in findings(body)]
+
+
+def test_a_role_conflict_with_an_environments_legacy_block_names_the_environment() -> None:
+    body = MPI + "  roles: {launcher: {image: a:1}}\n  environments:\n    prod: {mpi: {launcher: {image: b:1}}}\n"
+    [message] = [d.message for d in compile_body(body).diagnostics if d.code == "role-conflict"]
+    assert message == ("the launcher's image is given twice, here and at environments.prod.mpi.launcher.image: "
+                       "keep one")

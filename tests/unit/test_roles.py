@@ -98,8 +98,8 @@ def test_patches_apply_job_wide_first_and_every_field_is_there() -> None:
     job_patch = {"spec": {"hostIPC": True}}
     own_patch = {"metadata": {"labels": {"x": "y"}}}
     spec = {**MPI, "podTemplatePatch": job_patch, "roles": {"worker": {"podTemplatePatch": own_patch}}}
-    worker = role_settings(spec, "worker", None)
+    worker = role_settings(spec, "worker")
     assert worker["podTemplatePatches"] == [(("spec", "podTemplatePatch"), job_patch),
                                             (("spec", "roles", "worker", "podTemplatePatch"), own_patch)]
-    assert role_settings(spec, "launcher", None)["podTemplatePatches"] == [(("spec", "podTemplatePatch"), job_patch)]
+    assert role_settings(spec, "launcher")["podTemplatePatches"] == [(("spec", "podTemplatePatch"), job_patch)]
     assert set(worker) == (set(POD_FIELDS) - {"podTemplatePatch"}) | {"podTemplatePatches"}
