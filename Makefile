@@ -41,6 +41,8 @@ golden: setup
 schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py
 	$(BIN)/python scripts/fetch_examples.py
+	$(BIN)/python scripts/fetch_sarif_schema.py
+	$(BIN)/python scripts/fetch_kustomization_schema.py
 
 examples: setup
 	$(BIN)/python scripts/fetch_examples.py
@@ -58,6 +60,8 @@ spec-validator: setup
 check-schemas: setup
 	$(BIN)/python scripts/fetch_schemas.py --check
 	$(BIN)/python scripts/fetch_examples.py --check
+	$(BIN)/python scripts/fetch_sarif_schema.py --check
+	$(BIN)/python scripts/fetch_kustomization_schema.py --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -4,6 +4,7 @@ Looked up from the working directory upwards (stopping at the repository root). 
 
 ```yaml
 disable: [clean-pod-policy-none]   # lint codes switched off for every run
+exclude: ["charts/*/templates"]    # what `mpigen validate` leaves out of the folders it reads (globs)
 specs: ["specs/*.yaml"]            # what `mpigen check` rebuilds when given no SPEC
 output: deploy/training            # where `mpigen build -o` / `mpigen check` keep the trees
 gang: volcano                      # the operator's --gang-scheduling (else inferred per manifest)
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # pathlib only where a file is looked for
 
 CONFIG_FILE = ".mpigen.yaml"
 DISABLE_ANNOTATION = "mpigen.dev/disable"
-_KEYS = {"disable", "specs", "output", "gang", "schedulerName", "operatorVersion", "cluster", "apply"}
+_KEYS = {"disable", "exclude", "specs", "output", "gang", "schedulerName", "operatorVersion", "cluster", "apply"}
 APPLY_MODES = ("server-side", "client-side")
 
 
@@ -50,6 +51,7 @@ class Config:
     operator_version: str | None = None
     cluster: str | None = None
     apply: str | None = None  # server-side, client-side; None: not said
+    exclude: tuple[str, ...] = ()  # globs of files validate leaves out
 
     @property
     def server_side(self) -> bool:
@@ -94,7 +96,7 @@ def _from_mapping(data: Any, path: Path) -> Config:
     if apply not in (None, *APPLY_MODES):
         raise ConfigError(f"{path}: apply must be server-side or client-side (how the manifests reach the cluster)")
     return Config(path, frozenset(strings("disable")), strings("specs"), string("output"), gang,
-                  string("schedulerName"), string("operatorVersion"), string("cluster"), apply)
+                  string("schedulerName"), string("operatorVersion"), string("cluster"), apply, strings("exclude"))
 
 
 def find_config(start: Path | None = None) -> Path | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .diagnostics import Diagnostic, sort_diagnostics
+from .diagnostics import Diagnostic, Severity, sort_diagnostics
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 if TYPE_CHECKING:
@@ -231,7 +231,8 @@ def require_environment(jobs: list[CompiledJob], env: str | None) -> None:
                          f"(environments: {', '.join(known) or 'none'})")
 
 
-def report(diagnostics: list[Diagnostic]) -> None:
-    """Every diagnostic on stderr, one a line, in a stable order."""
+def report(diagnostics: list[Diagnostic], notes: bool = True) -> None:
+    """Every diagnostic on stderr, one a line, in a stable order (the infos only with ``notes``)."""
     for diagnostic in sort_diagnostics(diagnostics):
-        click.echo(diagnostic.format(), err=True)
+        if notes or diagnostic.severity is not Severity.INFO:
+            click.echo(diagnostic.format(), err=True)

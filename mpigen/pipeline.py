@@ -279,10 +279,12 @@ def _yaml11_numbers(doc: Document, filename: str) -> list[Diagnostic]:
 
 
 def _required_after_merge(spec: dict[str, Any], env: str, doc: Document, filename: str) -> list[Diagnostic]:
-    """A null in an environment may remove a required field (one the base lacks is the base's error)."""
+    """A null in an environment may remove a required field (one the base lacks is the base's error):
+    ``image`` and ``command`` are required unless ``spec.runtime`` names a Trainer runtime."""
     out = []
     base = doc.data["spec"]
-    for name in ("framework", "image", "command", "workers"):
+    required = ("framework", "workers") + (("image", "command") if spec.get("runtime") is None else ())
+    for name in required:
         if name not in spec and name in base:
             path = ("spec", "environments", env, name)
             line, col = doc.locate(path, key=True)

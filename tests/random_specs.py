@@ -560,3 +560,18 @@ def production_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any
             where = spec if rng.random() < 0.5 else spec.setdefault("roles", {}).setdefault(role, {})
             where["podTemplatePatch"] = patch
     return out
+
+
+def requests_variant(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` (a TrainJob spec, :func:`trainjob_variant`) whose node containers request less CPU
+    than their limit, half the time: a pod template patch of the ``node`` container's resources,
+    job-wide or for the ``node`` job (Trainer's ``resourcesPerNode``, which mpigen writes it as
+    where it reaches every job it applies to). A spec that sets its own CPU keeps it."""
+    out = copy.deepcopy(doc)
+    spec = out["spec"]
+    if rng.random() < 0.5 or "cpu" in (spec.get("resources") or {}):
+        return out
+    item = {"name": "node", "resources": {"requests": {"cpu": rng.choice(["500m", "1"])}, "limits": {"cpu": "2"}}}
+    where = spec if rng.random() < 0.5 else spec.setdefault("roles", {}).setdefault("node", {})
+    where.setdefault("podTemplatePatch", {}).setdefault("spec", {}).setdefault("containers", []).append(item)
+    return out

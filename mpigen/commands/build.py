@@ -24,8 +24,9 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, clust
 @click.option("-o", "--output", "output", type=click.Path(file_okay=False), metavar="DIR",
               help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
 @config_option(f"{CONFIG_DEFAULT}: its operatorVersion, cluster and disable, as check reads them.", exists=True)
+@click.option("-v", "--verbose", is_flag=True, help="Also show notes (info: what mpigen assumed or wrote beside).")
 def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str | None, output: str | None,
-          config_file: str | None) -> int:
+          config_file: str | None, verbose: bool) -> int:
     """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
     config = io.load_config(config_file)
     version, cluster_file = io.configured(config, operator_version, cluster_file)
@@ -36,7 +37,7 @@ def build(spec: str, env: str | None, cluster_file: str | None, operator_version
     loaded, name = io.load_input(spec)
     result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster), config.disable))
     diagnostics += result.diagnostics
-    io.report(diagnostics)
+    io.report(diagnostics, notes=verbose)
     if has_errors(diagnostics):
         return EXIT_INVALID
     io.require_environment(result.jobs, env)

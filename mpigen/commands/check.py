@@ -233,4 +233,25 @@ def _rewrite(drifted: list[JobDrift], root: Path, shown: str, total: int) -> int
         done.append(f"removed {removed}")
     how = "fixed" if any(r.orphan for r in drifted) else "rewritten"
     click.echo(f"{' and '.join(done)} of {_trees(total)}" + (f"; {failed} could not be {how}" if failed else ""))
+    unstaged = _unstaged(root, [r.job for r in drifted])
+    if unstaged:  # a pre-commit hook's run: the commit takes the index, not what was just written
+        click.echo(f"not staged yet: git add {' '.join(f'{shown}/{job}' for job in unstaged)}")
     return EXIT_INVALID if failed else EXIT_OK
+
+
+def _unstaged(root: Path, jobs: list[str]) -> list[str]:
+    """The trees of ``jobs`` with changes git has not staged (written, removed or new), when
+    ``root`` is in a git work tree; none when it is not, or git cannot tell."""
+    import subprocess
+
+    try:
+        status = subprocess.run(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *jobs],
+                                cwd=root, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if status.returncode != 0:
+        return []
+    changed = [entry for entry in status.stdout.decode("utf-8", "replace").split("\0") if len(entry) > 3]
+    # XY PATH: Y is the work tree's change against the index ("?" for a file git does not track)
+    paths = [entry[3:] for entry in changed if entry[1] != " "]
+    return [job for job in jobs if any(p == job or p.startswith(f"{job}/") or f"/{job}/" in f"/{p}" for p in paths)]

@@ -1,9 +1,12 @@
-"""``mpigen import manifest``: an MPIJob, PyTorchJob or TFJob manifest in, the shortest mpigen spec that
-builds back to the same job out (:mod:`mpigen.importers.manifest`).
+"""``mpigen import manifest``: an MPIJob, PyTorchJob, TFJob or TrainJob manifest in, the shortest
+mpigen spec that builds back to the same job out (:mod:`mpigen.importers.manifest`,
+:mod:`mpigen.importers.manifest_trainjob`).
 
 The file is read as ``mpigen validate`` reads it; a job of a retired API version goes through
-``mpigen migrate`` first (its changes are reported as ``migrate`` reports them). One job is
-imported: a second one, and every other object of the file, is reported. The spec goes to stdout,
+``mpigen migrate`` first (its changes are reported as ``migrate`` reports them). A TrainJob's
+runtime is found as validate finds it: in the file, in the files beside it, in ``--cluster``'s
+runtimes, else among Trainer's default runtimes. One job is imported: a second one, and every
+other object of the file the spec does not say, is reported. The spec goes to stdout,
 diagnostics to stderr: what cannot be carried (``import-lost``, exit 1, nothing printed), what is
 not imported because nothing changes for it (``import-dropped``). The spec printed is built
 (its findings are reported as ``import arena`` reports them) and compared with the manifest
@@ -25,8 +28,8 @@ from ..load.document import Document, LoadResult, objects
 from ..load.yaml_loader import load_bytes, load_text
 from ..names import CURRENT_API, LEGACY_API, TRAINER_API, TRAINJOB_KIND
 from ..pipeline import Options, compile_specs, is_spec
-from . import (CONFIG_DEFAULT, PRIORITY_CLASSES, cluster_option, config_option, gang_option, operator_version_option,
-               scheduler_name_option)
+from . import (CONFIG_DEFAULT, PRIORITY_CLASSES, RUNTIMES, cluster_option, config_option, gang_option,
+               operator_version_option, scheduler_name_option)
 
 JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
 
@@ -39,15 +42,16 @@ JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
                        "configuration, else the one the pod templates name, else scheduler-plugins-scheduler].")
 @operator_version_option("mpi-operator release whose rules apply [default: operatorVersion in the configuration, "
                          "else v0.8.2].", default=None)
-@cluster_option(PRIORITY_CLASSES + ", for the gang's minResources order.")
+@cluster_option(f"{PRIORITY_CLASSES}, for the gang's minResources order; {RUNTIMES}.")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion and cluster.", exists=True)
 def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operator_version: str | None,
              cluster_file: str | None, config_file: str | None) -> int:
     """Turn MANIFEST (a file, or - for stdin), an MPIJob kubeflow.org/v2beta1, PyTorchJob or TFJob
-    kubeflow.org/v1 (older API versions are migrated first), into the shortest spec that builds
-    back to the same job, on stdout."""
+    kubeflow.org/v1 (older API versions are migrated first) or TrainJob
+    trainer.kubeflow.org/v1alpha1, into the shortest spec that builds back to the same job, on stdout."""
     from ..importers.manifest import ImportOptions, import_job
-    from ..importers.roundtrip import beside_differences, differences
+    from ..importers.roundtrip import beside_differences, differences, trainjob_differences
+    from ..lint.base import trainer_runtimes
 
     config = io.load_config(config_file)
     version, cluster_file = io.configured(config, operator_version, cluster_file)
@@ -58,15 +62,17 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     diagnostics += loaded.diagnostics
     others: list[tuple[Document, tuple, Any]] = []
     chosen = _choose(loaded, name, diagnostics, others)  # every other object reported: all is said at once
-    job = _validated(chosen, name, Options(version, classes), diagnostics) if chosen is not None else None
+    validating = _options(manifest, raw, name, version, cluster)
+    job = _validated(chosen, name, validating, diagnostics) if chosen is not None else None
     if job is None:
         _not_imported(others, [], name, diagnostics)
         io.report(diagnostics)
         return EXIT_INVALID
+    runtimes = trainer_runtimes(validating.lint)
     options = ImportOptions(gang or config.gang, scheduler_name or config.scheduler_name, version, classes,
-                            tuple(obj for _, _, obj in others if isinstance(obj, dict)))
+                            tuple(obj for _, _, obj in others if isinstance(obj, dict)), runtimes)
     imported = import_job(job.obj, options)
-    _not_imported(others, imported.consumed, name, diagnostics)
+    _not_imported(others, imported.consumed, name, diagnostics, _named_runtime(job.obj, runtimes))
     for path, code, severity, message in imported.findings:
         line, col, shown = job.locate(path)
         diagnostics.append(Diagnostic(name, line, col, format_path(shown), code, severity, message))
@@ -74,7 +80,7 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
         io.report(diagnostics)
         return EXIT_INVALID
     text = dump(imported.spec)
-    built = compile_specs(load_text(text, name), name, Options(version, classes))
+    built = compile_specs(load_text(text, name), name, Options(version, classes, runtimes))
     # stdout is no file a diagnostic could name: the line of the printed spec goes in the message
     diagnostics += [replace(d, line=None, column=None, message=f"{d.message} (line {d.line} of the printed spec)")
                     if d.line is not None else d for d in built.diagnostics]
@@ -82,9 +88,12 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
         io.report(diagnostics)
         return EXIT_INVALID
     objects = built.jobs[0].base
-    job_index = next(i for i, obj in enumerate(objects) if obj["kind"] == job.obj["kind"])
-    found = differences(job.obj, objects[job_index], imported.gang, imported.options)
-    found += beside_differences(imported.consumed, objects[job_index + 1:])
+    if job.obj["kind"] == TRAINJOB_KIND:
+        found = trainjob_differences(job.obj, _named_runtime(job.obj, runtimes), objects, runtimes, classes)
+    else:
+        job_index = next(i for i, obj in enumerate(objects) if obj["kind"] == job.obj["kind"])
+        found = differences(job.obj, objects[job_index], imported.gang, imported.options)
+        found += beside_differences(imported.consumed, objects[job_index + 1:])
     if found:
         line, col, _ = job.locate(())
         diagnostics.append(Diagnostic(name, line, col, "", "import-mismatch", Severity.ERROR,
@@ -126,10 +135,11 @@ def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic], others
             first = False
             api = obj.get("apiVersion")
             if kind == TRAINJOB_KIND:
-                _report(diagnostics, name, doc, prefix, "import-kind", Severity.ERROR,
-                        f"a {TRAINER_API} TrainJob: mpigen import manifest reads MPIJob, PyTorchJob and TFJob")
-                continue
-            if api in LEGACY_API.get(kind, ()):
+                if api != TRAINER_API:
+                    _report(diagnostics, name, doc, prefix + ("apiVersion",), "import-kind", Severity.ERROR,
+                            f"TrainJob {api}: mpigen imports TrainJob {TRAINER_API}")
+                    continue
+            elif api in LEGACY_API.get(kind, ()):
                 obj, changes, done = migrate_object(obj)
                 for change in changes:
                     if change.severity is not Severity.INFO:
@@ -145,20 +155,54 @@ def _choose(loaded: LoadResult, name: str, diagnostics: list[Diagnostic], others
             chosen = _alone(doc, prefix, obj)
     if first and not has_errors(diagnostics):
         diagnostics.append(Diagnostic(name, None, None, "", "import-kind", Severity.ERROR,
-                                      "no MPIJob, PyTorchJob or TFJob in this file: nothing to import"))
+                                      "no MPIJob, PyTorchJob, TFJob or TrainJob in this file: nothing to import"))
     return chosen
 
 
 def _not_imported(others: list[tuple[Document, tuple, Any]], consumed: list[Any], name: str,
-                  diagnostics: list[Diagnostic]) -> None:
-    """``import-other-object`` for each object of the file beside the job that the spec does not say."""
+                  diagnostics: list[Diagnostic], runtime: Any = None) -> None:
+    """``import-other-object`` for each object of the file beside the job that the spec does not
+    say (``runtime``: the one a TrainJob names, which the spec names too)."""
+    from ..importers.manifest_trainjob import in_file
+
     for doc, prefix, obj in others:
         if any(obj is used for used in consumed):
             continue
         kind = obj.get("kind") if isinstance(obj, dict) else None
         what = f"{obj.get('apiVersion', '?')} {kind}" if kind else "this document"
-        _report(diagnostics, name, doc, prefix, "import-other-object", Severity.WARNING,
-                f"{what} is not imported: a spec describes one job; apply it beside the job")
+        if runtime is not None and in_file(runtime, (obj,)) is obj:
+            message = (f"{what} {obj['metadata'].get('name')} is not imported: the spec names it (spec.runtime); "
+                       "apply it beside the job, and give it to mpigen build (--cluster FILE, or a file beside "
+                       "the spec for validate and explain)")
+        else:
+            message = f"{what} is not imported: a spec describes one job; apply it beside the job"
+        _report(diagnostics, name, doc, prefix, "import-other-object", Severity.WARNING, message)
+
+
+def _options(manifest: str, raw: bytes, name: str, version: Any, cluster: Any) -> Any:
+    """How validate reads the file: the cluster file's PriorityClasses, Namespaces and training
+    runtimes, joined by the runtimes of the file and of the files beside it (a TrainJob names one)."""
+    from ..lint.base import LintOptions
+    from ..validate import ValidateOptions, run_runtimes, with_run_runtimes
+
+    classes = None if cluster is None else cluster.priority_classes
+    runtimes = io.cluster_runtimes(cluster)
+    options = ValidateOptions(lint=LintOptions(operator_version=version, priority_classes=classes,
+                                               trainer_runtimes=runtimes, namespaces=io.cluster_namespaces(cluster)),
+                              build=Options(version, classes, runtimes))
+    if io.names_runtimes(raw):
+        options = with_run_runtimes(options, run_runtimes([(name, raw), *io.read_beside([manifest]).items()]))
+    return options
+
+
+def _named_runtime(job: dict[str, Any], runtimes: Any) -> Any:
+    """The runtime a TrainJob names (None for another job, or when it is not known)."""
+    if job.get("kind") != TRAINJOB_KIND:
+        return None
+    from ..trainer.runtimes import runtime_ref
+
+    _, kind, name = runtime_ref(job)
+    return runtimes.find(kind, name, (job.get("metadata") or {}).get("namespace"))
 
 
 def _alone(doc: Document, prefix: tuple, obj: Any) -> Document:
@@ -178,15 +222,12 @@ def _report(diagnostics: list[Diagnostic], name: str, doc: Document, path: tuple
     diagnostics.append(Diagnostic(name, line, col, format_path(path), code, severity, message))
 
 
-def _validated(doc: Document, name: str, build: Options, diagnostics: list[Diagnostic]) -> Any:
+def _validated(doc: Document, name: str, options: Any, diagnostics: list[Diagnostic]) -> Any:
     """The job of ``doc`` as ``mpigen validate`` passes it to the operator (nulls dropped), or None
     when validate reports an error on it (its errors are added; its warnings are the manifest's,
     which the spec may no longer have: the spec's own are reported when it is built)."""
-    from ..lint.base import LintOptions
-    from ..validate import ValidateOptions, find_jobs
+    from ..validate import find_jobs
 
-    options = ValidateOptions(lint=LintOptions(operator_version=build.operator_version,
-                                               priority_classes=build.priority_classes), build=build)
     jobs, found = find_jobs(LoadResult([doc], []), name, options)
     diagnostics += [d for d in found if d.severity is Severity.ERROR]
     return jobs[0] if jobs and not has_errors(found) else None

@@ -20,7 +20,8 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@format_option("text", "json", "junit", "github", help="Report format (github: workflow annotations).")
+@format_option("text", "json", "junit", "github", "sarif",
+               help="Report format (github: workflow annotations; sarif: SARIF 2.1.0 for code scanning).")
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--require-schema", is_flag=True,
               help="An object mpigen cannot check (no schema, no lint rule, no kind) is an error (exit 1).")
@@ -32,11 +33,14 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 @operator_version_option(f"{OPERATOR_RULES} [default: operatorVersion in the configuration, else v0.8.2].",
                          default=None)
 @click.option("--disable", "disable", multiple=True, metavar="CODE", help="Switch a rule off (repeatable).")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+              help="Leave out the files (or folders) a glob matches, e.g. 'charts/*/templates' (repeatable; also "
+                   "exclude in the configuration).")
 @config_option(f"{CONFIG_DEFAULT}.", exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
              gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-             disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+             disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
 
     Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
@@ -45,9 +49,9 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: boo
     """
     try:
         return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_file,
-                         operator_version, disable, config_file, verbose)
+                         operator_version, disable, exclude, config_file, verbose)
     except io.UsageError as exc:
-        if fmt != "text":  # a tool reading json, junit or github annotations gets its format (exit 2 all the same)
+        if fmt != "text":  # a tool reading json, junit, sarif or github annotations gets its format (exit 2 all the same)
             click.echo(report.render([_usage_diagnostic(exc)], fmt, [exc.path] if exc.path else [], Coverage()),
                        nl=False)
         raise
@@ -64,7 +68,7 @@ def _usage_diagnostic(exc: io.UsageError) -> Diagnostic:
 
 def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
               gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-              disable: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+              disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
     config = io.load_config(config_file)
     version, cluster_path = io.configured(config, operator_version, cluster_file)
     cluster, diagnostics = io.load_cluster(cluster_path)
@@ -82,7 +86,7 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
         server_side=config.server_side,
     )
     try:
-        files = discover(list(paths))
+        files = discover(list(paths), exclude + config.exclude)
     except MissingPath as exc:
         raise io.UsageError(f"{exc}: no such file or folder", str(exc)) from None
     contents: dict[str, bytes] = {}

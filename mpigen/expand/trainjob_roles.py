@@ -23,6 +23,7 @@ Which job-wide settings a role gets follows what Trainer does with the TrainJob'
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,12 +142,15 @@ def trainjob_role_settings(spec: dict[str, Any], runtime: dict[str, Any]) -> lis
 class TrainerAPI:
     """What the TrainJob's own fields say of its pods (:func:`trainer_api`)."""
 
-    image: str
-    command: list[str]
+    image: str | None  # None: the spec gives none, the runtime's runs
+    command: list[str] | None  # None: the spec gives none, the runtime's runs ([]: the image's entrypoint)
     args: list[str] | None
     env: dict[str, Any]
     resources: dict[str, Any] | None  # the spec's form; None: no resourcesPerNode
     initializer: dict[str, dict[str, Any]] = field(default_factory=dict)  # dataset|model -> env
+    patched: dict[str, Any] = field(default_factory=dict)
+    """Limits and requests the pod template patches give the node containers ``resourcesPerNode``
+    reaches (:func:`patched_resources`), which go into ``resourcesPerNode`` too."""
 
 
 def trainer_api(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, Any]]]) -> TrainerAPI:
@@ -154,20 +158,27 @@ def trainer_api(spec: dict[str, Any], roles: list[tuple[RuntimeRole, dict[str, A
     trainer job; the variables every job ``trainer.env`` reaches has alike; their resources when
     they are the same and none claims a DRA device (``newRuntimeInfo`` merges ``resourcesPerNode``
     into each of their node containers and writes back its limits and requests only, dropping the
-    claims); each initializer's variables where the initializer API reaches its container."""
+    claims), with what their pod template patches say of those containers' resources alike
+    (:func:`patched_resources`); each initializer's variables where the initializer API reaches
+    its container."""
     trainers = [s for r, s in roles if r.trainer]
     reached = [s for r, s in roles if r.reached]
     first = trainers[0] if trainers else spec
     env = dict(sorted((spec.get("env") or {}).items()))
     resources: dict[str, Any] | None = spec.get("resources") or {}
+    patched: dict[str, Any] = {}
     if reached:
         env = {k: v for k, v in reached[0]["env"].items() if all(k in s["env"] and s["env"][k] == v for s in reached)}
         same = all(_canonical(spec, s["resources"]) == _canonical(spec, reached[0]["resources"]) for s in reached)
         claims = any(s.get("resourceClaims") for s in reached)
         resources = reached[0]["resources"] if same and not claims else None
+        found = [patched_resources(s["podTemplatePatches"]) for s in reached]
+        if resources is not None and found[0] and all(f == found[0] for f in found):
+            patched = found[0]
     initializer = {INITIALIZER_KEYS[r.name]: s["env"] for r, s in roles if r.initializer_api and s["env"]}
-    return TrainerAPI(first.get("image") or "", list(first.get("command") or []),
-                      first.get("args") if trainers else None, env, resources, initializer)
+    command = first.get("command")
+    return TrainerAPI(first.get("image") or None, list(command) if command is not None else None,
+                      first.get("args") if trainers else None, env, resources, initializer, patched)
 
 
 def _canonical(spec: dict[str, Any], resources: dict[str, Any]) -> dict[str, str] | None:
@@ -175,3 +186,95 @@ def _canonical(spec: dict[str, Any], resources: dict[str, Any]) -> dict[str, str
         return resource_list(resources, gpu_resource_name(spec))
     except ValueError:  # a quantity the check stage reports
         return None
+
+
+# ------------------------------------------------------------------ the node containers' patched resources
+
+_PARTS = ("limits", "requests")
+
+
+def patched_resources(patches: list[tuple[tuple, dict[str, Any]]]) -> dict[str, Any] | None:
+    """The limits and requests a role's pod template patches (in order) set on its ``node``
+    container, merged per resource name as a strategic merge patch merges them, quantities
+    canonical; ``{}`` when none sets them, None when one sets them other than plainly (a
+    directive on the way, claims, a value that is not a quantity).
+
+    Trainer merges ``trainer.resourcesPerNode`` into that container the same way (limits and
+    requests per name), so what the patches set there is said by ``resourcesPerNode``: the
+    TrainJob needs no TrainingRuntime copy for it (:func:`without_patched_resources`)."""
+    out: dict[str, dict[str, str]] = {}
+    for _, patch in patches:
+        item = _node_item(patch)
+        if item is None:
+            return None
+        resources = item.get("resources") if item else None
+        if resources is None:
+            continue
+        if not isinstance(resources, dict) or not set(resources) <= set(_PARTS):
+            return None
+        for part, values in resources.items():
+            if not isinstance(values, dict) or not values:
+                return None
+            for name, value in values.items():
+                quantity = canonical_quantity(value)
+                if not isinstance(name, str) or name.startswith("$") or quantity is None:
+                    return None
+                out.setdefault(part, {})[name] = quantity
+    return {part: dict(sorted(out[part].items())) for part in _PARTS if part in out}
+
+
+def _node_item(patch: dict[str, Any]) -> dict[str, Any] | None:
+    """The patch's item of the ``node`` container (``{}``: none); None when a directive could
+    change it (``$patch`` on the patch, its spec or the item, ``$retainKeys``) or the patch holds it twice."""
+    pod = patch.get("spec")
+    if "$patch" in patch or (pod is not None and not isinstance(pod, dict)):
+        return None
+    pod = pod or {}
+    if "$patch" in pod or "$retainKeys" in pod:
+        return None
+    containers = pod.get("containers")
+    if containers is None:
+        return {}
+    if not isinstance(containers, list):
+        return None
+    items = [c for c in containers if isinstance(c, dict) and c.get("name") == NODE]
+    if len(items) > 1 or (items and any(isinstance(k, str) and k.startswith("$") for k in items[0])):
+        return None
+    return items[0] if items else {}
+
+
+def canonical_quantity(value: Any) -> str | None:
+    """A quantity (a string or a number) in its canonical spelling; None when it is none."""
+    from ..operator.quantity import Quantity, QuantityError
+    from .defaults import quantity_text
+
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    try:
+        return Quantity.parse(quantity_text(value)).canonical()
+    except (QuantityError, ValueError):
+        return None
+
+
+def without_patched_resources(patches: list[tuple[tuple, dict[str, Any]]]) -> list[tuple[tuple, dict[str, Any]]]:
+    """``patches`` without the ``node`` container's resources (said by ``resourcesPerNode``),
+    each patch left empty by that dropped."""
+    out = []
+    for place, patch in patches:
+        patch = copy.deepcopy(patch)
+        pod = patch.get("spec") or {}
+        containers = pod.get("containers") or []
+        for item in containers:
+            if isinstance(item, dict) and item.get("name") == NODE:
+                item.pop("resources", None)
+        pod_items = [c for c in containers if not (isinstance(c, dict) and c == {"name": NODE})]
+        if "containers" in pod:
+            if pod_items:
+                pod["containers"] = pod_items
+            else:
+                del pod["containers"]
+        if "spec" in patch and not pod:
+            del patch["spec"]
+        if patch:
+            out.append((place, patch))
+    return out

@@ -1,5 +1,5 @@
 """``mpigen import manifest``: an MPIJob, PyTorchJob or TFJob manifest -> the shortest spec that
-builds back to the same job (the inverse of render).
+builds back to the same job (the inverse of render); a TrainJob: :mod:`.manifest_trainjob`.
 
 The job is read as the operator reads it (defaulted by its own rules, :mod:`mpigen.operator`),
 then said in the spec's terms, high-level first:
@@ -32,7 +32,7 @@ from typing import Any
 
 from ..expand.defaults import DEFAULT_SSH_PATH, PYTORCH_PORT, TENSORFLOW_PORT
 from ..expand.roles import roles_of
-from ..names import SPEC_API_VERSION, SPEC_KIND
+from ..names import SPEC_API_VERSION, SPEC_KIND, TRAINJOB_KIND
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .manifest_features import features
 from .manifest_gang import KUEUE_QUEUE, kube_batch, kube_batch_group, scheduler_name_of, scheduling
@@ -74,7 +74,12 @@ class ImportOptions:
     priority_classes: dict[str, int] | None = None
     beside: tuple[dict[str, Any], ...] = ()
     """The other objects of the file: kube-batch's PodGroup of the job (which mpigen writes beside
-    it) makes it a spec's ``gang: kube-batch``."""
+    it) makes it a spec's ``gang: kube-batch``; a TrainJob's TrainingRuntime copy
+    (:mod:`.manifest_trainjob`)."""
+    runtimes: Any = None
+    """The training runtimes a TrainJob may name, as validate finds them (a
+    :class:`~mpigen.load.trainer_runtimes.Runtimes`: the cluster file's, else Trainer's default
+    runtimes, with those of the file and of the files beside it); None: Trainer's default runtimes."""
 
 
 @dataclass
@@ -103,11 +108,16 @@ class Imported:
 
 
 def import_job(job: dict[str, Any], options: ImportOptions = ImportOptions()) -> Imported:
-    """The spec of one MPIJob (kubeflow.org/v2beta1), PyTorchJob or TFJob (kubeflow.org/v1) as the
-    API server stores it (nulls dropped), and what could not be carried."""
+    """The spec of one MPIJob (kubeflow.org/v2beta1), PyTorchJob or TFJob (kubeflow.org/v1), or
+    TrainJob (trainer.kubeflow.org/v1alpha1: :mod:`.manifest_trainjob`), as the API server stores
+    it (nulls dropped), and what could not be carried."""
     from ..lint.base import Context, LintOptions
 
     kind = job["kind"]
+    if kind == TRAINJOB_KIND:
+        from .manifest_trainjob import import_trainjob
+
+        return import_trainjob(job, options)
     framework, key, types = KINDS[kind]
     defaulted_job = defaulted(job, options.operator_version)
     findings: list[Finding] = []

@@ -42,7 +42,7 @@ GROUP_ANNOTATION = "scheduling.k8s.io/group-name"
 GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
 TASK_SPEC_ANNOTATION = "volcano.sh/task-spec"
 HOST_NETWORK_DNS = "ClusterFirstWithHostNet"
-_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _VOLUME_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 _LABEL_KEY = re.compile(r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
                         r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
@@ -202,7 +202,7 @@ def env_map(env: Any) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     for item in env:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or item["name"] in out \
-                or not _ENV_NAME.match(item["name"]):
+                or not ENV_NAME.match(item["name"]):
             return None
         name = item["name"]
         if set(item) == {"name", "value"} and isinstance(item["value"], str) \

@@ -10,6 +10,13 @@ created at startup, so that every pod template is seen). The one difference allo
 writes on every job on purpose: the pods' annotation ``sidecar.istio.io/inject: "false"``. The
 CRDs' own defaults count as written (``suspend: false``, ``runLauncherAsWorker: false``); under
 Kueue, which owns it, ``suspend`` is not compared.
+
+Two TrainJobs are the same when Trainer, given either on the runtime it names (the manifest's;
+the built one's: the TrainingRuntime copy built beside it, else the runtime it names), creates
+the same (:func:`trainjob_differences`): the runtime snapshot, the PodGroup, the MPI Secret and
+hostfile and the JobSet that ``mpigen explain --format yaml`` shows (:mod:`mpigen.trainer`'s port
+of the runtime framework). The TrainJob itself may say it otherwise (a runtime patch of another
+manager, numNodes written out): what it makes is what counts.
 """
 
 from __future__ import annotations
@@ -39,14 +46,24 @@ def differences(manifest: dict[str, Any], built: dict[str, Any], gang: str | Non
         for job in (left, right):
             job["spec"].get("runPolicy", {}).pop("suspend", None)
     out += _walk(_without_templates(left), _without_templates(right), ())
-    for index, (a, b) in enumerate(_zip(_created(manifest, gang, options), _created(built, gang, options))):
-        if a is None or b is None:
-            out.append(f"the operator creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
-            continue
-        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
+    out += _objects_differences(_created(manifest, gang, options), _created(built, gang, options), "the operator",
+                                limit - len(out))
+    return out[:limit]
+
+
+def _objects_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any]], creator: str,
+                         limit: int) -> list[str]:
+    """Where the objects ``creator`` creates for the built job differ from those for the manifest's
+    (in their order), at most about ``limit`` of them."""
+    out: list[str] = []
+    for a, b in _zip(manifest, built):
         if len(out) >= limit:
             break
-    return out[:limit]
+        if a is None or b is None:
+            out.append(f"{creator} creates {_name(a or b)} for the {'manifest' if a else 'built job'} only")
+            continue
+        out += [f"{_name(a)} {d}" for d in _walk(a, b, ())]
+    return out
 
 
 def beside_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any]]) -> list[str]:
@@ -61,6 +78,52 @@ def beside_differences(manifest: list[dict[str, Any]], built: list[dict[str, Any
             continue
         out += [f"{_name(obj)} {d}" for d in _walk({"spec": obj.get("spec")}, {"spec": same.get("spec")}, ())]
     return out
+
+
+def trainjob_differences(manifest: dict[str, Any], runtime: dict[str, Any], built: list[dict[str, Any]],
+                         runtimes: Any, priority_classes: dict[str, int] | None = None, limit: int = 5) -> list[str]:
+    """Where what Trainer creates for ``built`` (the objects mpigen built from the imported spec:
+    the TrainJob, and the TrainingRuntime copy beside it when it names one) differs from what it
+    creates for ``manifest`` (the TrainJob imported) on ``runtime`` (the one it names), at most
+    ``limit`` of them: the runtime snapshot, the PodGroup, the MPI Secret and hostfile and the
+    JobSet that ``mpigen explain --format yaml`` shows (:func:`mpigen.trainer.framework.build`).
+    ``runtimes`` (:class:`~mpigen.load.trainer_runtimes.Runtimes`) are where a built TrainJob's
+    runtime is looked up when no copy is built beside it. The one difference allowed is mpigen's
+    ``sidecar.istio.io/inject: "false"`` on the pods; under Kueue, which suspends a job with a
+    queue name when it is created (``jobframework.ApplyDefaultForSuspend``), ``suspend`` is not
+    compared."""
+    from ..names import TRAINJOB_KIND
+    from ..trainer.runtimes import runtime_ref
+
+    job = next((o for o in built if o.get("kind") == TRAINJOB_KIND), None)
+    if job is None:
+        return ["no TrainJob was built"]
+    _, kind, name = runtime_ref(job)
+    namespace = (job.get("metadata") or {}).get("namespace")
+    beside = next((o for o in built if o.get("kind") == kind and (o.get("metadata") or {}).get("name") == name), None)
+    built_runtime = beside if beside is not None else runtimes.find(kind, name, namespace)
+    if built_runtime is None:
+        return [f"the built TrainJob's {kind} {name} is not known"]
+    kueue = any(KUEUE_QUEUE in ((o.get("metadata") or {}).get("labels") or {}) for o in (manifest, job))
+    return _objects_differences(_trainer_objects(manifest, runtime, priority_classes, kueue),
+                                _trainer_objects(job, built_runtime, priority_classes, kueue), "Trainer", limit)[:limit]
+
+
+def _trainer_objects(job: dict[str, Any], runtime: dict[str, Any], priority_classes: dict[str, int] | None,
+                     kueue: bool) -> list[dict[str, Any]]:
+    """What Trainer creates for ``job`` on ``runtime``: the snapshot first, then its objects; the
+    JobSet's pods without mpigen's Istio annotation, not suspended under Kueue."""
+    from ..trainer.framework import build
+    from ..trainer.info import TrainerError
+
+    job = copy.deepcopy(job)
+    if kueue:
+        job.setdefault("spec", {})["suspend"] = False
+    try:
+        made = build(job, runtime, priority_classes)
+    except TrainerError as exc:
+        return [{"kind": "Error", "metadata": {"name": str(exc)}}]
+    return [_plain(_without_istio(obj)) for obj in [made.snapshot, *made.objects]]
 
 
 def _job(job: dict[str, Any], options: ImportOptions) -> dict[str, Any]:
@@ -122,17 +185,23 @@ def _created(job: dict[str, Any], gang: str | None, options: ImportOptions) -> l
 
 
 def _without_istio(obj: dict[str, Any]) -> dict[str, Any]:
-    """The object without mpigen's ``sidecar.istio.io/inject: "false"`` on its pods."""
+    """The object without mpigen's ``sidecar.istio.io/inject: "false"`` on its pods (a Pod, a Job's
+    pod template, a JobSet's)."""
     obj = copy.deepcopy(obj)
     templates = [obj]
     if obj.get("kind") == "Job":
         templates.append(obj["spec"].get("template") or {})
+    if obj.get("kind") == "JobSet":
+        templates += [((rjob.get("template") or {}).get("spec") or {}).get("template") or {}
+                      for rjob in obj["spec"].get("replicatedJobs") or []]
     for holder in templates:
         annotations = (holder.get("metadata") or {}).get("annotations")
         if isinstance(annotations, dict) and annotations.get(ISTIO_INJECT) == "false":
             del annotations[ISTIO_INJECT]
             if not annotations:
                 del holder["metadata"]["annotations"]
+                if not holder["metadata"]:
+                    del holder["metadata"]
     return obj
 
 

@@ -151,9 +151,11 @@ def _trainjob(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Pat
             return _in_roles(spec, "env", name) if isinstance(name, str) else [("spec", "env")]
         if field == "resourcesPerNode":
             name = path[4] if len(path) > 4 else None
+            patched = _patched_resource(spec, path[3:5]) if len(path) > 4 else []
             if name == gpu_resource_name(spec):
                 name = "gpu"
-            return (_in_roles(spec, "resources", name) if isinstance(name, str) else []) + [("spec", "resources")]
+            return patched + (_in_roles(spec, "resources", name) if isinstance(name, str) else []) + \
+                [("spec", "resources")]
         if field in ("image", "command", "args"):
             value = _value(obj, path[:3])
             roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
@@ -170,6 +172,21 @@ def _trainjob(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Pat
     if path[:2] == ("spec", "runtimePatches") and path[3:6] == ("trainingRuntimeSpec", "template", "metadata"):
         return [("spec", "scheduling", "queue"), GANG]
     return [runtime]
+
+
+def _patched_resource(spec: dict[str, Any], where: Path) -> list[Path]:
+    """The pod template patches that set ``where`` (``(limits|requests, name)``) on a ``node``
+    container, which ``trainer.resourcesPerNode`` carries (each role's own first: it applies last)."""
+    roles = spec.get("roles") if isinstance(spec.get("roles"), dict) else {}
+    places = [(("spec", "roles", r, "podTemplatePatch"), own.get("podTemplatePatch")) for r, own in roles.items()
+              if isinstance(own, dict)] + [(("spec", "podTemplatePatch"), spec.get("podTemplatePatch"))]
+    out = []
+    for place, patch in places:
+        containers = _value(patch, ("spec", "containers"))
+        for i, item in enumerate(containers if isinstance(containers, list) else []):
+            if isinstance(item, dict) and item.get("name") == "node" and _value(item, ("resources",) + where) is not None:
+                out.append(place + ("spec", "containers", i, "resources") + tuple(where))
+    return out
 
 
 def _in_roles(spec: dict[str, Any], field: str, name: str) -> list[Path]:

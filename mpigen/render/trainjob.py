@@ -6,7 +6,8 @@ What the TrainJob says itself (``pkg/apis/trainer/v1alpha1/trainjob_types.go`` a
 * ``runtimeRef``: ``spec.runtime`` (apiGroup and kind written out);
 * ``trainer.image``, ``trainer.command``, ``trainer.args``, ``trainer.env``: the trainer job's image,
   command, args and env (Trainer's jobset plugin puts them on the ``node`` container of the trainer
-  job: the torch nodes, the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too);
+  job: the torch nodes, the MPI launcher, and with ``runLauncherAsNode`` the MPI nodes' env too),
+  each when the spec gives it (without ``image`` or ``command`` the runtime's run);
   ``initializer.<dataset|model>.env`` an initializer's (:mod:`.trainjob_pods`);
 * ``trainer.numNodes``: the pods that run training. PyTorch: ``workers + 1`` (the spec counts the
   workers besides the Master; Trainer's node 0 is the Master). MPI: the ``node`` job gets
@@ -14,7 +15,10 @@ What the TrainJob says itself (``pkg/apis/trainer/v1alpha1/trainjob_types.go`` a
   ``MPI.EnforceMLPolicy``), so ``numNodes`` = ``workers + 1`` there and ``workers`` otherwise:
   the spec's workers are always the node job's pods, as they are an MPIJob's Worker pods;
 * ``trainer.resourcesPerNode``: ``spec.resources`` as requests and limits, canonical quantities
-  (left out when the jobs it reaches need other resources, or DRA claims);
+  (left out when the jobs it reaches need other resources, or DRA claims), with the limits and
+  requests the pod template patches set on those jobs' ``node`` containers, alike for all of them
+  (requests unlike the limits: Trainer merges ``resourcesPerNode`` into the container as such a
+  patch would, so no TrainingRuntime copy is needed for them);
 * ``trainer.numProcPerNode``: ``spec.slotsPerWorker`` when given (else the runtime's, which the
   mpi plugin raises to the GPUs per node);
 * ``suspend`` (false unless ``runPolicy.suspend``; not written with Kueue, which owns it) and
@@ -209,7 +213,11 @@ def copy_name(job: str, runtime: str) -> str:
 
 def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any], ref: dict[str, str],
              api: TrainerAPI, roles: list[RolePods]) -> dict[str, Any]:
-    trainer: dict[str, Any] = {"image": api.image, "command": list(api.command)}
+    trainer: dict[str, Any] = {}
+    if api.image:
+        trainer["image"] = api.image
+    if api.command is not None:
+        trainer["command"] = list(api.command)
     if api.args:
         trainer["args"] = list(api.args)
     if api.env:
@@ -218,6 +226,8 @@ def trainjob(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, 
     if spec.get("slotsPerWorker") is not None:
         trainer["numProcPerNode"] = spec["slotsPerWorker"]
     per_node = resources(spec, api.resources) if api.resources is not None else None
+    for part, values in api.patched.items():  # the pod template patches' own, over the spec's resources
+        per_node[part] = dict(sorted({**per_node.get(part, {}), **values}.items()))
     if per_node:
         trainer["resourcesPerNode"] = per_node
     job_spec: dict[str, Any] = {"runtimeRef": {"apiGroup": TRAINER_GROUP, "kind": ref["kind"], "name": ref["name"]}}

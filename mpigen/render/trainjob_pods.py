@@ -12,7 +12,9 @@ and ``mergeRuntimePatches`` in ``pkg/runtime/core/trainingruntime.go``; the jobs
    policy's ``runLauncherAsNode``, into the ``node`` job's too: it holds the variables every one
    of those jobs has alike; ``trainer.resourcesPerNode`` is merged into the same containers, so it
    is written when their resources are the same -- and none uses a DRA claim, since the merge
-   writes back a container's limits and requests only and drops its claims;
+   writes back a container's limits and requests only and drops its claims --, with the limits
+   and requests their pod template patches set on those containers alike (requests unlike the
+   limits: the merge is the patch's; :func:`~mpigen.expand.trainjob_roles.patched_resources`);
    ``initializer.dataset.env`` / ``initializer.model.env`` are upserted into an initializer's
    container (when the webhook accepts them: the job and container named after the initializer,
    mounting the volume ``initializer``).
@@ -44,7 +46,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..expand.trainjob_roles import INITIALIZER_KEYS, RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings
+from ..expand.trainjob_roles import (INITIALIZER_KEYS, RuntimeRole, TrainerAPI, trainer_api, trainjob_role_settings,
+                                     without_patched_resources)
 from .pods import ISTIO_INJECT, PROBES, container_mounts, env_var, init_containers, pod_volumes, resources
 
 COPY_POD_FIELDS = ("runtimeClassName", "topologySpreadConstraints", "resourceClaims")
@@ -81,6 +84,8 @@ def plan(metadata: dict[str, Any], spec: dict[str, Any], runtime: dict[str, Any]
     api = trainer_api(spec, roles)
     out = []
     for role, settings in roles:
+        if api.patched and role.reached:  # said by trainer.resourcesPerNode
+            settings["podTemplatePatches"] = without_patched_resources(settings["podTemplatePatches"])
         view = {**spec, **settings}
         if not role.trains:
             view.update(code=None, shmSize=None)

@@ -6,7 +6,7 @@ Regenerate with `python -m mpigen.spec.schemagen`; a test fails while this file 
 from mpigen.spec.schema_runtime import Pattern as _Pattern, equal as _equal
 
 SCHEMA = 'mpigen.dev/trainingjob_v1alpha1.json'
-FINGERPRINT = (257315, 845311815)
+FINGERPRINT = (257683, 2988556929)
 
 _C1 = frozenset(['apiVersion', 'kind', 'metadata', 'spec'])
 _C2 = frozenset(['mpigen.dev/v1alpha1'])
@@ -178,10 +178,12 @@ _C432 = frozenset(['image', 'logDir', 'port', 'serviceType'])
 _C434 = frozenset(['depth', 'password', 'repository', 'revision', 'secret', 'username'])
 _C436 = frozenset(['image', 'source'])
 _C438 = frozenset(['git', 'mountPath', 'rsync'])
-_C440 = frozenset(['command', 'framework', 'image', 'workers'])
+_C440 = frozenset(['framework', 'workers'])
 _C442 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
 _P443 = _Pattern('^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$')
 _C446 = frozenset(['affinity', 'annotations', 'args', 'code', 'command', 'containerName', 'dnsPolicy', 'env', 'envFrom', 'environments', 'framework', 'hostNetwork', 'image', 'imagePullPolicy', 'imagePullSecrets', 'initContainers', 'labels', 'livenessProbe', 'mpi', 'nodeSelector', 'podSecurityContext', 'podTemplatePatch', 'ports', 'priorityClassName', 'pytorch', 'readinessProbe', 'resourceClaims', 'resources', 'restartPolicy', 'roles', 'runPolicy', 'runtime', 'runtimeClassName', 'scheduling', 'securityContext', 'serviceAccountName', 'shmSize', 'sidecars', 'slotsPerWorker', 'startupProbe', 'tensorboard', 'tensorflow', 'tolerations', 'topologySpreadConstraints', 'volumes', 'workers', 'workingDir'])
+_C447 = frozenset(['runtime'])
+_C449 = frozenset(['command', 'image'])
 
 def _prop3(v):
     if not (type(v) is str and v in _C2):
@@ -3653,6 +3655,20 @@ def _prop445(v):
     return True
 
 
+def _any448(v):
+    if type(v) is dict:
+        if not _C447.issubset(v):
+            return False
+    return True
+
+
+def _any450(v):
+    if type(v) is dict:
+        if not _C449.issubset(v):
+            return False
+    return True
+
+
 def _ref21(v):
     if not _ref22(v):
         return False
@@ -3663,6 +3679,8 @@ def _ref21(v):
             return False
         if not _C446.issuperset(v):
             return False
+    if not (_any448(v) or _any450(v)):
+        return False
     return True
 
 

@@ -125,6 +125,10 @@ def _refused(spec: dict[str, Any], runtime: dict[str, Any], described: str) -> I
         if key in (spec.get("runPolicy") or {}):
             yield (("spec", "runPolicy", key), "runtime-field", Severity.ERROR,
                    f"runPolicy.{key} cannot be set for a TrainJob: {why}")
+    if (spec.get("runPolicy") or {}).get("activeDeadlineSeconds") == 0:  # the TrainJob CRD's minimum is 1
+        yield (("spec", "runPolicy", "activeDeadlineSeconds"), "runtime-field", Severity.ERROR,
+               "runPolicy.activeDeadlineSeconds 0 cannot be set for a TrainJob: Trainer's CRD takes 1 or more "
+               "(no deadline: leave it out)")
     scheduling = spec.get("scheduling") or {}
     for key, why in REFUSED_SCHEDULING.items():
         if key in scheduling and (key != "gpuTopology" or scheduling[key]):

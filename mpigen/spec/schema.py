@@ -365,6 +365,13 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
             what = error.schema.get("description", "")
             emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
                  + (f": {what}" if what else ""))
+        elif kind == "anyOf" and isinstance(value, dict) and all(
+                isinstance(s, dict) and set(s) == {"required"} for s in error.validator_value):
+            # fields required together unless another is given (a spec's image and command, unless
+            # spec.runtime names the Trainer runtime that has them): the last branch is the usual one
+            for name in error.validator_value[-1]["required"]:
+                if name not in value:
+                    emit(path, f"missing required field {name!r}", key=True, code="missing-field")
         elif kind in ("anyOf", "oneOf"):
             branches = [_referenced(s, root) for s in error.validator_value if isinstance(s, dict)]
             fits = [i for i, s in enumerate(branches) if "type" in s and any(

@@ -115,7 +115,8 @@ class _Compiler:
     def evaluated(self, schema: dict[str, Any]) -> set[str]:
         """Property names that ``properties`` of this schema and its in-place $ref/allOf chain evaluate."""
         dynamic = ("patternProperties", "anyOf", "oneOf", "if", "not", "dependentSchemas")
-        if any(k in schema for k in dynamic) or schema.get("additionalProperties", False) is not False:
+        if any(k in schema and not _only_required(schema[k]) for k in dynamic) \
+                or schema.get("additionalProperties", False) is not False:
             raise Unsupported("unevaluatedProperties beside a dynamic applicator")
         names = set(schema.get("properties", {}))
         if "$ref" in schema:
@@ -233,6 +234,13 @@ class _Compiler:
                 return  # every property is evaluated
             allowed = self.constant(f"frozenset({sorted(self.evaluated(schema))!r})")
             out.append(f"{inner}if not {allowed}.issuperset({v}):\n{inner}    return False")
+
+
+def _only_required(branches: Any) -> bool:
+    """Whether ``branches`` (of an ``anyOf`` or ``oneOf``) only require properties: such branches
+    evaluate none, whichever of them holds, so ``unevaluatedProperties`` beside them is static."""
+    return isinstance(branches, list) and all(
+        isinstance(b, dict) and "required" in b and all(k == "required" or _annotation(k) for k in b) for b in branches)
 
 
 def _length_checks(schema: dict[str, Any], v: str, least: str, most: str) -> list[str]:

@@ -215,8 +215,8 @@ def _trainer_set(spec: dict[str, Any], path: tuple, item: dict, role: RuntimeRol
     if item.get("name") != role.main or not role.reached:
         return
     if role.trainer:
-        for key in ("image", "command", "args"):
-            if key in item and (key != "args" or api.args):
+        for key in ("image", "command", "args"):  # each when the TrainJob sets it (else the runtime's stays)
+            if key in item and (api.args if key == "args" else getattr(api, key) is not None):
                 yield (path + (key,), "patch-owned", Severity.ERROR,
                        f"Trainer sets the {key} of the trainer's node container from trainer.{key}, over the "
                        f"runtime's: set {'.'.join(_where(spec, role.name, key))} instead")

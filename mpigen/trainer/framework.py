@@ -35,7 +35,7 @@ from typing import Any
 
 from . import jobset, ml, mpi, podgroup, torch
 from .defaults import runtime_defaults, trainjob_defaults
-from .info import Info, TrainerError, new_runtime_info, typed_runtime
+from .info import NODE, Info, TrainerError, new_runtime_info, typed_runtime
 from .runtimes import runtime_shape, trainjob_shape
 from .validation import deprecation_warning, runtime_problems, supported_runtime, trainjob_problems
 
@@ -101,6 +101,39 @@ def runtime_info(trainjob: dict[str, Any], runtime: dict[str, Any]) -> Info | No
         return new_runtime_info(*prepared(trainjob, runtime))
     except TrainerError:
         return None
+
+
+def pod_templates(trainjob: dict[str, Any], runtime: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each replicated job's pod template as the TrainJob makes it of its runtime, before the ML
+    plugins: the runtime's with the runtime patches merged, ``resourcesPerNode`` merged into the
+    node containers (``newRuntimeInfo``), then the TrainJob's image, command, args, env and
+    initializers written in (the jobset builder's ``Trainer`` and ``Initializer``). What ``mpigen
+    import manifest`` reads a TrainJob's pods from. Raises :class:`~mpigen.trainer.info.TrainerError`."""
+    import copy
+
+    job, rt = prepared(trainjob, runtime)
+    info = new_runtime_info(job, rt)
+    spec = copy.deepcopy(info.jobset_spec)
+    jobset.trainjob_fields(spec, info, job)
+    return {rjob.get("name") or "": (rjob.get("template") or {}).get("spec", {}).get("template") or {}
+            for rjob in spec.get("replicatedJobs") or [] if isinstance(rjob, dict)}
+
+
+def mpi_node_pods(trainjob: dict[str, Any], runtime: dict[str, Any]) -> int | None:
+    """The pods of an MPI runtime's ``node`` job for ``trainjob``: ``newRuntimeInfo``'s count, then
+    ``MPI.EnforceMLPolicy``'s from ``trainer.numNodes`` (``max(numNodes - 1, 1)`` on a runtime whose
+    launcher is a node). None when the runtime has no node job, or when the framework cannot read
+    the TrainJob or the runtime (:func:`runtime_info`)."""
+    if trainjob_shape(trainjob) or runtime_shape(runtime):
+        return None
+    job, rt = prepared(trainjob, runtime)
+    try:
+        info = new_runtime_info(job, rt)
+        mpi.enforce_ml_policy(info, job)
+    except TrainerError:
+        return None
+    node = info.pod_set_by_name(NODE)
+    return node.count if node is not None else None
 
 
 def webhook_problems(trainjob: dict[str, Any], runtime: dict[str, Any] | None,

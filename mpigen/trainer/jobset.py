@@ -124,6 +124,13 @@ def _trainer(spec: dict[str, Any], info: Info, trainjob: dict[str, Any]) -> None
                         container["env"] = env
 
 
+def trainjob_fields(spec: dict[str, Any], info: Info, trainjob: dict[str, Any]) -> None:
+    """The builder's ``Initializer`` and ``Trainer``: the TrainJob's own fields written into the
+    JobSet spec ``spec`` (in place)."""
+    _initializer(spec, trainjob)
+    _trainer(spec, info, trainjob)
+
+
 def build(info: Info, trainjob: dict[str, Any]) -> list[dict[str, Any]]:
     """``JobSet.Build`` for a new TrainJob (no JobSet exists yet)."""
     spec = copy.deepcopy(info.jobset_spec)
@@ -149,8 +156,7 @@ def build(info: Info, trainjob: dict[str, Any]) -> list[dict[str, Any]]:
             _apply_container(inits[i], container)
         if not inits:
             del pod["initContainers"]
-    _initializer(spec, trainjob)
-    _trainer(spec, info, trainjob)
+    trainjob_fields(spec, info, trainjob)
     for rjob in rjobs:
         template = rjob["template"]["spec"].setdefault("template", {})
         meta = template.setdefault("metadata", {})

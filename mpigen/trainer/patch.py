@@ -40,8 +40,9 @@ _POD_SPEC: dict[str, Any] = {
     "hostAliases": ("ip", None), "topologySpreadConstraints": ("topologyKey", None),
     "schedulingGates": ("name", None), "resourceClaims": ("name", None),
 }
-_POD_TEMPLATE: dict[str, Any] = {"metadata": _OBJECT_META, "spec": _POD_SPEC}
-_JOB_TEMPLATE: dict[str, Any] = {"metadata": _OBJECT_META, "spec": {"template": _POD_TEMPLATE}}
+POD_TEMPLATE: dict[str, Any] = {"metadata": _OBJECT_META, "spec": _POD_SPEC}
+"""Patch metadata of Kubernetes' ``core/v1`` PodTemplateSpec, as JobSet's ``JobSetSpec`` reaches it."""
+_JOB_TEMPLATE: dict[str, Any] = {"metadata": _OBJECT_META, "spec": {"template": POD_TEMPLATE}}
 JOBSET_SPEC: dict[str, Any] = {
     "replicatedJobs": ("name", {"template": _JOB_TEMPLATE, "dependsOn": ("name", None)}),
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 SUFFIXES = (".yaml", ".yml")
@@ -12,8 +13,24 @@ class MissingPath(Exception):
     pass
 
 
-def discover(paths: list[str]) -> list[str]:
-    """Files in a stable order; folders give their *.yaml and *.yml, hidden folders skipped."""
+def excluded(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    """Whether a file is left out by a glob of ``--exclude`` (or the configuration's ``exclude``):
+    a pattern matches the path as found (``./`` and ``..`` folded), or any tail of it (``*.tpl.yaml``,
+    ``templates/*.yaml``); ``*`` crosses folders, as in ``.gitignore``'s ``**``; a pattern that
+    names a folder (``charts``, ``charts/``) leaves out everything below it."""
+    parts = Path(os.path.normpath(path)).as_posix().split("/")
+    tails = ["/".join(parts[i:]) for i in range(len(parts))]
+    folders = ["/".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts))]
+    for pattern in patterns:
+        pattern = pattern.rstrip("/").removeprefix("./")
+        if any(fnmatchcase(tail, pattern) for tail in tails) or any(fnmatchcase(f, pattern) for f in folders):
+            return True
+    return False
+
+
+def discover(paths: list[str], exclude: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Files in a stable order; folders give their *.yaml and *.yml, hidden folders skipped; a file
+    ``exclude`` matches is left out, whether a folder gave it or it was named."""
     out: list[str] = []
     seen: set[str] = set()
     for raw in paths:
@@ -32,7 +49,7 @@ def discover(paths: list[str]) -> list[str]:
         else:
             raise MissingPath(raw)
         for candidate in candidates:
-            if candidate not in seen:
+            if candidate not in seen and not (exclude and excluded(candidate, exclude)):
                 seen.add(candidate)
                 out.append(candidate)
     return out

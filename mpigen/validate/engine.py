@@ -16,6 +16,7 @@ instead. Everything is collected; nothing stops at the first problem.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -43,8 +44,13 @@ class ValidateOptions:
 
 NO_KIND = "no kind"
 """How :class:`Coverage` counts a skipped document that has no ``kind``."""
-SKIPPED = ("no-schema", "not-an-object")
+TEMPLATE = "template"
+"""How :class:`Coverage` counts a skipped file that is a Helm (Go) template."""
+SKIPPED = ("no-schema", "not-an-object", "template-file")
 """The codes of the notes on skipped objects (``--require-schema`` makes them errors)."""
+_TEMPLATE_ACTION = re.compile(r"\{\{-?\s*(?:[.$\"(/]|[A-Za-z_]\w*\b)")
+"""A Go template action as Helm charts hold them: ``{{ .Values.x }}``, ``{{- include "..." . }}``,
+``{{ $name }}``, ``{{/* a comment */}}``."""
 
 
 @dataclass(slots=True)
@@ -72,6 +78,7 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     diagnostics: list[Diagnostic] = []
     trainjobs: list[tuple[Any, Path, Document]] = []  # checked last, against the file's runtimes too
     runtimes: list[dict[str, Any]] = []
+    documents = 0
     for item in items:
         if isinstance(item, Diagnostic):
             diagnostics.append(item)
@@ -82,9 +89,14 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
             keep.append(doc)
         if data is None:
             continue
+        documents += 1
         if is_spec(data):
             coverage.checked += 1
             diagnostics.extend(compile_document(doc, filename, options.build)[1])
+            continue
+        if is_json_patch(data):  # a kustomize patch file (mpigen's overlays write them)
+            coverage.checked += 1
+            diagnostics.extend(_json_patch(data, doc, filename))
             continue
         for prefix, obj in objects(data):
             if _is_trainjob(obj):
@@ -96,6 +108,10 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     with_file = _with_file_runtimes(options, runtimes)
     for obj, prefix, doc in trainjobs:
         diagnostics.extend(_object(obj, prefix, doc, filename, with_file, coverage))
+    if not documents and not diagnostics:
+        diagnostics.append(Diagnostic(filename, None, None, "", "empty-file", Severity.INFO,
+                                      "the file holds no YAML document (it is empty or only comments): nothing "
+                                      "to check"))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
@@ -164,8 +180,71 @@ def validate_bytes(raw: bytes, filename: str, options: ValidateOptions, keep_doc
     text, problems = decode(raw, filename)
     if text is None:
         return [d for d in problems if d.code not in options.disabled], []
+    template = _template(text, filename)
+    if template is not None:
+        if coverage is not None:
+            coverage.skipped[TEMPLATE] += 1
+        return [d for d in [template] if d.code not in options.disabled], []
     keep: list[Document] | None = [] if keep_documents else None
     return validate_items(iter_text(text, filename), filename, options, keep, coverage), keep or []
+
+
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
+"""The group of kustomize's own files (Kustomization, Component): kustomize reads them, the API
+server never stores them."""
+JSON_PATCH_OPS = {"add": ("value",), "remove": (), "replace": ("value",), "move": ("from",), "copy": ("from",),
+                  "test": ("value",)}
+"""RFC 6902 section 4: each operation and the members it needs beside ``op`` and ``path``."""
+
+
+def is_json_patch(data: Any) -> bool:
+    """A JSON patch document (RFC 6902) as kustomize's ``patches`` reads one from a file: a list
+    of operations, each a mapping with ``op`` and ``path``."""
+    return isinstance(data, list) and bool(data) and all(isinstance(op, dict) and "op" in op and "path" in op
+                                                         for op in data)
+
+
+def _json_patch(data: list[dict[str, Any]], doc: Document, filename: str) -> list[Diagnostic]:
+    """RFC 6902's rules for each operation: a known ``op``, a ``path`` that is a JSON pointer (empty
+    or starting with ``/``), and the members the operation needs (``value``; ``from`` for move and
+    copy, a pointer too)."""
+    out = []
+
+    def problem(path: Path, message: str) -> None:
+        line, col = doc.locate(path)
+        out.append(Diagnostic(filename, line, col, format_path(path), "schema", Severity.ERROR, message))
+
+    for i, operation in enumerate(data):
+        op = operation["op"]
+        if op not in JSON_PATCH_OPS:
+            hint = did_you_mean(str(op), JSON_PATCH_OPS)
+            problem((i, "op"), f"unknown JSON patch operation {op!r}" + (f" (did you mean {hint}?)" if hint else "")
+                    + f"; RFC 6902 has {', '.join(JSON_PATCH_OPS)}")
+            continue
+        for member in ("path", *(m for m in JSON_PATCH_OPS[op] if m == "from")):
+            value = operation.get(member)
+            if member in operation and not (isinstance(value, str) and (value == "" or value.startswith("/"))):
+                problem((i, member), f"{member} must be a JSON pointer (\"\" or starting with /), got {value!r}")
+        for member in JSON_PATCH_OPS[op]:
+            if member not in operation:
+                problem((i,), f"a JSON patch {op} needs {member!r}")
+    return out
+
+
+def _template(text: str, filename: str) -> Diagnostic | None:
+    """A Helm chart's template (or another Go template): Go template actions that leave the text
+    no YAML a reader can load. It is said once, as not checked, rather than as the YAML errors its
+    actions make; a file whose actions sit in strings (an Argo Workflow's ``{{inputs...}}``)
+    loads, and is checked as it is."""
+    action = _TEMPLATE_ACTION.search(text)
+    if action is None or not any(isinstance(item, Diagnostic) and item.severity is Severity.ERROR
+                                 for item in iter_text(text, filename)):
+        return None
+    line = text.count("\n", 0, action.start()) + 1
+    column = action.start() - (text.rfind("\n", 0, action.start()) + 1) + 1
+    return Diagnostic(filename, line, column, "", "template-file", Severity.INFO,
+                      "a Helm or other Go template ({{ ... }}), not YAML a cluster reads: not checked; check what it "
+                      "renders (helm template CHART | mpigen validate -), or leave it out with --exclude")
 
 
 def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: ValidateOptions,
@@ -188,8 +267,9 @@ def _object(obj: Any, prefix: Path, doc: Document, filename: str, options: Valid
     stored, generated = admitted(stored)  # named, and what the mutating webhooks fill
     schema = schema_for(api_version, kind)
     # Objects the API server stores need a name (a Kustomization, read by kustomize only, does not).
+    stored_by_server = schema is not None and api_version.partition("/")[0] != KUSTOMIZE_GROUP
     out: list[Diagnostic] = [located(path, "missing-field", Severity.ERROR, message)
-                             for path, message in (name_problems(stored) if schema else [])]
+                             for path, message in (name_problems(stored) if stored_by_server else [])]
     schema_paths: set[str] = set()  # where the schema or the operator's validation reported a problem
     missing: set[tuple[str, str]] = set()  # (mapping, key) the schema reported as a missing required field
     if schema is None:

@@ -1,5 +1,6 @@
-"""Reporters: the same diagnostics as text, JSON, JUnit XML or GitHub Actions annotations, and the
-summary: files, problems, and the objects checked and skipped (with their kinds) in every format."""
+"""Reporters: the same diagnostics as text, JSON, JUnit XML, GitHub Actions annotations or SARIF
+2.1.0 (GitHub code scanning), and the summary: files, problems, and the objects checked and
+skipped (with their kinds) in every format."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Iterable
 from ..diagnostics import Diagnostic, Severity, one_line
 from .engine import Coverage
 
-FORMATS = ("text", "json", "junit", "github")
+FORMATS = ("text", "json", "junit", "github", "sarif")
 
 
 def summary(diagnostics: list[Diagnostic], files: int, coverage: Coverage) -> str:
@@ -35,6 +36,10 @@ def render(diagnostics: list[Diagnostic], fmt: str, files: list[str], coverage: 
         return _json(diagnostics, files, coverage)
     if fmt == "junit":
         return _junit(diagnostics, files, coverage)
+    if fmt == "sarif":
+        from .sarif import sarif_log
+
+        return sarif_log(diagnostics, files, coverage)
     shown = [d for d in diagnostics if verbose or d.severity is not Severity.INFO]
     if fmt == "github":
         return "".join(_github(d) + "\n" for d in shown)

@@ -524,3 +524,32 @@ def test_podgroup_says_when_the_configuration_turns_the_gang_off(tmp_path: Path)
     assert (code, out) == (1, "")
     assert "not-created" in err and "the configuration says the operator runs without gang scheduling" in err, err
     assert run(["podgroup", "job.yaml", "--gang", "volcano"], tmp_path)[0] == 0  # the option wins
+
+
+def test_fix_in_a_git_repository_says_what_to_stage(tmp_path: Path) -> None:
+    """A pre-commit hook runs ``check --fix`` on the staged specs: the commit takes the index, so
+    the rewritten trees must be added; once they are, nothing is said."""
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
+    for name in ("alpha", "beta"):
+        assert run(["build", write_spec(tmp_path, name), "-o", "deploy"], tmp_path)[0] == 0
+    subprocess.run(git + ["add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["commit", "-qm", "trees"], cwd=tmp_path, check=True)
+    write_spec(tmp_path, "alpha", workers=3)
+    code, out, _ = run(["check", "specs/alpha.yaml", "-o", "deploy", "--fix"], tmp_path)
+    assert code == 0 and out.splitlines()[-1] == "not staged yet: git add deploy/alpha"
+    subprocess.run(git + ["add", "deploy"], cwd=tmp_path, check=True)
+    write_spec(tmp_path, "alpha", workers=4)
+    (tmp_path / "deploy" / "alpha").rename(tmp_path / "deploy" / "alpha-moved")  # now untracked, alpha missing
+    code, out, _ = run(["check", "specs/alpha.yaml", "-o", "deploy", "--fix"], tmp_path)
+    assert code == 0 and out.splitlines()[-1] == "not staged yet: git add deploy/alpha"
+    subprocess.run(git + ["add", "-A", "deploy/alpha"], cwd=tmp_path, check=True)
+    write_spec(tmp_path, "alpha", workers=5)
+    code, out, _ = run(["check", "specs/alpha.yaml", "-o", "deploy"], tmp_path)
+    assert code == 1 and "not staged" not in out  # without --fix nothing is written
+
+
+def test_fix_outside_git_says_nothing_of_staging(project: Path) -> None:
+    write_spec(project, "alpha", workers=3)
+    code, out, _ = run(["check", "specs/alpha.yaml", "-o", "deploy", "--fix"], project)
+    assert code == 0 and "not staged" not in out

@@ -186,7 +186,7 @@ def test_every_code_and_all_may_be_disabled(repo: Path, monkeypatch: pytest.Monk
 
 def test_unknown_key_message_lists_the_known_ones(repo: Path) -> None:
     (repo / CONFIG_FILE).write_text("ouptut: deploy\n")
-    with pytest.raises(ConfigError, match="known: apply, cluster, disable, gang, operatorVersion, output, "
+    with pytest.raises(ConfigError, match="known: apply, cluster, disable, exclude, gang, operatorVersion, output, "
                                           "schedulerName, specs"):
         load_config(start=repo)
 

@@ -121,17 +121,20 @@ COMMAND_LINES = [
     (["validate", "no/such/file.yaml"], 2, "mpigen: no/such/file.yaml: no such file or folder"),
     (["validate", "-x"], 2, "Error: No such option '-x'."),
     (["validate", "--format", "xml", ENV_SPEC], 2, "Error: Invalid value for '--format': 'xml' is not one of "
-                                                   "'text', 'json', 'junit', 'github'."),
+                                                   "'text', 'json', 'junit', 'github', 'sarif'."),
     (["podgroup", ENV_SPEC, "--env", "staging"], 2, "mpigen: --env staging: no such environment in resnet-ddp "
                                                     "(environments: dev, prod)"),
     (["podgroup", ENV_SPEC, "--gang", "none"], 2, "Error: Invalid value for '--gang': 'none' is not one of "
                                                   "'volcano', 'scheduler-plugins'."),
     (["rules"], 0, "legacy-api-version (error; MPIJob, PyTorchJob, TFJob): The job uses an API version the current "
                    "operators no longer serve."),
+    (["rules", "host-network-dns"], 0, "host-network-dns (warning; MPIJob, PyTorchJob, TFJob): A hostNetwork pod"),
+    (["rules", "role-null"], 0, "role-null (error): A role's image set to null: null takes a job-wide setting away"),
+    (["rules", "role-nul"], 2, "mpigen: no code 'role-nul' (did you mean 'role-null'?)"),
 ]
 
 
-@pytest.mark.parametrize("fmt", ["json", "junit", "github"])
+@pytest.mark.parametrize("fmt", ["json", "junit", "github", "sarif"])
 def test_validate_reports_an_io_error_in_its_format(fmt: str, capsys) -> None:
     code, out, err = _run(["validate", "--format", fmt, ENV_SPEC, "no/such/file.yaml"], capsys)
     assert code == 2
@@ -144,6 +147,9 @@ def test_validate_reports_an_io_error_in_its_format(fmt: str, capsys) -> None:
                                           "message": "no such file or folder"}]
     elif fmt == "junit":
         assert '<failure type="io-error" message="no such file or folder">' in out
+    elif fmt == "sarif":
+        [result] = json.loads(out)["runs"][0]["results"]
+        assert (result["ruleId"], result["message"]["text"]) == ("io-error", "no such file or folder")
     else:
         assert out == "::error file=no/such/file.yaml,title=io-error::no such file or folder\n"
 
@@ -264,3 +270,12 @@ def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
     unwanted = {name for name in imported for banned in NOT_IMPORTED[argv[0]]
                 if name == banned or name.startswith(banned + ".")}
     assert sorted(unwanted) == []
+
+
+def test_build_shows_notes_with_verbose_only(capsys) -> None:
+    """A TrainJob build's notes (the default runtimes assumed, the runtime copy written) are -v's."""
+    spec = "specs/trainjob-deepspeed-infiniband.yaml"
+    code, out, err = _run(["build", spec], capsys)
+    assert code == 0 and out and err == ""
+    code, _, err = _run(["build", "-v", spec], capsys)
+    assert code == 0 and " info default-runtime " in err and " info runtime-copy " in err

@@ -1,5 +1,6 @@
 """mpigen import manifest: an MPIJob, PyTorchJob or TFJob manifest -> the shortest spec that builds back
-to the same job (mpigen.importers.manifest), and the command around it.
+to the same job (mpigen.importers.manifest), and the command around it (a TrainJob:
+tests/unit/test_trainjob_import.py).
 
 Each import here is also built and compared with the manifest (mpigen.importers.roundtrip): the
 objects the operator creates for both are the same.
@@ -300,9 +301,12 @@ def test_a_retired_api_version_is_migrated_first(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
+    ("apiVersion: trainer.kubeflow.org/v1\nkind: TrainJob\nmetadata: {name: t}\nspec: {runtimeRef: {name: x}}\n",
+     "error import-kind TrainJob trainer.kubeflow.org/v1: mpigen imports TrainJob trainer.kubeflow.org/v1alpha1"),
     ("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: t}\nspec: {runtimeRef: {name: x}}\n",
-     "error import-kind a trainer.kubeflow.org/v1alpha1 TrainJob"),
-    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "error import-kind no MPIJob, PyTorchJob or TFJob"),
+     "error trainjob-runtime-missing"),  # validate's verdict: no import
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+     "error import-kind no MPIJob, PyTorchJob, TFJob or TrainJob"),
     ("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: s}\nspec: {}\n",
      "error import-kind this is an mpigen spec already"),
     (PYTORCH.replace("replicas: 3", "replicas: -1"), "error"),  # validate's verdict: no import

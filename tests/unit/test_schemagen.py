@@ -146,12 +146,26 @@ def test_json_semantics(instance, expected) -> None:
     assert jsonschema.Draft202012Validator(schema).is_valid(instance) is expected
 
 
+@pytest.mark.parametrize("instance, expected", [
+    ({"b": 1, "c": 2}, True), ({"a": 1}, True), ({"a": 1, "b": 1}, True), ({"b": 1}, False), ({}, False),
+    ({"a": 1, "d": 1}, False),  # unevaluated
+])
+def test_fields_required_unless_another_is_given(instance, expected) -> None:
+    """An anyOf of required fields only (a spec's image and command, unless spec.runtime) evaluates
+    no property, so unevaluatedProperties beside it is decided as before."""
+    schema = {"properties": {"a": {}, "b": {}, "c": {}}, "anyOf": [{"required": ["a"]}, {"required": ["b", "c"]}],
+              "unevaluatedProperties": False}
+    assert _compiled(json.dumps(schema).encode())(instance) is expected
+    assert jsonschema.Draft202012Validator(schema).is_valid(instance) is expected
+
+
 @pytest.mark.parametrize("schema", [
     {"x-kubernetes-validations": [{"rule": "self.a > 0"}]},  # CEL rules: not an annotation
     {"patternProperties": {"^a": {}}},
     {"$ref": "https://example.com/other.json"},
     {"properties": {"a": {"if": {"type": "string"}}}},
     {"anyOf": [{"properties": {"a": {}}}], "unevaluatedProperties": False},
+    {"anyOf": [{"required": ["a"], "properties": {"a": {}}}], "unevaluatedProperties": False},
 ])
 def test_unknown_constructs_are_refused(schema) -> None:
     with pytest.raises(Unsupported):

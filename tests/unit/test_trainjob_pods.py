@@ -407,3 +407,71 @@ def test_the_gang_fit_reads_the_roles_placement() -> None:
     gpus = [node(f"gpu-{i}", "gpu", {"cpu": "64", "nvidia.com/gpu": "8"}) for i in range(3)]
     assert gang_fit(gang.roles, gang.min_member, gpus).outcome == CANNOT_FIT  # the launcher needs a CPU node
     assert gang_fit(gang.roles, gang.min_member, gpus + [node("cpu-0", "cpu", {"cpu": "8"})]).outcome == FITS
+
+
+# ------------------------------------------------------------------ the runtime's program, requests unlike limits
+
+
+def test_without_image_and_command_the_runtime_s_run() -> None:
+    body = "  framework: pytorch\n  runtime: torch-distributed\n  workers: 1\n"
+    objects = built(body)
+    assert "TrainingRuntime" not in objects
+    assert "image" not in objects["TrainJob"]["spec"]["trainer"]
+    assert "command" not in objects["TrainJob"]["spec"]["trainer"]
+    runtime = default_runtimes().find("ClusterTrainingRuntime", "torch-distributed")
+    image = node_container(copied_pods(runtime)["node"])["image"]
+    assert node_container(pods(body)["node"])["image"] == image
+    assert "command" not in node_container(pods(body)["node"])
+
+
+def test_an_empty_command_is_still_written_without_image() -> None:
+    job = built("  framework: pytorch\n  runtime: torch-distributed\n  command: []\n  workers: 1\n")["TrainJob"]
+    assert job["spec"]["trainer"] == {"command": [], "numNodes": 2}
+
+
+def test_a_spec_without_runtime_still_needs_image_and_command() -> None:
+    found = findings("  framework: pytorch\n  workers: 1\n")
+    assert [(c, p) for c, p, s in found if s is Severity.ERROR] == [("missing-field", "spec"), ("missing-field", "spec")]
+    messages = [d.message for d in compile_body("  framework: pytorch\n  workers: 1\n").diagnostics]
+    assert sorted(messages) == ["missing required field 'command'", "missing required field 'image'"]
+
+
+def test_requests_unlike_limits_in_a_patch_are_resources_per_node_not_a_copy() -> None:
+    body = TORCH + """  resources: {gpu: 1}
+  podTemplatePatch:
+    spec:
+      containers:
+      - name: node
+        resources: {requests: {cpu: "2", memory: 4096Mi}, limits: {cpu: 4, memory: 8Gi}}
+"""
+    objects = built(body)
+    assert "TrainingRuntime" not in objects
+    assert objects["TrainJob"]["spec"]["trainer"]["resourcesPerNode"] == {
+        "limits": {"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "1"},
+        "requests": {"cpu": "2", "memory": "4Gi", "nvidia.com/gpu": "1"}}
+    assert node_container(pods(body)["node"])["resources"] == objects["TrainJob"]["spec"]["trainer"]["resourcesPerNode"]
+
+
+def test_patched_resources_the_roles_do_not_share_stay_in_the_copy() -> None:
+    # deepspeed's launcher and nodes both take resourcesPerNode: one role's own patch cannot be it
+    body = DEEPSPEED + """  roles:
+    node:
+      podTemplatePatch: {spec: {containers: [{name: node, resources: {requests: {cpu: "1"}}}]}}
+"""
+    objects = built(body)
+    assert "resourcesPerNode" not in objects["TrainJob"]["spec"]["trainer"]
+    assert node_container(copied_pods(objects["TrainingRuntime"])["node"])["resources"] == {"requests": {"cpu": "1"}}
+    assert ("runtime-copy", "spec.roles.node.podTemplatePatch", Severity.INFO) in findings(body)
+
+
+def test_a_patched_resource_with_a_directive_stays_in_the_copy() -> None:
+    body = TORCH + "  podTemplatePatch: {spec: {containers: [{name: node, resources: {$patch: replace, " \
+                   "requests: {cpu: \"1\"}}}]}}\n"
+    assert "TrainingRuntime" in built(body)
+
+
+def test_an_environment_may_leave_the_image_to_the_runtime() -> None:
+    result = compile_body(TORCH + "  environments:\n    dev: {image: null}\n")
+    assert result.ok, [d.format() for d in result.diagnostics]
+    assert "image" not in next(o for o in result.jobs[0].environments["dev"] if o["kind"] == "TrainJob")["spec"][
+        "trainer"]

@@ -285,6 +285,9 @@ def test_environments_patch_the_trainjob_and_the_copy() -> None:
     ({"runPolicy": {"cleanPodPolicy": "All"}},
      "spec.yaml:11:21: error runtime-field runPolicy.cleanPodPolicy cannot be set for a TrainJob: a TrainJob has no "
      "cleanPodPolicy: the JobSet's pods stay as its Jobs leave them (spec.runPolicy.cleanPodPolicy)"),
+    ({"runPolicy": {"activeDeadlineSeconds": 0}},
+     "spec.yaml:11:28: error runtime-field runPolicy.activeDeadlineSeconds 0 cannot be set for a TrainJob: Trainer's "
+     "CRD takes 1 or more (no deadline: leave it out) (spec.runPolicy.activeDeadlineSeconds)"),
     ({"scheduling": {"gang": "volcano", "minAvailable": 2}},
      "spec.yaml:12:19: error runtime-field scheduling.minAvailable cannot be set for a TrainJob: Trainer sets the "
      "PodGroup's minMember to every pod of the TrainJob; it cannot be chosen (spec.scheduling.minAvailable)"),
