@@ -29,7 +29,9 @@ group label); ``--gang`` overrides it. A job that shows none gets no PodGroup (`
 When the ``--cluster`` file holds Nodes, each gang is checked against them
 (:mod:`mpigen.scheduler.fit`) with the pods the operator creates: a gang that cannot fit is an
 error (``gang-cannot-fit``, exit 1, the PodGroups are printed all the same), one that may not fit
-a warning (``gang-may-not-fit``).
+a warning (``gang-may-not-fit``). When it holds Volcano Queues, whether the queue admits each
+Volcano PodGroup (:mod:`mpigen.scheduler.admission`): ``queue-cannot-admit`` (an error, exit 1,
+printed all the same), ``queue-may-not-admit`` (a warning), else a note (``queue-admits``).
 """
 
 from __future__ import annotations
@@ -54,9 +56,12 @@ from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..validate import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_option, config_option, env_option,
-               gang_location, gang_option, operator_version_option, read_configured_jobs, scheduler_name_option,
-               trainjob_fit)
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, admission, cluster_option, config_option,
+               env_option, gang_location, gang_option, operator_version_option, queue_location, read_configured_jobs,
+               scheduler_name_option, trainjob_fit)
+
+VERDICTS = ("gang-cannot-fit", "queue-cannot-admit")
+"""Errors of the cluster's verdict on a job: the PodGroup is printed all the same (the operator creates it)."""
 
 
 
@@ -101,9 +106,9 @@ def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_
                     "no PodGroup for this TrainJob"))
             else:
                 groups.append(group)
-                diagnostics.extend(d for d in [trainjob_fit(item, cluster)[1]] if d is not None)
+                diagnostics.extend(trainjob_fit(item, cluster)[2])
     io.report(diagnostics)
-    if has_errors(d for d in diagnostics if d.code != "gang-cannot-fit"):
+    if has_errors(d for d in diagnostics if d.code not in VERDICTS):
         return EXIT_INVALID
     if groups:
         click.echo(dump(groups[0]) if len(groups) == 1 else dump_all(groups), nl=False)
@@ -137,7 +142,7 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     """One PodGroup per job (checked: see :func:`mpigen.validate.find_jobs`), under ``gang``,
     else the gang scheduler its pod templates show, and whether each gang fits the ``cluster``'s
-    Nodes when it has some."""
+    Nodes and its queue admits it, when the cluster file holds them."""
     diagnostics: list[Diagnostic] = []
     groups: list[dict[str, Any]] = []
     pcs = priority_classes or {}
@@ -146,9 +151,10 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
         line, col, shown = job.locate(path)
         diagnostics.append(Diagnostic(filename, line, col, format_path(shown), code, severity, message))
 
-    def fit(job: Job, job_gang: str) -> None:
-        """The gang against the cluster's Nodes, from the pods the operator creates (one per role)."""
-        if cluster is None or not cluster.nodes:
+    def fit(job: Job, job_gang: str, group: dict[str, Any]) -> None:
+        """The gang against the cluster's Nodes and queues, from the pods the operator creates (one
+        per role)."""
+        if cluster is None or not (cluster.nodes or cluster.queues):
             return
         obj = job.obj
         if obj["kind"] == "MPIJob":
@@ -161,10 +167,12 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             found = gang_of(obj, list(objects))
         except (ctl.NotCreated, pg.OperatorPanicError):  # suspended or refused: no pods to place
             return
-        if found is not None:
+        if found is not None and cluster.nodes:
             line, col, shown = gang_location(job.locate)
             verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
             diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
+        if found is not None:
+            diagnostics.extend(admission(group, found.roles, cluster, filename, queue_location(job))[1])
 
     for job in jobs:
         obj = job.obj
@@ -198,5 +206,5 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             report(job, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
-        fit(job, job_gang)
+        fit(job, job_gang, group)
     return groups, diagnostics

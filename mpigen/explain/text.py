@@ -11,6 +11,7 @@ from typing import Any
 
 from ..operator import mpi_controller as ctl
 from ..operator import training_controller as tc
+from ..scheduler.admission.verdict import Admission
 from ..scheduler.fit import Verdict
 from ..versions import OperatorVersion
 
@@ -32,7 +33,7 @@ def _env_text(container: dict[str, Any], injected_from: int) -> str:
 
 
 def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None, version: OperatorVersion,
-                verdict: Verdict | None = None) -> str:
+                verdict: Verdict | None = None, admission: Admission | None = None) -> str:
     name = job["metadata"]["name"]
     namespace = job["metadata"].get("namespace") or "default"
     spec = job["spec"]
@@ -42,7 +43,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     for obj in objects:
         by_kind.setdefault(obj["kind"], []).append(obj)
     for group in by_kind.get("PodGroup", []):
-        lines += podgroup_lines(group, verdict)
+        lines += podgroup_lines(group, verdict, admission)
     for config in by_kind.get("ConfigMap", []):
         hosts = config["data"]["hostfile"]
         if not isinstance(hosts, ctl.Hostfile):
@@ -83,7 +84,8 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
     return "\n".join(lines).rstrip() + "\n"
 
 
-def podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None) -> list[str]:
+def podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None,
+                   admission: Admission | None = None) -> list[str]:
     pg_spec = group["spec"]
     lines = [f"PodGroup {group['apiVersion']} {group['metadata']['name']}"]
     fields = [f"{k}: {v}" for k, v in pg_spec.items() if k != "minResources"]
@@ -94,6 +96,9 @@ def podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None) -> lis
     if verdict is not None:  # the cluster file's Nodes
         lines.append(f"  On {verdict.where} ({verdict.basis}): the gang {verdict.outcome}")
         lines += [f"    {reason}" for reason in verdict.reasons]
+    if admission is not None:  # the cluster file's queues
+        lines.append(f"  Queue {admission.queue} ({admission.basis}): {admission.outcome} the gang")
+        lines += [f"    {reason}" for reason in admission.reasons]
     return lines + [""]
 
 
@@ -134,7 +139,7 @@ def _tf_config_text(config: tc.TFConfig) -> str:
 
 
 def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | None,
-                         verdict: Verdict | None = None) -> str:
+                         verdict: Verdict | None = None, admission: Admission | None = None) -> str:
     """The text for a PyTorchJob or TFJob (``job`` as :func:`~mpigen.operator.training_controller.prepared`
     returns it; ``objects`` with one Pod and Service per replica type)."""
     name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
@@ -147,7 +152,7 @@ def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gan
             lines += [f"HorizontalPodAutoscaler {obj['metadata']['name']}: {obj['spec'].get('minReplicas')}.."
                       f"{obj['spec']['maxReplicas']} replicas on {len(obj['spec']['metrics'])} metric(s)", ""]
         elif obj["kind"] == "PodGroup":
-            lines += podgroup_lines(obj, verdict)
+            lines += podgroup_lines(obj, verdict, admission)
             if gang == "volcano":
                 lines[-1:] = ["  Pods and Services are created once Volcano has admitted the PodGroup "
                               "(its phase is no longer Pending)", ""]

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..lint.base import GANG_VOLCANO
 from ..lint.rules._trainer import limit_only
+from ..scheduler.admission.verdict import Admission
 from ..scheduler.fit import Verdict
 from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
@@ -39,9 +40,9 @@ def _endpoint_text(endpoints: Endpoints | None) -> str:
     return endpoints.line(0) + (f" .. {last}" if count > 1 else "")
 
 
-def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str:
+def render_trainjob_text(item: Explained, verdict: Verdict | None = None, admission: Admission | None = None) -> str:
     """The text for a TrainJob: one block per object, one per replicated job, the same size for
-    any number of nodes; the gang's verdict on the cluster file's Nodes under the PodGroup."""
+    any number of nodes; the gang's verdicts on the cluster file's Nodes and queues under the PodGroup."""
     built = item.built
     job, runtime, info = built.trainjob, built.runtime, built.info
     name, namespace = job["metadata"]["name"], job["metadata"]["namespace"]
@@ -52,7 +53,7 @@ def render_trainjob_text(item: Explained, verdict: Verdict | None = None) -> str
     if job["spec"].get("suspend"):
         lines += ["Suspended (spec.suspend): the JobSet is created suspended; Kueue or a user resumes it", ""]
     for group in [o for o in built.objects if o["kind"] == "PodGroup"]:
-        lines += podgroup_lines(group, verdict)[:-1]
+        lines += podgroup_lines(group, verdict, admission)[:-1]
         uncounted = _limit_only_gpus(info)
         if uncounted:
             lines.append(f"  not counted: {', '.join(uncounted)} (set as a limit only; minResources sums requests)")

@@ -11,8 +11,12 @@
 * **TrainingRuntimes and ClusterTrainingRuntimes** (``trainer.kubeflow.org/v1alpha1``), the
   runtimes a TrainJob names (:mod:`mpigen.load.trainer_runtimes`; ``kubectl get
   clustertrainingruntimes,trainingruntimes -A -o yaml``);
-* **Namespaces** (``v1``): their labels, such as Istio's injection label (``kubectl get
-  namespaces -o yaml``).
+* **Namespaces** (``v1``): their labels, such as Istio's injection label, and annotations, such as
+  Volcano's default queue (``kubectl get namespaces -o yaml``);
+* Volcano's **Queues**, **PodGroups** and scheduler configuration (:mod:`mpigen.load.volcano`), for
+  whether a queue admits a gang (:mod:`mpigen.scheduler.admission`). Every Pod that is not
+  finished is kept too (:class:`~mpigen.scheduler.admission.objects.ClusterPod`): its PodGroup,
+  priority and requests tell what a queue already uses.
 
 One file, as kubectl prints them: ``kubectl get priorityclasses,nodes -o yaml`` (one ``List``),
 ``kubectl get nodes -o yaml`` and ``kubectl get priorityclasses -o yaml`` outputs joined with a
@@ -28,13 +32,17 @@ from typing import Any
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..operator.podgroup import _parse as parse_quantity
 from ..operator.quantity import Quantity
+from ..scheduler.admission.objects import ClusterPod, VolcanoConf, VolcanoPodGroup, VolcanoQueue
 from ..scheduler.nodes import Node, Taint, pod_requests
+from . import volcano
 from .document import Document
 from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+GROUP_ANNOTATION = "scheduling.k8s.io/group-name"  # a Pod's Volcano PodGroup
+VOLCANO_GATE = "scheduling.volcano.sh/queue-allocation-gate"
 READ = ("scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and "
-        "ClusterTrainingRuntime")
+        "ClusterTrainingRuntime, scheduling.volcano.sh Queue and PodGroup")
 FINISHED = ("Succeeded", "Failed")
 
 
@@ -47,6 +55,12 @@ class Cluster:
     bound_pods: int = 0  # Pods of the file bound to one of the nodes and not finished
     runtimes: Runtimes = field(default_factory=Runtimes)  # TrainingRuntimes and ClusterTrainingRuntimes
     namespaces: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> labels
+    namespace_annotations: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> annotations
+    default_priority: int = 0  # the globalDefault PriorityClass's value, else 0
+    pods: tuple[ClusterPod, ...] = ()  # every Pod of the file that is not finished, in the file's order
+    queues: tuple[VolcanoQueue, ...] = ()  # Volcano Queues, in the file's order
+    podgroups: tuple[VolcanoPodGroup, ...] = ()  # Volcano PodGroups, in the file's order
+    volcano_conf: VolcanoConf | None = None  # the Volcano scheduler's configuration, if the file holds it
 
 
 def _name(obj: dict[str, Any]) -> str | None:
@@ -55,11 +69,24 @@ def _name(obj: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def _gated(gates: Any) -> bool:
+    """Scheduling gates that hold the Pod back from Volcano's queue accounting: any but Volcano's own
+    queue-allocation gate alone (``calSchedulingGated``, ``HasOnlyVolcanoSchedulingGate``)."""
+    if not isinstance(gates, list) or not gates:
+        return False
+    return not (len(gates) == 1 and isinstance(gates[0], dict) and gates[0].get("name") == VOLCANO_GATE)
+
+
 def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, list[Diagnostic]]:
-    """The PriorityClasses, Nodes and bound Pods of the documents, and the file's diagnostics."""
+    """The cluster the documents describe, and the file's diagnostics."""
     classes: dict[str, int] = {}
+    global_default: list[int] = []
     nodes: dict[str, Node] = {}
-    pods: list[tuple[str, dict[str, Quantity]]] = []  # (node name, requests)
+    pods: list[ClusterPod] = []
+    queues: dict[str, VolcanoQueue] = {}
+    podgroups: dict[str, VolcanoPodGroup] = {}
+    confs: list[VolcanoConf] = []
+    annotations: dict[str, dict[str, str]] = {}
     runtimes: list[tuple[dict[str, Any], Document, tuple]] = []  # (runtime, its document, its path)
     namespaces: dict[str, dict[str, str]] = {}
     diagnostics: list[Diagnostic] = []
@@ -80,6 +107,8 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
         if name in classes and classes[name] != value:
             report(doc, path + ("metadata", "name"), f"PriorityClass {name!r} is defined twice with different values")
         classes[name] = value
+        if obj.get("globalDefault") is True:
+            global_default.append(value)
 
     def quantities(doc: Document, what: str, raw: Any, path: tuple) -> dict[str, Quantity] | None:
         if raw is None:
@@ -130,23 +159,68 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
     def pod(doc: Document, obj: dict[str, Any], path: tuple) -> None:
         spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
         status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
-        if not isinstance(spec.get("nodeName"), str) or not spec["nodeName"] or status.get("phase") in FINISHED:
+        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        if status.get("phase") in FINISHED:
             return
         try:
             requests = pod_requests(spec)
         except (ValueError, TypeError) as exc:
             report(doc, path + ("spec",), f"Pod {_name(obj) or '?'}: a resource value is not a quantity ({exc})")
             return
-        pods.append((spec["nodeName"], requests))
+        node = spec.get("nodeName") if isinstance(spec.get("nodeName"), str) and spec["nodeName"] else None
+        group = (meta.get("annotations") or {}).get(GROUP_ANNOTATION) if isinstance(meta.get("annotations"), dict) \
+            else None
+        priority = spec.get("priority")
+        pods.append(ClusterPod(
+            str(meta.get("namespace") or "default"), _name(obj) or "?", node, str(status.get("phase") or "Pending"),
+            requests, group if isinstance(group, str) and group else None,
+            priority if isinstance(priority, int) and not isinstance(priority, bool) else None,
+            spec.get("priorityClassName") if isinstance(spec.get("priorityClassName"), str) else None,
+            meta.get("deletionTimestamp") is not None, _gated(spec.get("schedulingGates"))))
 
     def namespace(doc: Document, obj: dict[str, Any], path: tuple) -> None:
         name = _name(obj)
-        labels = (obj.get("metadata") or {}).get("labels") or {}
-        if name is None or not isinstance(labels, dict):
+        meta = obj.get("metadata") or {}
+        labels, notes = meta.get("labels") or {}, meta.get("annotations") or {}
+        if name is None or not isinstance(labels, dict) or not isinstance(notes, dict):
             report(doc, path + ("metadata",), "Namespace without metadata.name" if name is None
-                   else f"Namespace {name!r}: metadata.labels is not a mapping")
+                   else f"Namespace {name!r}: metadata.{'labels' if not isinstance(labels, dict) else 'annotations'} "
+                   "is not a mapping")
             return
         namespaces[name] = {str(k): str(v) for k, v in labels.items()}
+        annotations[name] = {str(k): str(v) for k, v in notes.items()}
+
+    def volcano_object(doc: Document, obj: dict[str, Any], path: tuple, kind: str) -> None:
+        name = _name(obj)
+        if name is None:
+            report(doc, path + ("metadata",), f"{kind} without metadata.name")
+            return
+
+        def located(at: tuple, message: str, severity: Severity = Severity.ERROR) -> None:
+            report(doc, at, message, severity)
+
+        def lists(what: str, raw: Any, at: tuple) -> dict[str, Quantity] | None:
+            return quantities(doc, what, raw, at)
+
+        if kind == "ConfigMap":
+            conf = volcano.read_conf(obj, name, path, located)
+            if conf is not None and confs:
+                report(doc, path + ("metadata", "name"), f"a second Volcano scheduler configuration ({conf.source}): "
+                       f"{confs[0].source} is read")
+            elif conf is not None:
+                confs.append(conf)
+        elif kind == "Queue":
+            queue = volcano.read_queue(obj, name, path, located, lists)
+            if queue is not None and name in queues:
+                report(doc, path + ("metadata", "name"), f"Queue {name!r} is listed twice")
+            elif queue is not None:
+                queues[name] = queue
+        else:
+            group = volcano.read_podgroup(obj, name, path, located, lists)
+            if group is not None and group.key in podgroups:
+                report(doc, path + ("metadata", "name"), f"PodGroup {group.key} is listed twice")
+            elif group is not None:
+                podgroups[group.key] = group
 
     def visit(doc: Document, obj: Any, path: tuple) -> None:
         if not isinstance(obj, dict):
@@ -166,30 +240,35 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             pod(doc, obj, path)
         elif kind == "Namespace" and api == "v1":
             namespace(doc, obj, path)
+        elif volcano.is_volcano(obj, "Queue") or volcano.is_volcano(obj, "PodGroup"):
+            volcano_object(doc, obj, path, str(kind))
+        elif volcano.is_conf(obj):
+            volcano_object(doc, obj, path, "ConfigMap")
         elif is_runtime(obj):
             runtimes.append((obj, doc, path))
         else:
-            report(doc, path, f"ignored {api or '?'} {kind or '?'}: only {READ} objects are read from a "
-                   "cluster file", Severity.WARNING)
+            report(doc, path, f"ignored {api or '?'} {kind or '?'}: only {READ} objects (and the Volcano "
+                   "scheduler's ConfigMap) are read from a cluster file", Severity.WARNING)
 
     for doc in documents:
         if doc.data is not None:
             visit(doc, doc.data, ())
     requested: dict[str, dict[str, Quantity]] = {}
     bound: dict[str, int] = {}
-    for node_name, requests in pods:
-        if node_name not in nodes:
+    for one in pods:
+        if one.node not in nodes:
             continue
-        bound[node_name] = bound.get(node_name, 0) + 1
-        have = requested.setdefault(node_name, {})
-        for name, q in requests.items():
+        bound[one.node] = bound.get(one.node, 0) + 1
+        have = requested.setdefault(one.node, {})
+        for name, q in one.requests.items():
             have[name] = have[name].add(q) if name in have else q
     for node_name, count in bound.items():
         nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
     found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
                           where=[(doc, path) for _, doc, path in runtimes])
     return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found,
-                   namespaces), diagnostics
+                   namespaces, annotations, max(global_default, default=0), tuple(pods), tuple(queues.values()),
+                   tuple(podgroups.values()), confs[0] if confs else None), diagnostics
 
 
 def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:

@@ -138,11 +138,12 @@ def test_non_priority_class_object_is_a_warning_and_ignored():
     assert found == {"ok": 1}
     assert fmt(diags) == [
         "cluster.yaml:4:3: warning cluster ignored v1 ConfigMap: only scheduling.k8s.io PriorityClass, v1 Node, v1 "
-        "Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime objects are read from a cluster file "
-        "(items[0])",
+        "Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, scheduling.volcano.sh "
+        "Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a cluster file (items[0])",
         "cluster.yaml:13:1: warning cluster ignored example.com/v1 PriorityClass: only scheduling.k8s.io "
-        "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
-                          "objects are read from a cluster file",
+        "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
+                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "cluster file",
     ]
     assert all(d.severity is Severity.WARNING for d in diags)
 
@@ -151,8 +152,9 @@ def test_object_without_kind_or_api_version_is_a_warning():
     found, diags = classes("metadata: {name: x}\nvalue: 1\n")
     assert found == {}
     assert fmt(diags) == ["cluster.yaml:1:1: warning cluster ignored ? ?: only scheduling.k8s.io "
-                          "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
-                          "objects are read from a cluster file"]
+                          "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
+                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "cluster file"]
 
 
 def test_non_mapping_document_is_an_error():
@@ -395,8 +397,9 @@ def test_other_kinds_are_still_ignored_with_a_warning():
     found, diags = cluster("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: x}\n---\n" + _node("a"))
     assert [n.name for n in found.nodes] == ["a"]
     assert diags == ["cluster.yaml:1:1: warning cluster ignored apps/v1 DaemonSet: only scheduling.k8s.io "
-                     "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime "
-                          "objects are read from a cluster file"]
+                     "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
+                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "cluster file"]
 
 
 def test_namespaces_and_their_labels():
