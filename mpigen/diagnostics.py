@@ -58,7 +58,8 @@ class Diagnostic:
 
 CODES = frozenset({
     "added-field", "arena-credential", "arena-differs", "arena-flag", "arena-ignored", "arena-kind", "arena-queue",
-    "arena-required", "arena-unsupported", "arena-value", "clean-pod-policy-none", "cluster", "code-source",
+    "arena-required", "arena-unsupported", "arena-value", "clean-pod-policy-none", "cluster", "cluster-forbidden",
+    "cluster-not-served", "code-source",
     "config-data", "container-name", "count-overflow", "decimal-quantity-multiplied", "default-runtime",
     "deployment-spec", "deprecated-runtime", "dropped-field", "duplicate-job", "empty-file", "env-reserved", "file-too-large",
     "framework-field", "gang-cannot-fit", "gang-ignored", "gang-may-not-fit", "git-credentials-over-http",

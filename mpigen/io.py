@@ -89,12 +89,27 @@ def operator_version(value: str) -> OperatorVersion:
         raise UsageError(f"--operator-version: {exc}") from None
 
 
-def configured(config: Config, version_option: str | None, cluster_option: str | None
-               ) -> tuple[OperatorVersion, str | None]:
-    """The operator version and the cluster file a command uses: its ``--operator-version`` and
-    ``--cluster``, else the configuration's ``operatorVersion`` and ``cluster`` (relative to the
-    configuration's folder), else v0.8.2 and none. Every command reads them so, and so a tree that
-    ``build -o`` writes is one that ``check`` finds in step."""
+@dataclass(frozen=True)
+class ClusterInput:
+    """Where a command reads the cluster: ``--cluster FILE``, or the live cluster of
+    ``--kube-context NAME`` and ``--kubeconfig PATH`` (:mod:`mpigen.kube`), or nowhere."""
+
+    file: str | None = None
+    context: str | None = None
+    kubeconfig: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.context is not None or self.kubeconfig is not None
+
+
+def configured(config: Config, version_option: str | None, cluster: ClusterInput
+               ) -> tuple[OperatorVersion, ClusterInput]:
+    """The operator version and the cluster a command uses: its ``--operator-version`` and
+    ``--cluster`` (or ``--kube-context``, ``--kubeconfig``), else the configuration's
+    ``operatorVersion`` and ``cluster`` (relative to the configuration's folder), else v0.8.2 and
+    none. Every command reads them so, and so a tree that ``build -o`` writes is one that ``check``
+    finds in step. ``--cluster`` with a live option is a usage error: one cluster is read."""
     if version_option is not None:
         version = operator_version(version_option)
     elif config.operator_version is None:
@@ -104,9 +119,13 @@ def configured(config: Config, version_option: str | None, cluster_option: str |
             version = OperatorVersion.parse(config.operator_version)
         except ValueError as exc:
             raise UsageError(f"{config.path}: operatorVersion: {exc}") from None
-    if cluster_option is None and config.cluster:
-        cluster_option = display_path(config.root / config.cluster, config.root)
-    return version, cluster_option
+    if cluster.live and cluster.file is not None:
+        given = "--kube-context" if cluster.context is not None else "--kubeconfig"
+        raise UsageError(f"--cluster and {given} do not go together: the cluster is read from a file or live, "
+                         "not both")
+    if cluster.file is None and not cluster.live and config.cluster:
+        cluster = ClusterInput(display_path(config.root / config.cluster, config.root))
+    return version, cluster
 
 
 def display_path(path: Path, base: Path | None = None) -> str:
@@ -124,15 +143,36 @@ def display_path(path: Path, base: Path | None = None) -> str:
     return os.path.relpath(absolute, cwd) if inside else str(absolute)
 
 
-def load_cluster(path: str | None) -> tuple[Cluster | None, list[Diagnostic]]:
-    """What a ``--cluster`` file holds (None without one), and its diagnostics."""
-    if path is None:
+def load_cluster(source: ClusterInput) -> tuple[Cluster | None, list[Diagnostic]]:
+    """What the ``--cluster`` file or the live cluster holds (None without either), and what was
+    found reading it. An unreachable cluster is a :class:`UsageError`."""
+    if source.live:
+        import os
+
+        from .kube import KubeError, read_live
+
+        try:
+            return read_live(source.kubeconfig, source.context, os.environ)
+        except KubeError as exc:
+            raise UsageError(str(exc)) from None
+    if source.file is None:
         return None, []
     from .load.cluster import read_cluster
 
-    loaded, name = load_input(path)
+    loaded, name = load_input(source.file)
     cluster, diagnostics = read_cluster(loaded.documents, name)
     return cluster, loaded.diagnostics + diagnostics
+
+
+def cluster_key(source: ClusterInput, cluster: Cluster | None) -> bytes:
+    """What a cache of verdicts keys the cluster by: a file's bytes; the live cluster's
+    PriorityClasses and training runtimes (what a compiled spec depends on)."""
+    if source.live and cluster is not None:
+        import json
+
+        runtimes = sorted(([*key], obj) for key, obj in cluster.runtimes.objects.items())
+        return json.dumps([cluster.priority_classes, runtimes], sort_keys=True).encode()
+    return b"" if source.file is None else read_input(source.file)[0]
 
 
 def cluster_namespaces(cluster: Cluster | None) -> dict[str, dict[str, str]] | None:
@@ -158,7 +198,7 @@ class Jobs:
     diagnostics: list[Diagnostic]
 
 
-def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: str | None,
+def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_input: ClusterInput,
               version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset(),
               server_side: bool = False) -> Jobs:
     """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
@@ -172,7 +212,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_file: 
     from .load.yaml_loader import load_bytes
     from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
 
-    cluster, diagnostics = load_cluster(cluster_file)
+    cluster, diagnostics = load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     raw, name = read_input(source)
     loaded = load_bytes(raw, name)

@@ -22,6 +22,7 @@ from .diagnostics import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from .io import UsageError
 
 COMMANDS = {
+    "argocd": "mpigen.commands.argocd:argocd",
     "build": "mpigen.commands.build:build",
     "check": "mpigen.commands.check:check",
     "explain": "mpigen.commands.explain:explain",

@@ -8,6 +8,7 @@ them all), and no command imports another.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import click
@@ -27,8 +28,29 @@ OPERATOR_RULES = "mpi-operator release whose rules apply"
 
 
 def cluster_option(help: str) -> Decorator:
-    return click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, allow_dash=True),
-                        metavar="FILE", help=help)
+    """``--cluster FILE``, or the live cluster (``--kube-context``, ``--kubeconfig``): the command
+    gets one ``cluster_input`` (:class:`mpigen.io.ClusterInput`)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_cluster_input(*args: Any, cluster_file: str | None, kube_context: str | None,
+                               kubeconfig: str | None, **kwargs: Any) -> Any:
+            return command(*args, cluster_input=io.ClusterInput(cluster_file, kube_context, kubeconfig), **kwargs)
+
+        for option in (
+            click.option("--kubeconfig", "kubeconfig", type=click.Path(dir_okay=False), metavar="PATH",
+                         help="Read the cluster live with this kubeconfig (default: $KUBECONFIG, else "
+                              "~/.kube/config, when --kube-context is given)."),
+            click.option("--kube-context", "kube_context", metavar="NAME",
+                         help="Read the same objects live from the cluster of this kubeconfig context "
+                              "(list only; see the README for the ClusterRole). Not with --cluster."),
+            click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, allow_dash=True),
+                         metavar="FILE", help=help),
+        ):
+            with_cluster_input = option(with_cluster_input)
+        return with_cluster_input
+
+    return decorate
 
 
 def operator_version_option(help: str | None = None, default: str | None = str(DEFAULT_OPERATOR_VERSION)) -> Decorator:
@@ -130,7 +152,7 @@ def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any, list[Any]]:
     where = item.job.place(("spec", "trainer", "numNodes"))
     verdict, diagnostics = None, []
     if cluster.nodes:
-        verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+        verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods, cluster.origin)
         line, col, shown = where
         diagnostics += [d for d in [verdict.diagnostic(item.job.filename, line, col, format_path(shown))] if d]
     group = next((o for o in item.built.objects if o.get("kind") == "PodGroup"), None)
@@ -138,7 +160,7 @@ def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any, list[Any]]:
     return verdict, admitted, diagnostics + found_diagnostics
 
 
-def read_configured_jobs(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+def read_configured_jobs(source: str, gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
                          operator_version: str | None, env: str | None, config_file: str | None
                          ) -> tuple[Any, str | None, str, Any]:
     """explain's and podgroup's input, read with the configuration as validate reads it: the
@@ -146,8 +168,8 @@ def read_configured_jobs(source: str, gang: str | None, scheduler_name: str | No
     its disable and apply (so that their verdict on a job is validate's). Returns (the jobs read
     (:func:`mpigen.io.read_jobs`), the gang, the scheduler name, the operator version)."""
     config = io.load_config(config_file)
-    version, cluster_file = io.configured(config, operator_version, cluster_file)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
     gang = gang or config.gang
     scheduler_name = scheduler_name or config.scheduler_name or DEFAULT_SCHEDULER_NAME
-    return (io.read_jobs(source, gang, scheduler_name, cluster_file, version, env, config.disable,
+    return (io.read_jobs(source, gang, scheduler_name, cluster_input, version, env, config.disable,
                          config.server_side), gang, scheduler_name, version)

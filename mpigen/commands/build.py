@@ -25,14 +25,14 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, clust
               help="Write a kustomize tree DIR/<job>/{base,overlays/<env>} instead of printing.")
 @config_option(f"{CONFIG_DEFAULT}: its operatorVersion, cluster and disable, as check reads them.", exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (info: what mpigen assumed or wrote beside).")
-def build(spec: str, env: str | None, cluster_file: str | None, operator_version: str | None, output: str | None,
-          config_file: str | None, verbose: bool) -> int:
+def build(spec: str, env: str | None, cluster_input: io.ClusterInput, operator_version: str | None,
+          output: str | None, config_file: str | None, verbose: bool) -> int:
     """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
     config = io.load_config(config_file)
-    version, cluster_file = io.configured(config, operator_version, cluster_file)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
-    cluster, diagnostics = io.load_cluster(cluster_file)
+    cluster, diagnostics = io.load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     loaded, name = io.load_input(spec)
     result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster), config.disable))

@@ -112,7 +112,7 @@ def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
 @config_option("Configuration file (default: .mpigen.yaml or pyproject.toml [tool.mpigen], "
                "searched upwards from the working directory).")
 @click.option("--no-cache", is_flag=True, help="Compile every spec even when nothing changed since the last check.")
-def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: str | None,
+def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_input: io.ClusterInput,
           operator_version: str | None, config_file: str | None, no_cache: bool) -> int:
     """Compare the kustomize trees in DIR with what each SPEC compiles to (default: the specs in the
     configuration, and then a tree mpigen wrote for a job no spec defines is drift too). Exit 1 on
@@ -120,8 +120,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
     config = io.load_config(config_file)
     paths, from_config = _spec_paths(specs, config)
     root, shown = _output(output, config, fix, bool(paths))
-    version, cluster_file = io.configured(config, operator_version, cluster_file)
-    cluster, diagnostics = io.load_cluster(cluster_file)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
+    cluster, diagnostics = io.load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     from ..emit.writer import clean_all_stale, stale_staging_diagnostics
 
@@ -129,7 +129,7 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_file: s
         clean_all_stale(root)
     diagnostics += stale_staging_diagnostics(root, shown)
 
-    cluster_bytes = b"" if cluster_file is None else io.read_input(cluster_file)[0]
+    cluster_bytes = io.cluster_key(cluster_input, cluster)
     disabled = ",".join(sorted(config.disable))  # the configuration's disable changes the verdict too
     cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}\0{disabled}")
     jobs: list[Any] = []

@@ -81,14 +81,14 @@ _CHUNK = 1 << 16  # characters of YAML written at a time
                "reads them.", exists=True)
 @format_option("text", "yaml",
                help="text for people (the same size for any number of workers); yaml: every object, for tools.")
-def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
             operator_version: str | None, cluster_domain: str, env: str | None, fmt: str,
             config_file: str | None) -> int:
     """Show what the operator will create for SOURCE: an mpigen spec, or MPIJob, PyTorchJob, TFJob or
     TrainJob manifests (or -)."""
     if cluster_domain and not _DOMAIN.match(cluster_domain):
         raise io.UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
-    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_file,
+    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_input,
                                                                operator_version, env, config_file)
     cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
                                                             read.trainjobs, read.diagnostics)
@@ -127,7 +127,8 @@ def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_f
             sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
             gang_pods = gang_of(item.obj, sample)
             if gang_pods is not None and cluster.nodes:
-                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods)
+                verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods,
+                                   cluster.origin)
                 line, col, path = gang_location(item.locate)
                 found = verdict.diagnostic(name, line, col, format_path(path))
                 fits += [found] if found is not None else []

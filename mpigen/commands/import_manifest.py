@@ -45,7 +45,7 @@ JOB_KINDS = (*CURRENT_API, TRAINJOB_KIND)
 @cluster_option(f"{PRIORITY_CLASSES}, for the gang's minResources order; {RUNTIMES}.")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion and cluster.", exists=True)
 def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operator_version: str | None,
-             cluster_file: str | None, config_file: str | None) -> int:
+             cluster_input: io.ClusterInput, config_file: str | None) -> int:
     """Turn MANIFEST (a file, or - for stdin), an MPIJob kubeflow.org/v2beta1, PyTorchJob or TFJob
     kubeflow.org/v1 (older API versions are migrated first) or TrainJob
     trainer.kubeflow.org/v1alpha1, into the shortest spec that builds back to the same job, on stdout."""
@@ -54,8 +54,8 @@ def manifest(manifest: str, gang: str | None, scheduler_name: str | None, operat
     from ..lint.base import trainer_runtimes
 
     config = io.load_config(config_file)
-    version, cluster_file = io.configured(config, operator_version, cluster_file)
-    cluster, diagnostics = io.load_cluster(cluster_file)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
+    cluster, diagnostics = io.load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     raw, name = io.read_input(manifest)
     loaded = load_bytes(raw, name)

@@ -77,7 +77,7 @@ VERDICTS = ("gang-cannot-fit", "queue-cannot-admit")
 @env_option("For a spec: the environment whose jobs to take (default: the base).")
 @config_option(f"{CONFIG_DEFAULT}: its gang, schedulerName, operatorVersion, cluster and disable, as validate "
                "reads them.", exists=True)
-def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_file: str | None,
+def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
              operator_version: str | None, env: str | None, config_file: str | None) -> int:
     """Print the PodGroup the operator would create for each MPIJob, PyTorchJob, TFJob and TrainJob of
     SOURCE: manifests (items of a `kind: List` included) or an mpigen spec, compiled first (a file or -).
@@ -88,7 +88,7 @@ def podgroup(source: str, gang: str | None, scheduler_name: str | None, cluster_
     templates show, unless --gang says otherwise. TrainJobs follow Kubeflow Trainer v2.3.0: the
     runtime their runtimeRef names (from --cluster, else Trainer's defaults) decides (not --gang).
     """
-    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_file,
+    read, gang, scheduler_name, version = read_configured_jobs(source, gang, scheduler_name, cluster_input,
                                                                operator_version, env, config_file)
     cluster, classes, name, jobs, explained, diagnostics = (read.cluster, read.classes, read.name, read.jobs,
                                                             read.trainjobs, read.diagnostics)
@@ -169,7 +169,8 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             return
         if found is not None and cluster.nodes:
             line, col, shown = gang_location(job.locate)
-            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods)
+            verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods,
+                               cluster.origin)
             diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
         if found is not None:
             diagnostics.extend(admission(group, found.roles, cluster, filename, queue_location(job))[1])

@@ -39,8 +39,9 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option,
 @config_option(f"{CONFIG_DEFAULT}.", exists=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also show notes (documents skipped, kinds without schema).")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
-             gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-             disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+             gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
+             operator_version: str | None, disable: tuple[str, ...], exclude: tuple[str, ...],
+             config_file: str | None, verbose: bool) -> int:
     """Lint training manifests and mpigen specs: files, folders (recursively) or - for stdin.
 
     Every problem is reported as FILE:LINE:COL: SEVERITY CODE message (json.path). Errors exit 1;
@@ -48,7 +49,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: boo
     in the summary; --require-schema makes them errors.
     """
     try:
-        return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_file,
+        return _validate(paths, fmt, strict, require_schema, use_kubeconform, gang, scheduler_name, cluster_input,
                          operator_version, disable, exclude, config_file, verbose)
     except io.UsageError as exc:
         if fmt != "text":  # a tool reading json, junit, sarif or github annotations gets its format (exit 2 all the same)
@@ -67,11 +68,12 @@ def _usage_diagnostic(exc: io.UsageError) -> Diagnostic:
 
 
 def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bool, use_kubeconform: bool,
-              gang: str | None, scheduler_name: str | None, cluster_file: str | None, operator_version: str | None,
-              disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None, verbose: bool) -> int:
+              gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
+              operator_version: str | None, disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None,
+              verbose: bool) -> int:
     config = io.load_config(config_file)
-    version, cluster_path = io.configured(config, operator_version, cluster_file)
-    cluster, diagnostics = io.load_cluster(cluster_path)
+    version, cluster_input = io.configured(config, operator_version, cluster_input)
+    cluster, diagnostics = io.load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes
     wrong = unknown_codes(disable)
     if wrong:

@@ -33,6 +33,7 @@ from ..diagnostics import Diagnostic, Severity, format_path
 from ..operator.podgroup import _parse as parse_quantity
 from ..operator.quantity import Quantity
 from ..scheduler.admission.objects import ClusterPod, VolcanoConf, VolcanoPodGroup, VolcanoQueue
+from ..scheduler.fit import FILE, Origin
 from ..scheduler.nodes import Node, Taint, pod_requests
 from . import volcano
 from .document import Document
@@ -61,6 +62,7 @@ class Cluster:
     queues: tuple[VolcanoQueue, ...] = ()  # Volcano Queues, in the file's order
     podgroups: tuple[VolcanoPodGroup, ...] = ()  # Volcano PodGroups, in the file's order
     volcano_conf: VolcanoConf | None = None  # the Volcano scheduler's configuration, if the file holds it
+    origin: Origin = field(default=FILE, compare=False)  # the file, or a live cluster (mpigen.kube)
 
 
 def _name(obj: dict[str, Any]) -> str | None:

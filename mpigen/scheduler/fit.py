@@ -23,7 +23,8 @@ When minMember is below the job's pod count, any minMember pods make the gang: t
 every choice of pods, and the placement is tried for the smallest pods.
 
 The nodes are taken at their ``status.allocatable``, less the requests of the Pods the cluster
-file binds to them (when it holds Pods): what other workloads use is otherwise unknown.
+file binds to them (when it holds Pods): what other workloads use is otherwise unknown. The words
+name where the Nodes were read (:class:`Origin`): the cluster file, or a live cluster's context.
 """
 
 from __future__ import annotations
@@ -50,23 +51,50 @@ class Role:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where the Nodes (and Pods) of a verdict were read, as its words say it."""
+
+    context: str | None = None  # a live cluster's kubeconfig context; None: the cluster file
+    pods_listed: bool = False  # live: the Pods could be listed (none bound then means none)
+
+    @property
+    def name(self) -> str:
+        return "the cluster file" if self.context is None else f"the cluster of context {self.context}"
+
+    def nodes(self, count: int) -> str:
+        nodes = f"{count} node{'s' if count != 1 else ''}"
+        return f"the cluster file's {nodes}" if self.context is None else f"the {nodes} of context {self.context}"
+
+    @property
+    def no_pods(self) -> str:
+        """What stands for the Pods when none is bound to the nodes."""
+        if self.context is None:
+            return "the Pods on them are not in the file"
+        return "no Pod is bound to them" if self.pods_listed else "the Pods on them could not be listed"
+
+
+FILE = Origin()
+
+
+@dataclass(frozen=True)
 class Verdict:
     outcome: str  # FITS, CANNOT_FIT, MAY_NOT_FIT
     reasons: tuple[str, ...]  # the proofs; for FITS the placement; for MAY_NOT_FIT why
     members: int  # minMember
     nodes: int
-    bound_pods: int  # Pods of the cluster file whose requests were taken off the nodes
+    bound_pods: int  # Pods of the cluster whose requests were taken off the nodes
+    origin: Origin = FILE
 
     @property
     def basis(self) -> str:
         """What the nodes' room was computed from."""
         if self.bound_pods:
             return f"allocatable less the requests of the {self.bound_pods} Pod(s) bound to them"
-        return "allocatable; the Pods on them are not in the file"
+        return f"allocatable; {self.origin.no_pods}"
 
     @property
     def where(self) -> str:
-        return f"the cluster file's {self.nodes} node{'s' if self.nodes != 1 else ''}"
+        return self.origin.nodes(self.nodes)
 
     def message(self) -> str:
         """One line, for a diagnostic."""
@@ -194,7 +222,7 @@ def _rooms(role: Role, cluster: _Cluster) -> list[_Room]:
     return out
 
 
-def _no_node(role: Role, rooms: list[_Room], nodes: Sequence[Node]) -> str | None:
+def _no_node(role: Role, rooms: list[_Room], nodes: Sequence[Node], origin: Origin) -> str | None:
     """The sentence for a role every node refuses for the same reason, else None."""
     first = rooms[0].rejected
     if first is None or any(r.rejected != first for r in rooms):
@@ -212,13 +240,13 @@ def _no_node(role: Role, rooms: list[_Room], nodes: Sequence[Node]) -> str | Non
     if first.kind == "unschedulable":
         return ("every node is" if len(nodes) > 1 else f"the only node, {nodes[0].name}, is") + \
             " unschedulable (spec.unschedulable: cordoned)"
-    return f"{_possessive(role)} spec.nodeName {shape.node_name} is not a node of the cluster file"
+    return f"{_possessive(role)} spec.nodeName {shape.node_name} is not a node of {origin.name}"
 
 
-def _short_of_room(role: Role, rooms: list[_Room], nodes: Sequence[Node]) -> str:
+def _short_of_room(role: Role, rooms: list[_Room], nodes: Sequence[Node], origin: Origin) -> str:
     """Why the nodes have room for fewer pods of ``role`` than it has."""
     room = sum(r.count for r in rooms)
-    if room == 0 and (sentence := _no_node(role, rooms, nodes)) is not None:
+    if room == 0 and (sentence := _no_node(role, rooms, nodes, origin)) is not None:
         return sentence
     groups: dict[tuple[int, str], list[int]] = {}
     for i, r in enumerate(rooms):
@@ -331,13 +359,14 @@ def describe(roles: Sequence[Role], placed: dict[int, dict[int, int]], nodes: Se
     return "; ".join(parts)
 
 
-def gang_fit(roles: Sequence[Role], min_member: int, nodes: Sequence[Node], bound_pods: int = 0) -> Verdict:
-    """Whether ``min_member`` pods of ``roles`` can be bound to ``nodes`` at once."""
+def gang_fit(roles: Sequence[Role], min_member: int, nodes: Sequence[Node], bound_pods: int = 0,
+             origin: Origin = FILE) -> Verdict:
+    """Whether ``min_member`` pods of ``roles`` can be bound to ``nodes`` (read from ``origin``) at once."""
     roles = [r for r in roles if r.count > 0]
     everyone = sum(r.count for r in roles)
 
     def verdict(outcome: str, *reasons: str) -> Verdict:
-        return Verdict(outcome, tuple(reasons), min_member, len(nodes), bound_pods)
+        return Verdict(outcome, tuple(reasons), min_member, len(nodes), bound_pods, origin)
 
     if min_member <= 0:
         return verdict(FITS, "minMember is 0: the gang waits for no pod")
@@ -345,14 +374,15 @@ def gang_fit(roles: Sequence[Role], min_member: int, nodes: Sequence[Node], boun
         return verdict(CANNOT_FIT, f"the PodGroup waits for {min_member} pods (minMember) and the operator creates "
                                    f"{everyone}")
     if not nodes:
-        return verdict(CANNOT_FIT, "the cluster file has no Nodes")
+        return verdict(CANNOT_FIT, f"{origin.name} has no Nodes")
     names = {n for r in roles for n in r.shape.amounts()}
     cluster = _Cluster(nodes, names)
     rooms = [_rooms(role, cluster) for role in roles]
     capacity = [sum(r.count for r in rr) for rr in rooms]
     placeable = sum(min(role.count, c) for role, c in zip(roles, capacity))
     if placeable < min_member:
-        short = [_short_of_room(role, rr, nodes) for role, rr, c in zip(roles, rooms, capacity) if c < role.count]
+        short = [_short_of_room(role, rr, nodes, origin)
+                 for role, rr, c in zip(roles, rooms, capacity) if c < role.count]
         if min_member < everyone:
             short.insert(0, f"the gang needs {min_member} of the job's {everyone} pods (minMember) and at most "
                             f"{placeable} fit")

@@ -3,7 +3,7 @@
 ``tests/integration/test_determinism.py`` covers ``mpigen build`` to stdout. This matrix covers
 the rest: ``validate`` in every format over folders (so discovery order counts too), ``explain``
 (text and YAML, a spec and a manifest), ``podgroup``, ``check`` of in-step and drifted trees,
-``rules`` and the trees ``build -o`` writes (every file, ``.mpigen-owned`` included).
+``rules``, ``argocd`` and the trees ``build -o`` writes (every file, ``.mpigen-owned`` included).
 
 Each configuration runs all the commands in one fresh interpreter (a driver calls
 ``mpigen.main.main`` once per command with file descriptors 1 and 2 redirected, so stdout and
@@ -78,6 +78,7 @@ COMMANDS = [
     ["podgroup", "golden/scheduler-plugins-envs/prod.yaml", "--gang", "scheduler-plugins",
      "--cluster", "specs/cluster/priorityclasses.yaml"],
     ["rules", "--format", "markdown"],
+    ["argocd"],
     ["build", "specs/scheduler-plugins-envs.yaml", "-o", f"{OUT}/trees"],
     ["build", "specs/horovod-volcano.yaml", "-o", f"{OUT}/trees", "--operator-version", "v0.4.0"],
     ["check", "--no-cache", "specs/scheduler-plugins-envs.yaml", "specs/priority-order.yaml",
@@ -161,7 +162,7 @@ def reference(workspace: Path) -> dict[str, object]:
     codes = [run["rc"] for run in result["runs"]]  # type: ignore[index]
     # The matrix is only meaningful if the commands did their work: validate finds errors (1), the
     # rest succeed, check finds drift (1).
-    assert codes == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [
+    assert codes == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [
         (run["args"], run["rc"], run["err"][:300]) for run in result["runs"]]  # type: ignore[index]
     assert b"drifted" in result["runs"][-1]["out"]  # type: ignore[index]
     return result

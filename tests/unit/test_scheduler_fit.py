@@ -12,7 +12,7 @@ from mpigen.load.yaml_loader import load_text
 from mpigen.operator import mpi_controller as ctl
 from mpigen.operator import training_controller as tc
 from mpigen.operator.quantity import Quantity
-from mpigen.scheduler.fit import CANNOT_FIT, FITS, MAY_NOT_FIT, Role, gang_fit, node_list
+from mpigen.scheduler.fit import CANNOT_FIT, FITS, MAY_NOT_FIT, Origin, Role, gang_fit, node_list
 from mpigen.scheduler.gang import gang_of
 from mpigen.scheduler.nodes import Node, Taint, pod_requests, pod_shape, rejection, tolerates
 from tests.work import lines_run
@@ -117,6 +117,23 @@ def test_a_taint_not_tolerated() -> None:
     verdict = gang_fit([role("worker", 2, WORKER)], 2, soft)
     assert verdict.reasons == ("2 workers need 8 nvidia.com/gpu each; a: at most 1 (8 nvidia.com/gpu allocatable), "
                                "b: none (taint dedicated=training:NoSchedule not tolerated): room for 1 of 2",)
+
+
+def test_the_words_name_where_the_nodes_were_read() -> None:
+    """The cluster file's Nodes, or a live cluster's (mpigen.kube): whose nodes, and what stands for
+    the Pods when none is bound (not in the file; none bound; not listed)."""
+    roles, nodes = [role("worker", 5, WORKER), role("launcher", 1, LAUNCHER)], kwok()
+    assert gang_fit(roles, 6, nodes).message().startswith(
+        "the gang cannot fit the cluster file's 4 nodes (allocatable; the Pods on them are not in the file): ")
+    listed = gang_fit(roles, 6, nodes, 0, Origin("prod", pods_listed=True))
+    assert listed.message().startswith(
+        "the gang cannot fit the 4 nodes of context prod (allocatable; no Pod is bound to them): ")
+    assert gang_fit(roles, 6, nodes, 0, Origin("prod")).basis == "allocatable; the Pods on them could not be listed"
+    bound = gang_fit(roles, 6, nodes, 3, Origin("prod"))
+    assert bound.basis == "allocatable less the requests of the 3 Pod(s) bound to them"
+    assert gang_fit(roles, 6, [], 0, Origin("prod")).reasons == ("the cluster of context prod has no Nodes",)
+    elsewhere = gang_fit([role("worker", 1, WORKER, nodeName="node-9")], 1, nodes, 0, Origin("prod"))
+    assert elsewhere.reasons == ("the worker's spec.nodeName node-9 is not a node of the cluster of context prod",)
 
 
 def test_unschedulable_nodes() -> None:

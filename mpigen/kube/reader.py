@@ -1,0 +1,137 @@
+"""The live cluster read into the Cluster value a cluster file gives.
+
+Each resource of :data:`~mpigen.kube.resources.RESOURCES` the server serves is listed (every
+namespace, page by page), or its one named object got, and the objects go, as the documents of a file would, to
+:func:`mpigen.load.cluster.read_cluster`: one reader for both, so a file and the live cluster that
+holds the same objects give the same Cluster value, and a kind the file reader learns is read live
+too. Objects of a list come without ``apiVersion`` and ``kind`` for the built-in kinds; they are set
+from discovery, as ``kubectl get -o yaml`` prints them.
+
+What cannot be read is said and the rest is used: a group or resource the cluster does not serve
+(no Volcano installed) is a note (``cluster-not-served``), a list the user may not read a warning
+naming the verb, resource and scope (``cluster-forbidden``). A problem of an object is reported as
+the file reader reports it (``cluster``), at the object (``context C: nodes/node-3``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ..diagnostics import Diagnostic, Severity
+from ..load.cluster import Cluster, read_cluster
+from ..load.document import Document
+from ..scheduler.fit import Origin
+from .api import Api, Forbidden, NotServed, Served
+from .kubeconfig import KubeError, connect
+from .resources import RESOURCES, SERVED_BY, Resource
+
+
+def _plural(kind: str) -> str:
+    return kind + ("es" if kind.endswith("s") else "s")
+
+
+def _kinds(resources: list[Resource]) -> str:
+    names = [_plural(r.kind) for r in resources]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _scope(resource: Resource, served: Served) -> str:
+    if resource.name:
+        return f"{resource.name} in namespace {resource.namespace}"
+    return "in all namespaces" if served.namespaced else "at the cluster scope"
+
+
+def _what(resource: Resource) -> str:
+    return f"the {resource.kind} is" if resource.name else f"the {_plural(resource.kind)} are"
+
+
+def _found(api: Api, path: str) -> list[dict[str, Any]]:
+    """The object at ``path``, or none (it does not exist)."""
+    try:
+        return [api.get(path)]
+    except NotServed:
+        return []
+
+
+def _object_name(obj: dict[str, Any], resource: Resource) -> str:
+    """``nodes/node-3``, ``podgroups.scheduling.volcano.sh/bert -n research``: the object as
+    kubectl names it."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = f"{resource.qualified}/{meta.get('name') or '?'}"
+    namespace = meta.get("namespace")
+    return f"{name} -n {namespace}" if isinstance(namespace, str) and namespace else name
+
+
+def read_live(kubeconfig: str | None, context: str | None,
+              environ: Mapping[str, str]) -> tuple[Cluster, list[Diagnostic]]:
+    """The Cluster value of the context (``--kube-context``, else the current one) of the
+    kubeconfig (``--kubeconfig``, else ``$KUBECONFIG``, else ``~/.kube/config``, read from
+    ``environ``), and what could not be read. :class:`KubeError` when nothing can be."""
+    connection = connect(kubeconfig, context, environ)
+    label = f"context {connection.context}"
+    api = Api(connection)
+    diagnostics: list[Diagnostic] = []
+
+    def say(code: str, severity: Severity, message: str) -> None:
+        diagnostics.append(Diagnostic(label, None, None, "", code, severity, message))
+
+    try:
+        try:
+            served = api.discover(RESOURCES)
+        except (Forbidden, NotServed) as exc:
+            raise KubeError(f"the cluster at {connection.server} (context {connection.context}) refuses "
+                            f"discovery (GET /apis): {exc}") from None
+        documents: list[Document] = []
+        names: dict[int, str] = {}  # a document's line -> its object's name
+        pods_listed = False
+        absent: dict[str, list[Resource]] = {}
+        groups = {r.group for r in served}
+        for resource in RESOURCES:
+            where = served.get(resource)
+            if resource.name and (where is None or resource.with_group not in groups):
+                continue  # not there to get (a cluster without Volcano has no Volcano configuration)
+            if where is None:
+                absent.setdefault(resource.group, []).append(resource)
+                continue
+            try:
+                if resource.name:
+                    items = _found(api, where.path(resource.resource, resource.namespace, resource.name))
+                else:
+                    items = api.list(where.path(resource.resource), resource.field_selector)
+            except Forbidden as exc:
+                say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
+                    f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
+                continue
+            except NotServed:
+                absent.setdefault(resource.group, []).append(resource)
+                continue
+            pods_listed = pods_listed or resource.kind == "Pod"
+            for item in items:
+                line = len(documents) + 1
+                documents.append(Document(_typed(item, where), len(documents), line))
+                names[line] = _object_name(item, resource)
+    finally:
+        api.close()
+    for group, resources in absent.items():
+        whole = [r for r in RESOURCES if r.group == group]
+        who = f" ({SERVED_BY[group]} is not installed)" if group in SERVED_BY else ""
+        what = f"API group {group}{who}" if resources == whole else " and ".join(r.qualified for r in resources)
+        say("cluster-not-served", Severity.INFO, f"the cluster does not serve {what}: no {_kinds(resources)} are read")
+
+    # Each document's line is its object's number: the file reader's diagnostics name the object.
+    cluster, found = read_cluster(documents, label)
+    for d in found:
+        named = names.get(d.line) if d.file == label and d.line is not None else None
+        diagnostics.append(replace(d, file=f"{label}: {named}", line=None, column=None) if named else d)
+    origin = Origin(connection.context, pods_listed)
+    return replace(cluster, runtimes=replace(cluster.runtimes, where={}), origin=origin), diagnostics
+
+
+def _typed(obj: dict[str, Any], served: Served) -> dict[str, Any]:
+    """The object with its ``apiVersion`` and ``kind`` (a list's items of a built-in kind come
+    without them), first, as kubectl prints them."""
+    if isinstance(obj.get("apiVersion"), str) and isinstance(obj.get("kind"), str):
+        return obj
+    rest = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
+    return {"apiVersion": served.group_version, "kind": served.kind, **rest}
