@@ -32,7 +32,8 @@ def test_nodes(kube: Kube) -> None:
         if name in pools:
             assert node["status"]["allocatable"] == pools[name].capacity
             assert node["metadata"]["labels"].items() >= pools[name].labels.items()
-            assert [f"{t['key']}={t['value']}:{t['effect']}" for t in node["spec"]["taints"]] == list(pools[name].taints)
+            taints = [f"{t['key']}={t['value']}:{t['effect']}" for t in node["spec"]["taints"]]
+            assert taints == list(pools[name].taints), name
         else:
             assert node["status"]["allocatable"] == {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8",
                                                      "pods": "110"}

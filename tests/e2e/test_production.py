@@ -26,9 +26,9 @@ The jobs are specs/horovod-infiniband.yaml (the launcher on cpu-0, the workers o
 specs/pytorch-spread.yaml (one pod per GPU node, two per zone) and a variant of the first whose
 workers get their GPUs only from a podTemplatePatch: its live PodGroup's minResources count them,
 and its live launcher's `mpirun -np` too (without the patch the job asks for no GPU and -np is the
-number of workers: test_a_patch_that_gives_the_workers_their_gpus_counts_in_the_gang). They share the GPU nodes, so they run one after the other,
-each deleted and its objects gone before the next. The figure is `A/N production jobs run where
-their placement says`.
+number of workers: test_a_patch_that_gives_the_workers_their_gpus_counts_in_the_gang). They share
+the GPU nodes, so they run one after the other, each deleted and its objects gone before the next.
+The figure is `A/N production jobs run where their placement says`.
 """
 
 from __future__ import annotations
