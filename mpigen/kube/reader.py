@@ -130,11 +130,7 @@ def read_live(kubeconfig: str | None, context: str | None,
 
 def _typed(obj: dict[str, Any], served: Served) -> dict[str, Any]:
     """The object with its ``apiVersion`` and ``kind`` (a list's items of a built-in kind come
-    without them), first, and without ``metadata.managedFields``, as kubectl prints them
-    (``--show-managed-fields`` is off by default)."""
-    meta = obj.get("metadata")
-    if isinstance(meta, dict) and "managedFields" in meta:
-        obj = {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
+    without them), first, as kubectl prints them."""
     if isinstance(obj.get("apiVersion"), str) and isinstance(obj.get("kind"), str):
         return obj
     rest = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}

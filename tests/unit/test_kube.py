@@ -141,23 +141,6 @@ def test_the_live_cluster_is_the_file_of_the_same_objects(tmp_path: Path, server
     assert found.origin.context == "fake" and found.origin.pods_listed
 
 
-def test_managed_fields_are_left_out_as_kubectl_leaves_them_out(tmp_path: Path, pki: Path) -> None:
-    """Every live object carries metadata.managedFields, which `kubectl get -o yaml` does not print
-    (--show-managed-fields=false): the runtimes, kept whole, are the file's without them (seen on
-    the local cluster, whose runtimes are applied server-side)."""
-    held = objects()
-    managed = copy.deepcopy(held)
-    for items in managed.values():
-        for obj in items:
-            obj["metadata"]["managedFields"] = [{"manager": "kubectl", "operation": "Apply",
-                                                 "apiVersion": obj["apiVersion"], "fieldsType": "FieldsV1",
-                                                 "fieldsV1": {"f:metadata": {}}}]
-    with FakeApiServer(pki, managed) as fake:
-        found, _ = live(token_config(tmp_path, fake, pki))
-    assert content(found) == content(from_file(as_file(held))[0])
-    assert all("managedFields" not in obj["metadata"] for obj in found.runtimes.objects.values())
-
-
 def test_lists_are_paginated_and_only_read(tmp_path: Path, server: FakeApiServer, pki: Path) -> None:
     """limit and continue, kubectl's field selector for the Pods, discovery, and nothing but GET."""
     live(token_config(tmp_path, server, pki))
