@@ -129,8 +129,12 @@ def read_live(kubeconfig: str | None, context: str | None,
 
 
 def _typed(obj: dict[str, Any], served: Served) -> dict[str, Any]:
-    """The object with its ``apiVersion`` and ``kind`` (a list's items of a built-in kind come
-    without them), first, as kubectl prints them."""
+    """The object as ``kubectl get -o yaml`` prints it: its ``apiVersion`` and ``kind`` first (a
+    list's items of a built-in kind come without them), and without ``metadata.managedFields``
+    (kubectl's ``--show-managed-fields=false``), so that a live object is the file's."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict) and "managedFields" in meta:
+        obj = {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
     if isinstance(obj.get("apiVersion"), str) and isinstance(obj.get("kind"), str):
         return obj
     rest = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}

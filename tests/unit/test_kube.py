@@ -492,3 +492,16 @@ def test_the_readme_cluster_role_grants_exactly_what_is_listed() -> None:
     (binding,) = [d for d in documents if d["kind"] == "ClusterRoleBinding"]
     assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
                                   "name": role["metadata"]["name"]}
+
+
+def test_managed_fields_are_left_out_as_kubectl_get_leaves_them_out(tmp_path: Path, pki: Path) -> None:
+    """The API server sends every object's metadata.managedFields; ``kubectl get -o yaml`` does not
+    print them, so the live value is the file's only without them (the runtimes keep whole objects)."""
+    managed = [{"manager": "kubectl", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:metadata": {}}}]
+    served = {resource: [dict(o, metadata={**o["metadata"], "managedFields": managed}) for o in items]
+              for resource, items in objects().items()}
+    with FakeApiServer(pki, served) as fake:
+        found, _ = live(token_config(tmp_path, fake, pki))
+    expected, _ = from_file(as_file(objects()))
+    assert content(found) == content(expected)
