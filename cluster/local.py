@@ -239,9 +239,15 @@ def up(log=print) -> dict:
             f"--listen-address=127.0.0.1:{ports['vc-scheduler-metrics']}", f"--cache-dump-dir={RUN}"])
         kwok_file = config / "kwok.yaml"
         kwok_config(kwok_file)
+        # kwok renews a Lease for each node, as a kubelet does: its heartbeat-with-lease stage writes
+        # the node's status only every 10 to 20 minutes, and without a Lease the node lifecycle
+        # controller took every node for unreachable each 50 s (node-monitor-grace-period), tainted
+        # it node.kubernetes.io/unreachable until kwok made it Ready again, and a scheduler or a
+        # cluster file caught in between saw no node to use.
         kwok = launch("kwok", [
             str(paths["kwok"]), f"--kubeconfig={kubeconfig}", f"--config={kwok_file}",
             "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+            "--node-lease-duration-seconds=40",
             f"--server-address=127.0.0.1:{ports['kwok']}", "--cidr=10.0.1.0/24"])
         loopback = _loopback_context()
         for proc, port in ((kcm, "controller-manager"), (scheduler, "scheduler"), (sp, "scheduler-plugins")):

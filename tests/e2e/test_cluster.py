@@ -42,6 +42,15 @@ def test_nodes(kube: Kube) -> None:
         assert ready and ready[0]["status"] == "True"
 
 
+def test_every_node_keeps_a_lease(kube: Kube) -> None:
+    """kwok renews each node's Lease as a kubelet does; without one the node lifecycle controller
+    took every node for unreachable each 50 s and tainted it until kwok made it Ready again."""
+    nodes = {n["metadata"]["name"] for n in kube.get("nodes")["items"]}
+    leases = {lease["metadata"]["name"]: lease["spec"] for lease in kube.get("leases", "-n", "kube-node-lease")["items"]}
+    assert nodes <= set(leases), sorted(nodes - set(leases))
+    assert all(leases[name].get("renewTime") for name in nodes)
+
+
 def test_namespaces_and_the_default_queue(kube: Kube) -> None:
     assert {"volcano": "volcano", "scheduler-plugins": "scheduler-plugins", "none": "default"}.items() <= \
         kube.namespaces.items()
