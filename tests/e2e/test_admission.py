@@ -1,0 +1,143 @@
+"""Queues in the verdict, against the real controllers (issue 21 item 5): each scenario is
+predicted by `mpigen explain --kube-context` before the job is applied, and the real scheduler or
+Kueue then does what mpigen said.
+
+Volcano (namespace `volcano`): a gang that fits the nodes but not its queue's capability stays
+Pending; of two tenants' jobs in one queue, the second waits for the first. Kueue (namespace
+`kueue`): the ClusterQueue cluster-queue admits a job within its nominal quota and holds one over it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.e2e.conftest import FIGURES, Kube
+from tests.e2e.test_gang import _apply_spec, _delete, _pods, spec
+from tests.e2e.test_kueue import _condition, _workload, kueue_spec
+
+CONTEXT = "mpigen-local"  # cluster/objects.py kubeconfig_file
+RUN_SECONDS = 120  # how long an admitted gang may take to be bound and Running
+HOLD_SECONDS = 30  # how long a held gang is watched for a pod that gets bound anyway
+VERDICTS: list[bool] = []  # one per scenario: mpigen's verdict equals the controller's
+
+
+def _queue(kube: Kube, name: str, gpus: int) -> None:
+    queue = {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": name},
+             "spec": {"weight": 1, "reclaimable": True, "capability": {"nvidia.com/gpu": str(gpus)}}}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(queue))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if (kube.get("queue", name).get("status") or {}).get("state") == "Open":
+            return
+        time.sleep(1)
+    raise AssertionError(f"Volcano queue {name} not Open after 60 s")
+
+
+def _explain(kube: Kube, doc: dict, tmp_path: Path):
+    path = tmp_path / f"{doc['metadata']['name']}.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return kube.mpigen("explain", str(path), "--kube-context", CONTEXT)
+
+
+def _running(kube: Kube, namespace: str, name: str, expected: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pods = _pods(kube, namespace, name)
+        if len(pods) == expected and all(p["status"].get("phase") == "Running" for p in pods):
+            return True
+        time.sleep(1)
+    return False
+
+
+def _unbound_for(kube: Kube, namespace: str, name: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(p["spec"].get("nodeName") for p in _pods(kube, namespace, name)):
+            return False
+        time.sleep(1)
+    return True
+
+
+def _volcano_job(kube: Kube, name: str, queue: str, workers: int) -> dict:
+    doc = spec(name, kube.namespaces["volcano"], "volcano", workers)
+    doc["spec"]["scheduling"]["queue"] = queue
+    return doc
+
+
+def test_a_gang_that_fits_the_nodes_but_not_its_queue_stays_pending(kube: Kube, tmp_path: Path) -> None:
+    namespace, name = kube.namespaces["volcano"], "over-capability"
+    _queue(kube, "capped", 8)
+    doc = _volcano_job(kube, name, "capped", 2)
+    explained = _explain(kube, doc, tmp_path)
+    predicted = explained.returncode == 1 and "error queue-cannot-admit queue capped cannot admit the gang" in \
+        explained.stderr and "capability 8 nvidia.com/gpu" in explained.stderr
+    _apply_spec(kube, doc, tmp_path)
+    try:
+        held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
+        phase = (kube.get("podgroups.scheduling.volcano.sh", "-n", namespace)["items"] or [{}])
+        VERDICTS.append(predicted and held)
+        assert predicted, explained.stderr
+        assert held, f"Volcano bound a pod of a gang over its queue's capability: {phase}"
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "queue", "capped", "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+def test_the_second_tenant_waits_for_the_first(kube: Kube, tmp_path: Path) -> None:
+    namespace = kube.namespaces["volcano"]
+    _queue(kube, "tenants", 16)
+    first, second = _volcano_job(kube, "tenant-a", "tenants", 2), _volcano_job(kube, "tenant-b", "tenants", 1)
+    try:
+        ahead = _explain(kube, first, tmp_path)
+        assert ahead.returncode == 0 and "info queue-admits queue tenants admits the gang" in ahead.stderr, ahead.stderr
+        _apply_spec(kube, first, tmp_path)
+        first_runs = _running(kube, namespace, "tenant-a", 3, RUN_SECONDS)
+        explained = _explain(kube, second, tmp_path)
+        predicted = explained.returncode == 1 and "error queue-cannot-admit queue tenants" in explained.stderr
+        _apply_spec(kube, second, tmp_path)
+        held = _unbound_for(kube, namespace, "tenant-b", HOLD_SECONDS)
+        _delete(kube, "mpijob", namespace, "tenant-a")
+        then_runs = _running(kube, namespace, "tenant-b", 2, RUN_SECONDS)
+        VERDICTS.append(first_runs and predicted and held and then_runs)
+        assert first_runs, "the first tenant's job did not run"
+        assert predicted, explained.stderr
+        assert held, "Volcano bound the second tenant's job over the queue's capability"
+        assert then_runs, "the second tenant's job did not run once the first was deleted"
+    finally:
+        for name in ("tenant-a", "tenant-b"):
+            _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "queue", "tenants", "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+@pytest.mark.parametrize("workers, admitted", [(2, True), (5, False)])
+def test_kueue_admits_within_its_nominal_quota_and_holds_over_it(kube: Kube, tmp_path: Path, workers: int,
+                                                                 admitted: bool) -> None:
+    namespace, name = kube.namespaces["kueue"], f"kueue-verdict-{workers}"
+    doc = kueue_spec(name, namespace, workers)
+    explained = _explain(kube, doc, tmp_path)
+    if admitted:
+        predicted = explained.returncode == 0 and "info queue-admits" in explained.stderr
+    else:
+        predicted = explained.returncode == 1 and "error queue-cannot-admit" in explained.stderr
+    _apply_spec(kube, doc, tmp_path)
+    try:
+        runs = _running(kube, namespace, name, workers + 1, RUN_SECONDS) if admitted else \
+            not _unbound_for(kube, namespace, name, HOLD_SECONDS)
+        workload = _workload(kube, namespace, "MPIJob", name)
+        agrees = (_condition(workload, "Admitted").get("status") == "True") == admitted and runs == admitted
+        VERDICTS.append(predicted and agrees)
+        assert predicted, explained.stderr
+        assert agrees, workload
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+
+
+def test_figure() -> None:
+    assert VERDICTS, "no scenario ran"
+    FIGURES.append(f"{sum(VERDICTS)}/{len(VERDICTS)} admission verdicts equal the controllers'")
+    assert all(VERDICTS)
