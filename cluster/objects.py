@@ -66,13 +66,17 @@ def kubeconfig_file(path: Path, server: str, certs: Path) -> None:
 
 def scheduler_plugins_config(path: Path, kubeconfig: Path) -> None:
     """scheduler-plugins' own Coscheduling example (manifests/coscheduling/scheduler-config.yaml)
-    with this cluster's kubeconfig and the profile named as mpigen and the operators name it."""
+    with this cluster's kubeconfig and the profile named as mpigen and the operators name it, and
+    CapacityScheduling (ElasticQuota) enabled beside Coscheduling in that profile, as the release's
+    Helm chart (manifests/install/charts/as-a-second-scheduler) composes them; a namespace without
+    an ElasticQuota is not limited by it."""
     source = components.module_dir(*SCHEDULER_PLUGINS_CRDS[:2]) / "manifests/coscheduling/scheduler-config.yaml"
     config = yaml.safe_load(source.read_text())
     config["clientConnection"]["kubeconfig"] = str(kubeconfig)
     config["leaderElection"] = {"leaderElect": False}
     (profile,) = config["profiles"]
     profile["schedulerName"] = SCHEDULER_PLUGINS_NAME
+    profile["plugins"]["multiPoint"]["enabled"].append({"name": "CapacityScheduling"})
     path.write_text(json.dumps(config, indent=1))
 
 

@@ -5,6 +5,7 @@ Kueue then does what mpigen said.
 Volcano (namespace `volcano`): a gang that fits the nodes but not its queue's capability stays
 Pending; of two tenants' jobs in one queue, the second waits for the first. Kueue (namespace
 `kueue`): the ClusterQueue cluster-queue admits a job within its nominal quota and holds one over it.
+scheduler-plugins (namespace `scheduler-plugins`): an ElasticQuota holds a gang over its max.
 """
 
 from __future__ import annotations
@@ -135,6 +136,30 @@ def test_kueue_admits_within_its_nominal_quota_and_holds_over_it(kube: Kube, tmp
         assert agrees, workload
     finally:
         _delete(kube, "mpijob", namespace, name)
+
+
+def test_an_elastic_quota_holds_its_namespace(kube: Kube, tmp_path: Path) -> None:
+    """An ElasticQuota of 8 GPUs at most in the scheduler-plugins namespace: a gang of two 8-GPU
+    workers fits the nodes, but CapacityScheduling refuses the second worker, so Coscheduling binds
+    none of them; without the quota the same job runs (tests/e2e/test_gang.py)."""
+    namespace, name = kube.namespaces["scheduler-plugins"], "over-quota"
+    quota = {"apiVersion": "scheduling.x-k8s.io/v1alpha1", "kind": "ElasticQuota",
+             "metadata": {"name": "gpus", "namespace": namespace},
+             "spec": {"min": {"nvidia.com/gpu": "8"}, "max": {"nvidia.com/gpu": "8"}}}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(quota))
+    doc = spec(name, namespace, "scheduler-plugins", 2)
+    try:
+        explained = _explain(kube, doc, tmp_path)
+        predicted = explained.returncode == 1 and "error queue-cannot-admit" in explained.stderr and \
+            "ElasticQuota" in explained.stderr
+        _apply_spec(kube, doc, tmp_path)
+        held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
+        VERDICTS.append(predicted and held)
+        assert held, "a pod of a gang over its namespace's ElasticQuota was bound"
+        assert predicted, explained.stderr
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "elasticquota", "gpus", "-n", namespace, "--wait=true", "--timeout=60s", check=False)
 
 
 def test_figure() -> None:
