@@ -78,7 +78,9 @@ def objects() -> dict[str, list[dict[str, Any]]]:
                           status={"state": "Open"})],
         "podgroups": [custom(volcano, "PodGroup", "bert", "research", spec={"minMember": 3, "queue": "research"},
                              status={"phase": "Pending"})],
-        "clusterqueues": [custom(kueue, "ClusterQueue", "team", spec={"namespaceSelector": {}})],
+        "clusterqueues": [custom(kueue, "ClusterQueue", "team", spec={"namespaceSelector": {}, "cohort": "org"})],
+        "cohorts": [custom(kueue, "Cohort", "org", spec={"parentName": "company"})],
+        "workloadpriorityclasses": [custom(kueue, "WorkloadPriorityClass", "urgent", value=1000)],
         "localqueues": [custom(kueue, "LocalQueue", "team", "research", spec={"clusterQueue": "team"})],
         "resourceflavors": [custom(kueue, "ResourceFlavor", "default-flavor", spec={})],
         "workloads": [custom(kueue, "Workload", "job-bert", "research", spec={"queueName": "team"})],
@@ -269,7 +271,8 @@ def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
         'volcano-system, so the ConfigMap is left out: configmaps "volcano-scheduler-configmap" is forbidden: User '
         '"jane" cannot get resource "configmaps" in API group "" in the namespace "volcano-system"',
         "context fake: info cluster-not-served the cluster does not serve API group kueue.x-k8s.io (Kueue is not "
-        "installed): no ClusterQueues, LocalQueues, ResourceFlavors and Workloads are read",
+        "installed): no ClusterQueues, Cohorts, LocalQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads "
+        "are read",
         "context fake: info cluster-not-served the cluster does not serve API group scheduling.x-k8s.io "
         "(scheduler-plugins is not installed): no ElasticQuotas are read",
     ]
