@@ -79,6 +79,10 @@ def _add(total: dict[str, int], more: Mapping[str, int], times: int = 1) -> dict
     return total
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
+
+
 def shown(name: str, value: int) -> str:
     if value >= UPPER:
         return "unlimited"
@@ -141,8 +145,7 @@ def elastic_quota_verdict(namespace: str, roles: Sequence[Any], priority: int, c
     where = origin.name if origin is not None else "the cluster file"
     held = sum(len(pods) for pods in infos.pods.values())
     basis = (f"{SCHEDULER}, assuming the scheduler the pods name enables the CapacityScheduling plugin; {where}'s "
-             f"{len(infos.quotas)} ElasticQuota{'s' * (len(infos.quotas) != 1)} and the {held} bound Pods of their "
-             "namespaces")
+             f"{_count(len(infos.quotas), 'ElasticQuota')} and the {_count(held, 'bound Pod')} of their namespaces")
     need: dict[str, int] = {}
     for role in roles:
         _add(need, resource_of(role.shape.requests), role.count)
@@ -177,11 +180,11 @@ def _proof(infos: _Quotas, namespace: str, need: Mapping[str, int], which: str, 
             told = (f"max {shown(name, limit)} {name}" if limit is not None
                     else f"max lists no {name} (the plugin takes 0)")
             parts.append(f"ElasticQuota {namespace}/{quota.name}: {told}, {shown(name, used.get(name, 0))} in use by "
-                         f"{len(infos.pods[namespace])} Pods; this job's pods need {shown(name, need.get(name, 0))}")
+                         f"{_count(len(infos.pods[namespace]), 'Pod')}; this job's pods need {shown(name, need.get(name, 0))}")
         else:
             used = sum(infos.used(ns).get(name, 0) for ns in infos.quotas)
             total = sum(_bounds(q.min, LOWER).get(name, 0) for q in infos.quotas.values())
-            parts.append(f"the {len(infos.quotas)} ElasticQuotas' min add up to {shown(name, total)} {name}, "
+            parts.append(f"the min of the {_count(len(infos.quotas), 'ElasticQuota')} adds up to {shown(name, total)} {name}, "
                          f"{shown(name, used)} in use; this job's pods need {shown(name, need.get(name, 0))}")
     event = "is more than Max" if which == "max" else "total ElasticQuota used is more than min"
     return "; ".join(parts) + f" (capacity scheduling PreFilter: \"{event}\")"
