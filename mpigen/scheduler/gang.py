@@ -108,5 +108,8 @@ def job_roles(job: Mapping[str, Any], objects: Iterable[Mapping[str, Any]]) -> t
             role = labels.get(REPLICA_TYPE_LABEL) or labels.get(JOB_ROLE_LABEL)
             if role:
                 pods.setdefault(role, pod)
-    counts = role_counts(job)
-    return tuple(Role(role, counts.get(role, 1), pod_shape(pod["spec"])) for role, pod in pods.items())
+    counts = role_counts(job)  # in the integrations' PodSet order: an MPIJob's launcher first
+    order = list(counts)
+    return tuple(Role(role, counts.get(role, 1), pod_shape(pod["spec"]))
+                 for role, pod in sorted(pods.items(), key=lambda item: order.index(item[0]) if item[0] in order
+                                         else len(order)))

@@ -233,8 +233,10 @@ def kueue_verdict(job: Mapping[str, Any], roles: Sequence[Any], cluster: KueueCl
         {f.name: ResourceFlavor(f.name) for rg in cq.resource_groups for f in rg.flavors}
     oracle = _Preemption(cq, node, tree, cluster.workloads, priority)
     assignment = FlavorAssigner(cq, node, flavors, oracle).assign(podsets)
-    return _decide(assignment, cq, node, oracle, cluster, shown_queue, basis, note, uncertain,
-                   priority is None and priority_source or "")
+    policies = (cq.preemption.within_cluster_queue, cq.preemption.reclaim_within_cohort,
+                cq.preemption.borrow_within_cohort)
+    unknown = priority_source if priority is None and any(p not in (NEVER, "Any") for p in policies) else ""
+    return _decide(assignment, cq, node, oracle, cluster, shown_queue, basis, note, uncertain, unknown)
 
 
 def _in_cycle(node: Node) -> bool:
@@ -352,7 +354,7 @@ def _share(assignment: Assignment, cq: ClusterQueue, node: Node) -> str:
         by_flavor: dict[str, list[str]] = {}
         for resource, fa in sorted(ps.flavors.items()):
             by_flavor.setdefault(fa.flavor, []).append(resource)
-        flavors = "; ".join(f"flavor {f} for {', '.join(rs)}" for f, rs in by_flavor.items()) or "no quota"
+        flavors = "; ".join(f"flavor {f} for {', '.join(rs)}" for f, rs in by_flavor.items()) or "requests nothing"
         parts.append(f"{ps.name} ({ps.count}): {flavors}")
     borrowed = []
     for (flavor, resource), value in sorted(assignment.usage.items()):
