@@ -465,12 +465,16 @@ def test_explain_live_and_from_the_file(tmp_path: Path, server: FakeApiServer, p
     assert main(["explain", spec, "--cluster", str(tmp_path / "cluster.yaml")]) == code
     file_out, file_err = capsys.readouterr()
     assert "On the 3 nodes of context fake (allocatable less the requests of the 3 Pod(s) bound to them)" in live_out
-    assert live_out.replace("the 3 nodes of context fake", "the cluster file's 3 nodes") == file_out
+    assert "; the cluster of context fake's 1 Queue, 1 PodGroup and 4 Pods): admits the gang" in live_out
+    assert live_out.replace("the 3 nodes of context fake", "the cluster file's 3 nodes") \
+        .replace("the cluster of context fake's", "the cluster file's") == file_out
     # the file's findings at a line and a path in its lists, the live ones at the object
     at_line = re.escape(str(tmp_path / "cluster.yaml")) + r":\d+:\d+: "
     file_lines = [re.sub(r" \(items\[\d+\]\)$", "", re.sub(at_line, "", line)).replace("(items[0].", "(")
                   for line in file_err.splitlines()]
-    live_lines = [re.sub(r"^context fake: \S+( -n \S+)?: ", "", line) for line in live_err.splitlines()]
+    live_lines = [re.sub(r"^context fake: \S+( -n \S+)?: ", "", line).replace("the cluster of context fake's",
+                                                                            "the cluster file's")
+                  for line in live_err.splitlines()]
     assert sorted(live_lines) == sorted(file_lines)
 
 
