@@ -163,9 +163,12 @@ def trainjob_fit(item: Any, cluster: Any) -> tuple[Any, Any, list[Any]]:
         return None, None, []
     found = trainjob_gang(item.built.objects)
     where = item.job.place(("spec", "trainer", "numNodes"))
-    if found is None:
+    if found is None:  # no PodGroup: Kueue's verdict, or the ElasticQuota's, at the queue label if any
+        labels = item.built.trainjob["metadata"].get("labels") or {}
+        queue_at = item.job.place(("metadata", "labels", KUEUE_QUEUE_LABEL)) if labels.get(KUEUE_QUEUE_LABEL) \
+            else where
         admitted, found_diagnostics = admission(item.built.trainjob, item.built.objects, None, cluster,
-                                                item.job.filename, where)
+                                                item.job.filename, queue_at)
         return None, admitted, found_diagnostics
     verdict, diagnostics = None, []
     if cluster.nodes:

@@ -105,3 +105,28 @@ def test_an_elastic_quota_that_holds_a_namespace(tmp_path: Path) -> None:
     assert f"error queue-cannot-admit ElasticQuota {namespace}/q cannot admit the pods (scheduler-plugins v0.33.5 " \
            "capacity scheduling" in err
     assert "(capacity scheduling PreFilter: \"is more than Max\")" in err
+
+
+def test_a_trainjob_kueue_queues(tmp_path: Path) -> None:
+    """specs/trainjob-kueue.yaml: 8 nodes of 1 GPU, one PodSet per replicated job of the JobSet, in a
+    ClusterQueue of 8 GPUs read as v1beta1; its prod environment names a LocalQueue that does not exist."""
+    cluster = _write(tmp_path, "v.yaml", (
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: vision}\n---\n"
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: gpu}\n---\n"
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: vision}\nspec:\n"
+        "  namespaceSelector: {}\n  resourceGroups:\n  - coveredResources: [cpu, memory, nvidia.com/gpu]\n"
+        "    flavors:\n    - name: gpu\n      resources:\n      - {name: cpu, nominalQuota: '64'}\n"
+        "      - {name: memory, nominalQuota: 512Gi}\n      - {name: nvidia.com/gpu, nominalQuota: 8}\n---\n"
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: team-vision, namespace: vision}\n"
+        "spec: {clusterQueue: vision}\n"))
+    spec = str(ROOT / "specs" / "trainjob-kueue.yaml")
+    code, out, err = run(["explain", spec, "--cluster", cluster])
+    assert code == 0, err
+    assert (f"{spec}:26:12: info queue-admits LocalQueue vision/team-vision admits the Workload") in err
+    assert "ClusterQueue vision admits it now, within its nominal quota: node (8): flavor gpu for cpu, memory, " \
+           "nvidia.com/gpu (spec.scheduling.queue)" in err
+    assert "Kueue v0.19.2:\n  LocalQueue vision/team-vision (" in out
+    code, _, err = run(["explain", spec, "--env", "prod", "--cluster", cluster])
+    assert code == 1
+    assert "error queue-cannot-admit LocalQueue vision/production cannot admit the Workload" in err
+    assert "(spec.environments.prod.scheduling.queue)" in err
