@@ -90,25 +90,25 @@ def _quantity(name: str, value: Any, at: tuple, what: str) -> int:
 
 def _resource_groups(raw: Any, at: tuple, what: str) -> tuple[ResourceGroup, ...]:
     groups = []
-    for i, group in enumerate(_list(raw, at, f"{what} resourceGroups")):
+    for i, group in enumerate(_list(raw, at, f"{what}: resourceGroups")):
         here = at + (i,)
-        group = _mapping(group, here, f"{what} resourceGroups[{i}]")
+        group = _mapping(group, here, f"{what}: resourceGroups[{i}]")
         covered = tuple(str(r) for r in _list(group.get("coveredResources"), here + ("coveredResources",),
-                                              f"{what} coveredResources"))
+                                              f"{what}: coveredResources"))
         flavors = []
-        for j, flavor in enumerate(_list(group.get("flavors"), here + ("flavors",), f"{what} flavors")):
+        for j, flavor in enumerate(_list(group.get("flavors"), here + ("flavors",), f"{what}: flavors")):
             fat = here + ("flavors", j)
-            flavor = _mapping(flavor, fat, f"{what} flavors[{j}]")
-            name = _text(flavor.get("name"), fat + ("name",), f"{what} flavor name")
+            flavor = _mapping(flavor, fat, f"{what}: flavors[{j}]")
+            name = _text(flavor.get("name"), fat + ("name",), f"{what}: flavor name")
             quotas = {}
-            for k, res in enumerate(_list(flavor.get("resources"), fat + ("resources",), f"{what} resources")):
+            for k, res in enumerate(_list(flavor.get("resources"), fat + ("resources",), f"{what}: resources")):
                 rat = fat + ("resources", k)
-                res = _mapping(res, rat, f"{what} resources[{k}]")
-                rname = _text(res.get("name"), rat + ("name",), f"{what} resource name")
-                limits = [None if res.get(key) is None else _quantity(rname, res[key], rat + (key,), f"{what} {key}")
+                res = _mapping(res, rat, f"{what}: resources[{k}]")
+                rname = _text(res.get("name"), rat + ("name",), f"{what}: resource name")
+                limits = [None if res.get(key) is None else _quantity(rname, res[key], rat + (key,), f"{what}: {key}")
                           for key in ("borrowingLimit", "lendingLimit")]
                 quotas[rname] = Quota(_quantity(rname, res.get("nominalQuota", 0), rat + ("nominalQuota",),
-                                                f"{what} nominalQuota"), *limits)
+                                                f"{what}: nominalQuota"), *limits)
             flavors.append(FlavorQuotas(name, quotas))
         groups.append(ResourceGroup(covered, tuple(flavors)))
     return tuple(groups)
@@ -217,11 +217,14 @@ def _workload(obj: dict[str, Any], namespace: str, name: str, spec: dict[str, An
                 usage[fr] = usage.get(fr, 0) + _quantity(resource, value, pat + ("resourceUsage", resource),
                                                          f"{what}: resourceUsage")
     priority = spec.get("priority")
-    created = (obj.get("metadata") or {}).get("creationTimestamp")
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    created = meta.get("creationTimestamp")
+    owner = next(((str(o.get("kind")), str(o.get("name"))) for o in meta.get("ownerReferences") or []
+                  if isinstance(o, dict) and o.get("controller") is True), ("", ""))
     return Workload(namespace, name, _text(spec.get("queueName"), at + ("queueName",), f"{what}: spec.queueName"),
                     0 if priority is None else _integer(priority, at + ("priority",), f"{what}: spec.priority"),
                     str(admission.get("clusterQueue") or "") if reserved else "", usage,
-                    conditions.get("Finished") == "True", "" if created is None else str(created))
+                    conditions.get("Finished") == "True", "" if created is None else str(created), owner)
 
 
 def read_elastic_quota(obj: dict[str, Any], name: str, path: tuple, quantities: Quantities) -> ElasticQuota | None:

@@ -270,3 +270,28 @@ def test_the_entry_point_picks_kueue_for_a_labelled_job() -> None:
     assert "worker (2): flavor default for cpu" in verdict.reasons[0]
     assert job_admission(job(None), [pod], found) is None  # no label, no default LocalQueue
     assert job_admission(the_job, [pod], cluster_of(namespace("x"))) is None  # no Kueue queues in the cluster
+
+
+def test_the_jobs_own_workload_is_left_out() -> None:
+    """A job already submitted (diagnose reads the live cluster): its own Workload, pending or
+    admitted, is neither ahead of it nor in the way."""
+    own = admitted("mpijob-job-1a2b3", "eng-alpha", "cq", {"cpu": "4"})
+    own["metadata"]["ownerReferences"] = [{"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob", "name": "job",
+                                           "controller": True, "uid": "u"}]
+    objects = (namespace("eng-alpha"), flavor("default"), cluster_queue("cq", {"default": {"cpu": "4"}}),
+               local_queue("q", "eng-alpha", "cq"))
+    assert judge(job("q"), MAIN_4, *objects, own).outcome == ADMITS
+    other = admitted("other", "eng-alpha", "cq", {"cpu": "4"})
+    assert judge(job("q"), MAIN_4, *objects, other).outcome == CANNOT_ADMIT
+
+
+def test_a_malformed_kueue_object_is_reported_at_its_line_and_left_out() -> None:
+    text = yaml.safe_dump_all([cluster_queue("bad", {"default": {"cpu": "lots"}}),
+                               cluster_queue("good", {"default": {"cpu": "4"}}),
+                               local_queue("q", "ns", "good"), local_queue("q", "ns", "good")])
+    found, diagnostics = read_cluster(load_text(text, "cluster.yaml").documents, "cluster.yaml")
+    assert [cq.name for cq in found.cluster_queues] == ["good"] and len(found.local_queues) == 1
+    assert [d.format() for d in diagnostics] == [
+        "cluster.yaml:14:23: error cluster ClusterQueue 'bad': nominalQuota: 'lots' is not a quantity "
+        "(spec.resourceGroups[0].flavors[0].resources[0].nominalQuota)",
+        "cluster.yaml:42:9: error cluster LocalQueue ns/q is listed twice (metadata.name)"]

@@ -25,6 +25,7 @@ change the answer, the verdict says "may not".
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..nodes import Node as SchedulingNode
@@ -177,13 +178,20 @@ def _verdict(outcome: str, queue: str, basis: str, *reasons: str) -> Admission:
 def kueue_verdict(job: Mapping[str, Any], roles: Sequence[Any], cluster: KueueCluster) -> Admission | None:
     """Whether Kueue admits the Workload of ``job`` (a manifest as built; ``roles`` its pods, every
     replica) in ``cluster``; None when the job names no LocalQueue or the cluster holds no Kueue
-    queues."""
+    queues. The job's own Workload, if the cluster already has it (its controller owner is the
+    job), is left out: the verdict is on the job as Kueue would judge it anew."""
     if not uses_kueue(cluster):
         return None
     name, note = queue_of(job, cluster)
     if not name:
         return None
     namespace = (job.get("metadata") or {}).get("namespace") or "default"
+    own = (str(job.get("kind")), str((job.get("metadata") or {}).get("name")))
+    if dataclasses.is_dataclass(cluster) and any(w.namespace == namespace and w.owner == own
+                                                 for w in cluster.workloads):
+        # the job's own Workload, when it is already submitted: judged as if anew, beside the others
+        cluster = dataclasses.replace(cluster, workloads=tuple(  # type: ignore[type-var]
+            w for w in cluster.workloads if not (w.namespace == namespace and w.owner == own)))
     basis = _basis(cluster)
     shown_queue = f"{namespace}/{name}"
     local = next((lq for lq in cluster.local_queues if lq.namespace == namespace and lq.name == name), None)

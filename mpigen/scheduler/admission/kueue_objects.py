@@ -154,6 +154,7 @@ class Workload:
     usage: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (flavor, resource) -> amount
     finished: bool = False  # the Finished condition: its quota is released
     created: str = ""
+    owner: tuple[str, str] = ("", "")  # the job it stands for: its controller ownerReference's (kind, name)
 
     @property
     def key(self) -> str:
