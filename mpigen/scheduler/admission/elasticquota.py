@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...operator.quantity import Quantity
+from .kueue_objects import shown  # the same int64 amounts (framework.Resource's)
 from .objects import ClusterPod
 from .verdict import ADMITS, CANNOT_ADMIT, MAY_NOT_ADMIT, Admission
 
@@ -81,16 +82,6 @@ def _add(total: dict[str, int], more: Mapping[str, int], times: int = 1) -> dict
 
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'s' * (n != 1)}"
-
-
-def shown(name: str, value: int) -> str:
-    if value >= UPPER:
-        return "unlimited"
-    if name == "cpu":
-        return str(Quantity(value, -3))
-    if name in ("memory", "ephemeral-storage") and value and value % (1 << 20) == 0:
-        return str(Quantity(value, 0, "BinarySI"))
-    return str(value)
 
 
 class _Quotas:

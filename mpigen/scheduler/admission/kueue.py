@@ -31,9 +31,9 @@ from typing import Any, Mapping, Protocol, Sequence
 from ..nodes import Node as SchedulingNode
 from .kueue_cohort import FR, Node, Tree, build_tree
 from .kueue_flavors import (FIT, G_NO_CANDIDATES, NO_CANDIDATES, NO_FIT, POSSIBLE_PREEMPT, POSSIBLE_RECLAIM,
-                            Assignment, FlavorAssigner, PodSet, shown)
+                            Assignment, FlavorAssigner, PodSet)
 from .kueue_objects import (KUEUE_VERSION, NEVER, ClusterQueue, Cohort, LocalQueue, ResourceFlavor, Workload,
-                            kueue_amount, selector_matches, sub)
+                            kueue_amount, selector_matches, shown, sub)
 from .verdict import ADMITS, CANNOT_ADMIT, MAY_NOT_ADMIT, Admission
 
 SCHEDULER = f"Kueue {KUEUE_VERSION}"

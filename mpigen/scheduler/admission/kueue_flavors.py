@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..nodes import PodShape, Taint, _term_matches, tolerates
 from ..nodes import Node as SchedulingNode
 from .kueue_cohort import FR, Node, lowest_subtree_that_fits
-from .kueue_objects import MAY_STOP_SEARCH, NEVER, TRY_NEXT_FLAVOR, ClusterQueue, ResourceFlavor, add, sub
+from .kueue_objects import NEVER, TRY_NEXT_FLAVOR, ClusterQueue, ResourceFlavor, add, shown, sub
 
 NO_FIT, PREEMPT, FIT = 0, 1, 3  # FlavorAssignmentMode (DeferredFit, 2, is TAS's)
 # preemptionMode
@@ -292,19 +292,3 @@ class FlavorAssigner:
             (self.fair_sharing and self.cq.preemption.reclaim_within_cohort != NEVER)
 
 
-def shown(resource: str, value: int) -> str:
-    """An amount as Kueue's resource formatter writes it (cpu in cores, memory in binary units
-    when whole, the rest as numbers)."""
-    from ...operator.quantity import Quantity
-    from .kueue_objects import UNLIMITED
-
-    if value >= UNLIMITED:
-        return "unlimited"
-    if resource == "cpu":
-        return str(Quantity(value, -3))
-    if resource in ("memory", "ephemeral-storage") and value and value % (1 << 20) == 0:
-        return str(Quantity(value, 0, "BinarySI"))
-    return str(value)
-
-
-__all__ = ["MAY_STOP_SEARCH", "FIT", "PREEMPT", "NO_FIT", "Assignment", "FlavorAssigner", "PodSet", "shown"]

@@ -30,6 +30,19 @@ def kueue_amount(name: str, quantity: Quantity) -> int:
     return UNLIMITED if quantity >= Quantity(UNLIMITED) else quantity.value()
 
 
+def shown(resource: str, value: int) -> str:
+    """An int64 amount (cpu in millicores, the rest in units) as a quantity: cpu in cores, memory
+    and ephemeral-storage in binary units when a whole number of Mi, the rest as numbers;
+    :data:`UNLIMITED` (or more) as "unlimited"."""
+    if value >= UNLIMITED:
+        return "unlimited"
+    if resource == CPU:
+        return str(Quantity(value, -3))
+    if resource in ("memory", "ephemeral-storage") and value and value % (1 << 20) == 0:
+        return str(Quantity(value, 0, "BinarySI"))
+    return str(value)
+
+
 def add(a: int, b: int) -> int:
     """``Amount.Add`` (saturating; unlimited absorbs)."""
     if a == UNLIMITED or b == UNLIMITED:
