@@ -108,10 +108,14 @@ def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[An
     return locate(())
 
 
+KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+
+
 def queue_location(job: Any) -> tuple[Any, Any, tuple]:
     """Where a job's admission verdict (``queue-cannot-admit``) is reported: the queue it names
     (``scheduling.queue`` of a spec; the label ``kueue.x-k8s.io/queue-name`` or
-    ``schedulingPolicy.queue`` of a manifest), else where the gang verdict is. ``job`` is a :class:`mpigen.validate.Job`."""
+    ``schedulingPolicy.queue`` of a manifest), else where the gang verdict is. ``job`` is a
+    :class:`mpigen.validate.Job`."""
     labels = (job.obj.get("metadata") or {}).get("labels") or {}
     if labels.get(KUEUE_QUEUE_LABEL):
         return job.locate(("metadata", "labels", KUEUE_QUEUE_LABEL))
@@ -119,9 +123,6 @@ def queue_location(job: Any) -> tuple[Any, Any, tuple]:
     if policy.get("queue"):
         return job.locate(("spec", "runPolicy", "schedulingPolicy", "queue"))
     return gang_location(job.locate)
-
-
-KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 
 
 def queues_known(cluster: Any) -> bool:

@@ -31,8 +31,9 @@ that cannot fit is an error (``gang-cannot-fit``) at the job, one that may not f
 whether the job's queue admits it (:mod:`mpigen.scheduler.admission`: Volcano's enqueue for its
 PodGroup, Kueue's admission of its Workload, capacity scheduling's ElasticQuota) is said beside
 it: ``queue-cannot-admit`` (an error, at the queue the job names), ``queue-may-not-admit`` (a
-warning), else a note (``queue-admits``) of the queue's share or the flavors Kueue assigns. The output is printed either way, since the operator creates those objects all the
-same; an error makes the exit code 1.
+warning), else a note (``queue-admits``) of the queue's share or the flavors Kueue assigns. The
+output is printed either way, since the operator creates those objects all the same; an error makes
+the exit code 1.
 """
 
 from __future__ import annotations

@@ -314,6 +314,7 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
         nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
     found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
                           where=[(doc, path) for _, doc, path in runtimes])
+
     def of(kind: str) -> tuple[Any, ...]:
         return tuple(o for (k, _), o in kueue_objects.items() if k == kind)
 
