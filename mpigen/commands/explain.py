@@ -27,11 +27,13 @@ objects are generated one at a time and the hostfile line by line
 With a ``--cluster`` file that holds Nodes, the gang (the PodGroup's minMember pods) is checked
 against them (:mod:`mpigen.scheduler.fit`): the text shows the verdict under the PodGroup, and a gang
 that cannot fit is an error (``gang-cannot-fit``) at the job, one that may not fit a warning
-(``gang-may-not-fit``). With Volcano Queues in the file, whether the PodGroup's queue admits it
-(:mod:`mpigen.scheduler.admission`) is said beside it: ``queue-cannot-admit`` (an error, at the
-queue the job names), ``queue-may-not-admit`` (a warning), else a note (``queue-admits``) of the
-queue's share. The output is printed either way, since the operator creates those objects all the
-same; an error makes the exit code 1.
+(``gang-may-not-fit``). With Volcano Queues, Kueue's queues or ElasticQuotas in the cluster read,
+whether the job's queue admits it (:mod:`mpigen.scheduler.admission`: Volcano's enqueue for its
+PodGroup, Kueue's admission of its Workload, capacity scheduling's ElasticQuota) is said beside
+it: ``queue-cannot-admit`` (an error, at the queue the job names), ``queue-may-not-admit`` (a
+warning), else a note (``queue-admits``) of the queue's share or the flavors Kueue assigns. The
+output is printed either way, since the operator creates those objects all the same; an error makes
+the exit code 1.
 """
 
 from __future__ import annotations
@@ -58,8 +60,8 @@ from ..validate import Job
 from ..explain.text import render_text, render_training_text
 from ..explain.trainjob import render_trainjob_text
 from . import (CLUSTER_NODES, CONFIG_DEFAULT, RUNTIMES, admission, cluster_option, config_option, env_option,
-               format_option, gang_location, gang_option, operator_version_option, queue_location, read_configured_jobs,
-               scheduler_name_option, trainjob_fit)
+               format_option, gang_location, gang_option, operator_version_option, queue_location, queues_known,
+               read_configured_jobs, scheduler_name_option, trainjob_fit)
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$")
 _CHUNK = 1 << 16  # characters of YAML written at a time
@@ -123,18 +125,18 @@ def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_i
                                        Severity.ERROR, f"{exc}: nothing is created"))
             continue
         verdict = admitted = None
-        if cluster is not None and (cluster.nodes or cluster.queues) and job_gang:
+        if cluster is not None and (cluster.nodes and job_gang or queues_known(cluster)):
             sample = created if training or fmt == "text" else list(operator_objects(item, 1)[1])
-            gang_pods = gang_of(item.obj, sample)
+            gang_pods = gang_of(item.obj, sample) if job_gang else None
             if gang_pods is not None and cluster.nodes:
                 verdict = gang_fit(gang_pods.roles, gang_pods.min_member, cluster.nodes, cluster.bound_pods,
                                    cluster.origin)
                 line, col, path = gang_location(item.locate)
                 found = verdict.diagnostic(name, line, col, format_path(path))
                 fits += [found] if found is not None else []
-            if gang_pods is not None:
-                group = next((o for o in sample if o.get("kind") == "PodGroup"), None)
-                admitted, found_admission = admission(group, gang_pods.roles, cluster, name, queue_location(item))
+            if gang_pods is not None or not job_gang:
+                admitted, found_admission = admission(item.obj, sample, gang_pods.roles if gang_pods else None,
+                                                      cluster, name, queue_location(item))
                 fits += found_admission
         if fmt == "text" and training:
             texts.append(render_training_text(tc.prepared(item.obj), created, job_gang, verdict, admitted))
