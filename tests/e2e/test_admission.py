@@ -11,6 +11,7 @@ scheduler-plugins (namespace `scheduler-plugins`): an ElasticQuota holds a gang 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -24,7 +25,8 @@ from tests.e2e.test_kueue import _condition, _workload, kueue_spec
 CONTEXT = "mpigen-local"  # cluster/objects.py kubeconfig_file
 RUN_SECONDS = 120  # how long an admitted gang may take to be bound and Running
 HOLD_SECONDS = 30  # how long a held gang is watched for a pod that gets bound anyway
-VERDICTS: list[bool] = []  # one per scenario: mpigen's verdict equals the controller's
+VERDICTS: list[bool] = []
+VERDICT = re.compile(r" (error queue-cannot-admit|warning queue-may-not-admit|info queue-admits) ")  # one per scenario: mpigen's verdict equals the controller's
 
 
 def _queue(kube: Kube, name: str, gpus: int) -> None:
@@ -136,6 +138,94 @@ def test_kueue_admits_within_its_nominal_quota_and_holds_over_it(kube: Kube, tmp
         assert agrees, workload
     finally:
         _delete(kube, "mpijob", namespace, name)
+
+
+def _cluster_queue(name: str, gpus: int, cohort: str | None = None) -> dict:
+    queue = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": name},
+             "spec": {"namespaceSelector": {}, "resourceGroups": [{
+                 "coveredResources": ["cpu", "memory", "nvidia.com/gpu"],
+                 "flavors": [{"name": "default-flavor", "resources": [
+                     {"name": "cpu", "nominalQuota": "64"}, {"name": "memory", "nominalQuota": "256Gi"},
+                     {"name": "nvidia.com/gpu", "nominalQuota": str(gpus)}]}]}]}}
+    if cohort:
+        queue["spec"]["cohortName"] = cohort
+    return queue
+
+
+def test_kueue_admits_a_job_once_a_cohort_lends_the_quota(kube: Kube, tmp_path: Path) -> None:
+    """ClusterQueue team-a (8 GPUs) holds a job of two 8-GPU workers; once team-a and team-b (16
+    GPUs, unused) share the cohort research, Kueue admits it, borrowing team-b's quota."""
+    namespace, name = kube.namespaces["kueue"], "kueue-borrows"
+    local_queue = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+                   "metadata": {"name": "team-a", "namespace": namespace}, "spec": {"clusterQueue": "team-a"}}
+    queues = {"apiVersion": "v1", "kind": "List",
+              "items": [_cluster_queue("team-a", 8), _cluster_queue("team-b", 16), local_queue]}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(queues))
+    doc = kueue_spec(name, namespace, 2)
+    doc["spec"]["scheduling"]["queue"] = "team-a"
+    try:
+        alone = _explain(kube, doc, tmp_path)
+        predicted_held = alone.returncode == 1 and "error queue-cannot-admit" in alone.stderr
+        _apply_spec(kube, doc, tmp_path)
+        held = _unbound_for(kube, namespace, name, HOLD_SECONDS) and \
+            _condition(_workload(kube, namespace, "MPIJob", name), "Admitted").get("status") != "True"
+        cohort = {"apiVersion": "v1", "kind": "List",
+                  "items": [_cluster_queue("team-a", 8, "research"), _cluster_queue("team-b", 16, "research")]}
+        kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(cohort))
+        time.sleep(2)  # Kueue's cache sees the cohort a moment after the API server stored it
+        lent = _explain(kube, doc, tmp_path)
+        predicted_admitted = lent.returncode == 0 and "info queue-admits" in lent.stderr
+        runs = _running(kube, namespace, name, 3, RUN_SECONDS)
+        VERDICTS.append(predicted_held and held)
+        VERDICTS.append(predicted_admitted and runs)
+        assert held, "Kueue admitted a job over its ClusterQueue's nominal quota without a cohort"
+        assert runs, "Kueue did not admit the job once the cohort could lend the quota"
+        assert predicted_held, alone.stderr
+        assert predicted_admitted, lent.stderr
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "localqueue", "team-a", "-n", namespace, "--wait=true", "--timeout=60s", check=False)
+        kube.kubectl("delete", "clusterqueue", "team-a", "team-b", "--wait=true", "--timeout=60s", check=False)
+
+
+def test_kueue_preempts_a_lower_priority_job_for_a_higher_one(kube: Kube, tmp_path: Path) -> None:
+    """ClusterQueue gpu-pool (16 GPUs, preemption withinClusterQueue: LowerPriority) runs a job of
+    WorkloadPriorityClass low over its whole quota; a job of class high needs that room: mpigen
+    says only preempting the low job makes room, and Kueue evicts it and admits the high one."""
+    namespace = kube.namespaces["kueue"]
+    queue = _cluster_queue("gpu-pool", 16)
+    queue["spec"]["preemption"] = {"withinClusterQueue": "LowerPriority"}
+    objects = {"apiVersion": "v1", "kind": "List", "items": [
+        queue,
+        {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+         "metadata": {"name": "gpu-pool", "namespace": namespace}, "spec": {"clusterQueue": "gpu-pool"}},
+        {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "low"},
+         "value": 100},
+        {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": {"name": "high"},
+         "value": 1000}]}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(objects))
+    low, high = kueue_spec("kueue-low", namespace, 2), kueue_spec("kueue-high", namespace, 2)
+    low["spec"]["scheduling"].update(queue="gpu-pool", priorityClass="low")
+    high["spec"]["scheduling"].update(queue="gpu-pool", priorityClass="high")
+    try:
+        _apply_spec(kube, low, tmp_path)
+        low_runs = _running(kube, namespace, "kueue-low", 3, RUN_SECONDS)
+        explained = _explain(kube, high, tmp_path)
+        predicted = any(VERDICT.search(line) and "preempt" in line and "kueue-low" in line
+                        for line in explained.stderr.splitlines())
+        _apply_spec(kube, high, tmp_path)
+        high_runs = _running(kube, namespace, "kueue-high", 3, RUN_SECONDS)
+        evicted = _condition(_workload(kube, namespace, "MPIJob", "kueue-low"), "Admitted").get("status") != "True"
+        VERDICTS.append(predicted and high_runs and evicted)
+        assert low_runs, "the low-priority job did not run"
+        assert high_runs and evicted, "Kueue did not preempt the low-priority job for the high one"
+        assert predicted, explained.stderr
+    finally:
+        for name in ("kueue-high", "kueue-low"):
+            _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "localqueue", "gpu-pool", "-n", namespace, "--wait=true", "--timeout=60s", check=False)
+        kube.kubectl("delete", "clusterqueue", "gpu-pool", "--wait=true", "--timeout=60s", check=False)
+        kube.kubectl("delete", "workloadpriorityclass", "low", "high", "--wait=true", "--timeout=60s", check=False)
 
 
 def test_an_elastic_quota_holds_its_namespace(kube: Kube, tmp_path: Path) -> None:
