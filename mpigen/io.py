@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .pipeline import CompiledJob
     from .load.trainer_runtimes import Runtimes
     from .trainer.documents import Explained
-    from .validate import Job
+    from .validation import Job
 
 
 class UsageError(Exception):
@@ -58,10 +58,10 @@ def names_runtimes(raw: bytes) -> bool:
 
 
 def read_beside(files: list[str]) -> dict[str, bytes]:
-    """The other files of the folders of ``files`` (:func:`mpigen.validate.discover.neighbours`),
+    """The other files of the folders of ``files`` (:func:`mpigen.validation.discover.neighbours`),
     read for their training runtimes: a TrainJob's runtime is often in a file of its own beside it.
     One that cannot be read is not part of the run and is passed over."""
-    from .validate.discover import neighbours
+    from .validation.discover import neighbours
 
     out: dict[str, bytes] = {}
     for path in neighbours(files):
@@ -202,7 +202,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_input:
               version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset(),
               server_side: bool = False) -> Jobs:
     """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
-    validate's verdict on them (:func:`mpigen.validate.find_jobs`; ``server_side``: the
+    validate's verdict on them (:func:`mpigen.validation.find_jobs`; ``server_side``: the
     configuration's ``apply: server-side``), the TrainJobs explained. Raises :class:`UsageError`
     for an ``--env`` the spec lacks."""
     from .lint.base import LintOptions, trainer_runtimes
@@ -210,7 +210,7 @@ def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_input:
     from .pipeline import Options
     from .trainer.documents import Source, explain_trainjobs
     from .load.yaml_loader import load_bytes
-    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
+    from .validation import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
 
     cluster, diagnostics = load_cluster(cluster_input)
     classes = None if cluster is None else cluster.priority_classes

@@ -101,7 +101,7 @@ def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[An
     """Where a job's gang verdict (``gang-cannot-fit``) is reported: for a job compiled from a spec,
     the spec field that sets the gang's size or kind (``scheduling.minAvailable``, else
     ``scheduling.gang``); for a manifest, the job itself. ``locate`` is the job's
-    (:class:`mpigen.validate.Job`)."""
+    (:class:`mpigen.validation.Job`)."""
     line, col, shown = locate(("spec", "runPolicy", "schedulingPolicy", "minAvailable"))
     if tuple(shown[:2]) == ("spec", "scheduling"):
         return line, col, shown
@@ -111,7 +111,7 @@ def gang_location(locate: Callable[[tuple], tuple[Any, Any, tuple]]) -> tuple[An
 def queue_location(job: Any) -> tuple[Any, Any, tuple]:
     """Where a job's admission verdict (``queue-cannot-admit``) is reported: the queue it names
     (``scheduling.queue`` of a spec, ``schedulingPolicy.queue`` of a manifest), else where the gang
-    verdict is. ``job`` is a :class:`mpigen.validate.Job`."""
+    verdict is. ``job`` is a :class:`mpigen.validation.Job`."""
     policy = ((job.obj.get("spec") or {}).get("runPolicy") or {}).get("schedulingPolicy") or {}
     if policy.get("queue"):
         return job.locate(("spec", "runPolicy", "schedulingPolicy", "queue"))

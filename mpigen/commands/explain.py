@@ -6,7 +6,7 @@ the Service, the SSH Secret, the launcher Job and the worker Pods with their sch
 and the environment the operator injects. SOURCE is an mpigen spec (compiled first) or MPIJob,
 PyTorchJob or TFJob manifests (as the API server stores them), the items of a ``kind: List``
 included: the jobs are found, and judged, as ``mpigen validate`` and ``mpigen podgroup`` find and
-judge them (:func:`mpigen.validate.find_jobs`), so a job validate reports an error on is not
+judge them (:func:`mpigen.validation.find_jobs`), so a job validate reports an error on is not
 explained (exit 1). The gang scheduler is the one the job's pod templates show, unless ``--gang``
 says otherwise.
 
@@ -18,7 +18,7 @@ note says so): the JobSet, the PodGroup the runtime's ``podGroupPolicy`` asks fo
 hostfile and SSH Secret, the runtime snapshot, how numProcPerNode was resolved and the
 environment the plugins inject.
 
-The text (:mod:`mpigen.explain`) is for people and has the same size for any number of workers:
+The text (:mod:`mpigen.explanation`) is for people and has the same size for any number of workers:
 one worker Pod stands for all (they differ only by index) and a long hostfile shows its first and
 last lines with the count of those left out. The YAML is for tools and lists every object completely; the
 objects are generated one at a time and the hostfile line by line
@@ -54,9 +54,9 @@ from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
-from ..validate import Job
-from ..explain.text import render_text, render_training_text
-from ..explain.trainjob import render_trainjob_text
+from ..validation import Job
+from ..explanation.text import render_text, render_training_text
+from ..explanation.trainjob import render_trainjob_text
 from . import (CLUSTER_NODES, CONFIG_DEFAULT, RUNTIMES, admission, cluster_option, config_option, env_option,
                format_option, gang_location, gang_option, operator_version_option, queue_location, read_configured_jobs,
                scheduler_name_option, trainjob_fit)

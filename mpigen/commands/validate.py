@@ -12,8 +12,8 @@ from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics, 
 from ..lint.base import LintOptions
 from ..load.document import Document
 from ..pipeline import Options
-from ..validate import SKIPPED, Coverage, ValidateOptions, report, validate_files
-from ..validate.discover import MissingPath, discover
+from ..validation import SKIPPED, Coverage, ValidateOptions, report, validate_files
+from ..validation.discover import MissingPath, discover
 from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option,
                gang_option, operator_version_option, scheduler_name_option)
 
@@ -116,7 +116,7 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
 def _kubeconform(contents: dict[str, bytes], documents: dict[str, list[Document]],
                  ours: list[Diagnostic]) -> list[Diagnostic]:
     """kubeconform's findings, but for the fields mpigen's own schema check already reported."""
-    from ..validate import kubeconform
+    from ..validation import kubeconform
 
     try:
         found = kubeconform.run(contents, kubeconform.find_binary())
