@@ -182,6 +182,7 @@ def _not_imported(others: list[tuple[Document, tuple, Any]], consumed: list[Any]
 def _options(manifest: str, raw: bytes, name: str, version: Any, cluster: Any) -> Any:
     """How validate reads the file: the cluster file's PriorityClasses, Namespaces and training
     runtimes, joined by the runtimes of the file and of the files beside it (a TrainJob names one)."""
+    from ..api import names_runtimes, read_beside
     from ..lint.base import LintOptions
     from ..validation import ValidateOptions, run_runtimes, with_run_runtimes
 
@@ -190,8 +191,8 @@ def _options(manifest: str, raw: bytes, name: str, version: Any, cluster: Any) -
     options = ValidateOptions(lint=LintOptions(operator_version=version, priority_classes=classes,
                                                trainer_runtimes=runtimes, namespaces=io.cluster_namespaces(cluster)),
                               build=Options(version, classes, runtimes))
-    if io.names_runtimes(raw):
-        options = with_run_runtimes(options, run_runtimes([(name, raw), *io.read_beside([manifest]).items()]))
+    if names_runtimes(raw):
+        options = with_run_runtimes(options, run_runtimes([(name, raw), *read_beside([manifest]).items()]))
     return options
 
 

@@ -56,9 +56,9 @@ from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
 from ..validation import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, admission, cluster_option, config_option,
-               env_option, gang_location, gang_option, operator_version_option, queue_location, read_configured_jobs,
-               scheduler_name_option, trainjob_fit)
+from ..explanation.verdicts import admission, gang_location, queue_location, trainjob_fit
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_option, config_option, env_option,
+               gang_option, operator_version_option, read_configured_jobs, scheduler_name_option)
 
 VERDICTS = ("gang-cannot-fit", "queue-cannot-admit")
 """Errors of the cluster's verdict on a job: the PodGroup is printed all the same (the operator creates it)."""
