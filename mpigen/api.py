@@ -10,7 +10,7 @@ path that does not exist or cannot be read, an environment the spec lacks, an op
 mpigen does not know. The API reads no configuration file (``.mpigen.yaml``): pass what it would
 give (``operator_version``, ``cluster``, ``disable``...) as arguments.
 
-The reference, with examples, is docs/api.md.
+The reference, with examples (each run by tests/integration/test_readme_api.py), is docs/api.md.
 """
 
 from __future__ import annotations
@@ -40,8 +40,6 @@ a path: give YAML text as bytes."""
 DATA = "<data>"
 """How diagnostics name a mapping given as input (``<data[i]>``: the i-th input of :func:`validate`);
 their line and column are None, as the data has none."""
-DEFAULT_SCHEDULER_NAME = "scheduler-plugins-scheduler"
-"""The scheduler-plugins scheduler's name, unless ``scheduler_name`` says otherwise."""
 
 ClusterArg = Union[str, "os.PathLike[str]", "Cluster", None]
 
@@ -89,10 +87,6 @@ def build(spec: Input, *, env: str | None = None, cluster: ClusterArg = None,
 
     Raises :class:`~mpigen.diagnostics.UsageError` for a path that cannot be read, an unknown
     code or version, and an ``env`` that a spec of the file lacks (when it compiles).
-
-    >>> result = build("specs/job.yaml", env="prod")          # doctest: +SKIP
-    >>> result.ok, [obj["kind"] for obj in result.objects]    # doctest: +SKIP
-    (True, ['MPIJob', 'PodGroup'])
     """
     from .load.yaml_loader import load_bytes
     from .pipeline import Options, compile_specs
@@ -169,17 +163,13 @@ def validate(inputs: Input | Sequence[Input], *, gang: str | None = None, schedu
 
     Raises :class:`~mpigen.diagnostics.UsageError` for a path that does not exist or cannot be
     read, an unknown code, version or gang, and a missing ``kubeconform``.
-
-    >>> for d in validate(["deploy/"]).diagnostics:   # doctest: +SKIP
-    ...     print(d.format())
     """
     from .lint.base import LintOptions
     from .pipeline import Options
     from .validation import SKIPPED, Coverage, ValidateOptions, validate_files
     from .validation.discover import MissingPath, discover
 
-    if gang not in (None, "volcano", "scheduler-plugins", "none"):
-        raise UsageError(f"gang {gang!r}: not one of volcano, scheduler-plugins, none")
+    _check_gang(gang)
     found, loaded_cluster = _cluster(cluster)
     classes = None if loaded_cluster is None else loaded_cluster.priority_classes
     version = _version(operator_version)
@@ -286,21 +276,18 @@ def explain(source: Input, *, env: str | None = None, gang: str | None = None, s
 
     Raises :class:`~mpigen.diagnostics.UsageError` for a path that cannot be read, an ``env`` the
     spec lacks, a ``cluster_domain`` that is no DNS domain, an unknown code, version or gang.
-
-    >>> result = explain("specs/job.yaml")    # doctest: +SKIP
-    >>> print(result.text)                    # doctest: +SKIP
     """
     import re
 
     from .explanation.jobs import explain_jobs, read_jobs
+    from .operator.podgroup import DEFAULT_SCHEDULER_PLUGINS_NAME
 
     if cluster_domain and not re.match(r"^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$", cluster_domain):
         raise UsageError(f"--cluster-domain {cluster_domain!r}: not a DNS domain")
-    if gang not in (None, "volcano", "scheduler-plugins", "none"):
-        raise UsageError(f"gang {gang!r}: not one of volcano, scheduler-plugins, none")
+    _check_gang(gang)
     found, loaded_cluster = _cluster(cluster)
     version = _version(operator_version)
-    scheduler_name = scheduler_name or DEFAULT_SCHEDULER_NAME
+    scheduler_name = scheduler_name or DEFAULT_SCHEDULER_PLUGINS_NAME
     raw, name = _content(source, DATA)
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
     beside = read_beside([path]) if path is not None and names_runtimes(raw) else None
@@ -361,6 +348,11 @@ def _unplaced(diagnostics: list[Diagnostic], name: str) -> list[Diagnostic]:
     if name != DATA:
         return diagnostics
     return [replace(d, line=None, column=None) if d.file == DATA else d for d in diagnostics]
+
+
+def _check_gang(gang: str | None) -> None:
+    if gang not in (None, "volcano", "scheduler-plugins", "none"):
+        raise UsageError(f"gang {gang!r}: not one of volcano, scheduler-plugins, none")
 
 
 def _version(value: str | OperatorVersion | None) -> OperatorVersion:

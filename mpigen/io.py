@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from .explanation.jobs import Jobs
     from .load.cluster import Cluster
     from .load.document import LoadResult
-    from .pipeline import CompiledJob
     from .load.trainer_runtimes import Runtimes
 
 
@@ -189,17 +188,6 @@ def load_config(path: str | None) -> Config:
     if wrong:
         raise UsageError(f"{config.path}: disable: {wrong}")
     return config
-
-
-def require_environment(jobs: list[CompiledJob], env: str | None) -> None:
-    """:class:`UsageError` when ``--env`` names an environment that one of the compiled jobs lacks."""
-    if env is None:
-        return
-    missing = [job.name for job in jobs if env not in job.environments]
-    if missing:
-        known = sorted({e for job in jobs for e in job.environments})
-        raise UsageError(f"--env {env}: no such environment in {', '.join(missing)} "
-                         f"(environments: {', '.join(known) or 'none'})")
 
 
 def report(diagnostics: list[Diagnostic], notes: bool = True) -> None:

@@ -222,3 +222,28 @@ def test_explain_on_a_cluster_of_nodes_gives_the_commands_verdict(source: str, m
     assert err == "".join(d.format() + "\n" for d in result.diagnostics)
     assert any(job.fit is not None for job in result.jobs)
     assert all(job.fit is None or job.fit.outcome for job in result.jobs)
+
+
+def test_explain_yaml_chunks_memory_does_not_grow_with_the_workers() -> None:
+    """``mpigen explain --format yaml`` streams through ExplainResult.yaml_chunks: the operator's
+    objects are generated one at a time and the hostfile line by line (peak memory measured by
+    tracemalloc, for 8,000 workers against 1,000)."""
+    import tracemalloc
+
+    spec = yaml.safe_load((ROOT / "specs" / "horovod-infiniband.yaml").read_text("utf-8"))
+
+    def peak(workers: int) -> tuple[int, int]:
+        spec["spec"]["workers"] = workers
+        result = mpigen.explain(spec)
+        assert result.ok, result.diagnostics
+        tracemalloc.start()
+        try:
+            size = sum(len(chunk) for chunk in result.yaml_chunks())
+            return tracemalloc.get_traced_memory()[1], size
+        finally:
+            tracemalloc.stop()
+
+    small, small_size = peak(1_000)
+    large, large_size = peak(8_000)
+    assert large_size > 7 * small_size  # the output grows with the workers ...
+    assert large < small + 1024 * 1024, (small, large)  # ... the memory does not
