@@ -37,6 +37,15 @@ def read_input(path: str) -> tuple[bytes, str]:
     return read_bytes(path), path
 
 
+def api_input(path: str) -> str | tuple[str, bytes]:
+    """A command's path argument as the Python API (:mod:`mpigen.api`) reads it: the path, or for
+    ``-`` stdin's name and bytes (the API reads files, never stdin)."""
+    if path == "-":
+        raw, name = read_input(path)
+        return name, raw
+    return path
+
+
 def load_input(path: str) -> tuple[LoadResult, str]:
     """A file or stdin read and parsed (YAML errors are diagnostics of the result)."""
     from .load.yaml_loader import load_bytes

@@ -34,7 +34,7 @@ def build(spec: str, env: str | None, cluster_input: io.ClusterInput, operator_v
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
     cluster, diagnostics = io.load_cluster(cluster_input)
-    result = build_spec(_source(spec), env=env, cluster=cluster, operator_version=version, disable=config.disable)
+    result = build_spec(io.api_input(spec), env=env, cluster=cluster, operator_version=version, disable=config.disable)
     io.report(diagnostics + result.diagnostics, notes=verbose)
     if not result.ok or has_errors(diagnostics):
         return EXIT_INVALID
@@ -42,13 +42,6 @@ def build(spec: str, env: str | None, cluster_input: io.ClusterInput, operator_v
         return _write_trees(result.jobs, output)
     click.echo(result.yaml(), nl=False)
     return EXIT_OK
-
-
-def _source(spec: str) -> str | tuple[str, bytes]:
-    """SPEC as :func:`mpigen.build` reads it: a path, or stdin's name and bytes for ``-``."""
-    if spec == "-":
-        return io.read_input(spec)[::-1]
-    return spec
 
 
 def _write_trees(jobs: list[CompiledJob], output: str) -> int:

@@ -72,7 +72,7 @@ def explain(source: str, gang: str | None, scheduler_name: str | None, cluster_i
     config = io.load_config(config_file)
     version, cluster_input = io.configured(config, operator_version, cluster_input)
     cluster, diagnostics = io.load_cluster(cluster_input)
-    result = explain_source(io.read_input(source)[::-1] if source == "-" else source, env=env,
+    result = explain_source(io.api_input(source), env=env,
                             gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
                             cluster=cluster, operator_version=version, cluster_domain=cluster_domain,
                             disable=config.disable, server_side=config.server_side)

@@ -75,9 +75,9 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
     wrong = unknown_codes(disable)
     if wrong:
         raise io.UsageError(f"--disable: {wrong}")
-    inputs = [io.read_input(path)[::-1] if path == "-" else path for path in paths]
-    result = validate_inputs(inputs, gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
-                             cluster=cluster, operator_version=version, disable=frozenset(disable) | config.disable,
+    result = validate_inputs([io.api_input(path) for path in paths], gang=gang or config.gang,
+                             scheduler_name=scheduler_name or config.scheduler_name, cluster=cluster,
+                             operator_version=version, disable=frozenset(disable) | config.disable,
                              exclude=exclude + config.exclude, require_schema=require_schema,
                              server_side=config.server_side, kubeconform=use_kubeconform)
     if diagnostics:  # the cluster file's

@@ -109,7 +109,8 @@ def test_build_errors_of_the_input_are_diagnostics() -> None:
 
 def test_build_usage_errors_raise(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
-    with pytest.raises(UsageError, match=r"^--env nope: no such environment in resnet-ddp \(environments: dev, prod\)$"):
+    lacks = r"^--env nope: no such environment in resnet-ddp \(environments: dev, prod\)$"
+    with pytest.raises(UsageError, match=lacks):
         mpigen.build("specs/scheduler-plugins-envs.yaml", env="nope")
     with pytest.raises(UsageError, match="cannot read: No such file or directory") as missing:
         mpigen.build(tmp_path / "missing.yaml")
