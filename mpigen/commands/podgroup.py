@@ -1,7 +1,7 @@
 """``mpigen podgroup``: the PodGroup the operator would create for a job.
 
 The jobs are found as ``mpigen explain`` and ``mpigen validate`` find them
-(:func:`mpigen.validate.find_jobs`): every MPIJob, PyTorchJob and TFJob of every YAML document,
+(:func:`mpigen.validation.find_jobs`): every MPIJob, PyTorchJob and TFJob of every YAML document,
 the items of a ``kind: List`` included (their diagnostics point at the item's own lines), and an
 mpigen spec is compiled first (``--env``: one of its environments). Each job gets validate's
 verdict: what validate reports is reported, and a job with an error gets no PodGroup (exit 1).
@@ -56,11 +56,11 @@ from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
 from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
-from ..validate import Job
+from ..validation import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, admission, cluster_option, config_option,
-               env_option, gang_location, gang_option, operator_version_option, queue_location, queues_known,
-               read_configured_jobs, scheduler_name_option, trainjob_fit)
+from ..explanation.verdicts import admission, gang_location, queue_location, queues_known, trainjob_fit
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_option, config_option, env_option,
+               gang_option, operator_version_option, read_configured_jobs, scheduler_name_option)
 
 VERDICTS = ("gang-cannot-fit", "queue-cannot-admit")
 """Errors of the cluster's verdict on a job: the PodGroup is printed all the same (the operator creates it)."""
@@ -142,7 +142,7 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: str,
               priority_classes: dict[str, int] | None, version: OperatorVersion, cluster: Cluster | None = None
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """One PodGroup per job (checked: see :func:`mpigen.validate.find_jobs`), under ``gang``,
+    """One PodGroup per job (checked: see :func:`mpigen.validation.find_jobs`), under ``gang``,
     else the gang scheduler its pod templates show, and whether each gang fits the ``cluster``'s
     Nodes and its queue admits it, when the cluster file holds them."""
     diagnostics: list[Diagnostic] = []
