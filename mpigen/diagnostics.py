@@ -17,6 +17,17 @@ EXIT_USAGE = 2  # usage or I/O error
 EXIT_INTERNAL = 3  # a bug in mpigen
 
 
+class UsageError(Exception):
+    """A usage or I/O error, not a problem of the input: a file that cannot be found or read, an
+    environment the spec lacks, an option's value mpigen does not know. The command line prints it
+    as ``mpigen: MESSAGE`` (exit code 2); the Python API (:mod:`mpigen.api`) raises it.
+    ``path``: the file that could not be found or read, when that is the error."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"

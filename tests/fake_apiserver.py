@@ -56,8 +56,10 @@ KINDS = (
     Kind("scheduling.volcano.sh", "v1beta1", "podgroups", "PodGroup", True),
     Kind("", "v1", "configmaps", "ConfigMap", True),
     Kind("kueue.x-k8s.io", "v1beta1", "clusterqueues", "ClusterQueue", False),
+    Kind("kueue.x-k8s.io", "v1beta1", "cohorts", "Cohort", False),
     Kind("kueue.x-k8s.io", "v1beta1", "localqueues", "LocalQueue", True),
     Kind("kueue.x-k8s.io", "v1beta1", "resourceflavors", "ResourceFlavor", False),
+    Kind("kueue.x-k8s.io", "v1beta1", "workloadpriorityclasses", "WorkloadPriorityClass", False),
     Kind("kueue.x-k8s.io", "v1beta1", "workloads", "Workload", True),
     Kind("scheduling.x-k8s.io", "v1alpha1", "elasticquotas", "ElasticQuota", True),
 )

@@ -245,7 +245,7 @@ def test_stdin_through_a_real_process(argv: list[str]) -> None:
 LIVE = ("mpigen.kube", "kubernetes", "urllib3")
 NOT_IMPORTED = {
     "--help": ("jsonschema", "jsonschema_rs", "deepdiff", "multiprocessing", "concurrent.futures", *LIVE),
-    "build": ("mpigen.validate", "json", "pathlib", "fractions", "decimal", "jsonschema", "jsonschema_rs", "deepdiff",
+    "build": ("mpigen.validation", "json", "pathlib", "fractions", "decimal", "jsonschema", "jsonschema_rs", "deepdiff",
               "multiprocessing", "concurrent.futures", *LIVE),
     "validate": ("multiprocessing", "concurrent.futures", "xml.sax", "jsonschema", "deepdiff", *LIVE),
 }
