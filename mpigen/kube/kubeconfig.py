@@ -107,6 +107,7 @@ class Connection:
     context: str
     server: str
     paths: list[str]
+    namespace: str = ""  # the context's namespace, as kubectl takes it when given no -n
 
 
 def connect(kubeconfig: str | None, context: str | None, environ: Mapping[str, str]) -> Connection:
@@ -131,4 +132,15 @@ def connect(kubeconfig: str | None, context: str | None, environ: Mapping[str, s
                         + "; ".join(logged))
     if not configuration.host:
         raise KubeError(f"context {name!r} of {', '.join(paths)}: its cluster names no server")
-    return Connection(configuration, name, configuration.host, paths)
+    return Connection(configuration, name, configuration.host, paths, context_namespace(paths, name))
+
+
+def context_namespace(paths: list[str], name: str) -> str:
+    """The ``namespace`` of the context ``name``: the first file that defines the context wins."""
+    for path in paths:
+        for entry in _load(path).get("contexts") or []:
+            if isinstance(entry, dict) and entry.get("name") == name:
+                context = entry.get("context") if isinstance(entry.get("context"), dict) else {}
+                namespace = context.get("namespace")
+                return namespace if isinstance(namespace, str) else ""
+    return ""
