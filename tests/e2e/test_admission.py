@@ -6,9 +6,11 @@ Each held job is then explained by `mpigen diagnose --format json`: held (exit 1
 Suspended) with the queue's verdict among its causes.
 
 Volcano (namespace `volcano`): a gang that fits the nodes but not its queue's capability stays
-Pending; of two tenants' jobs in one queue, the second waits for the first. Kueue (namespace
-`kueue`): the ClusterQueue cluster-queue admits a job within its nominal quota and holds one over it.
-scheduler-plugins (namespace `scheduler-plugins`): an ElasticQuota holds a gang over its max.
+Pending, and so does one in a closed queue; of two tenants' jobs in one queue, the second waits
+for the first. Kueue (namespace `kueue`): the ClusterQueue cluster-queue admits a job within its
+nominal quota and holds one over it; a job over its ClusterQueue's quota runs once a cohort lends
+it; a higher-priority job preempts a lower one. scheduler-plugins (namespace `scheduler-plugins`):
+an ElasticQuota holds a gang over its max.
 """
 
 from __future__ import annotations
@@ -107,6 +109,38 @@ def test_a_gang_that_fits_the_nodes_but_not_its_queue_stays_pending(kube: Kube, 
     finally:
         _delete(kube, "mpijob", namespace, name)
         kube.kubectl("delete", "queue", "capped", "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+def test_a_closed_queue_holds_the_gang(kube: Kube, tmp_path: Path) -> None:
+    """A queue closed by Volcano's own command (bus.volcano.sh Command CloseQueue, as `vcctl queue
+    operate -a close` writes it): the queue controller moves it to Closed, and the scheduler enqueues
+    none of its PodGroups."""
+    namespace, name = kube.namespaces["volcano"], "in-closed-queue"
+    _queue(kube, "closed", 64)
+    uid = kube.get("queue", "closed")["metadata"]["uid"]
+    command = {"apiVersion": "bus.volcano.sh/v1alpha1", "kind": "Command",
+               "metadata": {"name": "close-closed", "namespace": "default"}, "action": "CloseQueue",
+               "target": {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "name": "closed", "uid": uid}}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(command))
+    deadline = time.monotonic() + 60
+    while (kube.get("queue", "closed").get("status") or {}).get("state") != "Closed":
+        assert time.monotonic() < deadline, "Volcano did not close the queue within 60 s"
+        time.sleep(1)
+    doc = _volcano_job(kube, name, "closed", 1)
+    try:
+        explained = _explain(kube, doc, tmp_path)
+        predicted = explained.returncode == 1 and "error queue-cannot-admit queue closed" in explained.stderr and \
+            "is Closed" in explained.stderr
+        _apply_spec(kube, doc, tmp_path)
+        held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
+        VERDICTS.append(predicted and held)
+        diagnosis = _diagnosed(kube, "mpijob", namespace, name)
+        assert held, "Volcano bound a pod of a gang in a closed queue"
+        assert predicted, explained.stderr
+        assert DIAGNOSED[-1], diagnosis
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "queue", "closed", "--wait=true", "--timeout=60s", check=False, timeout=90)
 
 
 def test_the_second_tenant_waits_for_the_first(kube: Kube, tmp_path: Path) -> None:
