@@ -239,6 +239,9 @@ def test_a_gang_held_by_its_namespaces_elastic_quota_live(tmp_path: Path, pki: P
     assert causes[0].startswith("  elasticquotas.scheduling.x-k8s.io/gpus: error queue-cannot-admit ElasticQuota "
                                 f"{NS}/gpus cannot admit the pods (scheduler-plugins v0.33.5 capacity scheduling")
     assert [c["code"] for c in json.loads(as_json)["causes"]] == ["queue-cannot-admit", "pod-unschedulable"]
+    # the namespace's ElasticQuotas, read back for the evidence (the README's list on elasticquotas)
+    assert f"/apis/{PLUGINS}/namespaces/{NS}/elasticquotas" in [path for _, path, _ in fake.requests]
+    assert "  elasticquotas.scheduling.x-k8s.io/gpus: min nvidia.com/gpu=8; max nvidia.com/gpu=8; used none" in lines
 
 
 def test_the_jobs_own_bound_pods_do_not_count_twice_in_its_elastic_quota() -> None:
