@@ -2,8 +2,8 @@
 read from the live cluster (:mod:`mpigen.diagnose`).
 
 The first line is the answer in plain words (``Pending: queue research cannot admit the gang:
-...``, ``Running: 5 of 5 pods``, ``Succeeded``, ``Failed: ...``, ``Suspended: Kueue has not
-admitted Workload ...``); then the causes (diagnostics of the catalogue, at the object they come
+...``, ``Running: 5 of 5 pods``, ``Succeeded``, ``Failed: ...``, ``Suspended: LocalQueue
+kueue/team-a cannot admit the Workload: ...``); then the causes (diagnostics of the catalogue, at the object they come
 from), the evidence, and what the user may not read. ``--format json`` gives the same as one
 object with the job's ``phase`` and its ``causes`` (``{code, message}``).
 

@@ -2,12 +2,15 @@
 
 * the job (``get``); it must exist;
 * the whole cluster as ``--kube-context`` reads it (Nodes, Pods, PriorityClasses, runtimes,
-  Volcano's Queues, PodGroups and configuration...), for the gang and queue verdicts;
+  Volcano's Queues, PodGroups and configuration, Kueue's LocalQueues, ClusterQueues, Cohorts,
+  ResourceFlavors, WorkloadPriorityClasses and Workloads, scheduler-plugins' ElasticQuotas: the
+  lists of :data:`mpigen.kube.resources.RESOURCES`), for the gang and queue verdicts;
 * in the job's namespace: its Pods (``list`` by the operator's label), the objects the operator
   creates for it by name (Services, the launcher Job, the PodGroup of either gang scheduler, a
   TrainJob's JobSet), the Kueue Workload it owns and the Events;
-* its queue: the Volcano Queue, or Kueue's LocalQueue and ClusterQueue, and scheduler-plugins'
-  ElasticQuotas of the namespace.
+* its queue, for the evidence: the Volcano Queue, or Kueue's LocalQueue and ClusterQueue, and
+  scheduler-plugins' ElasticQuotas of the namespace (under scheduler-plugins, or when the cluster
+  read has one there).
 
 A request the user may not make is kept (:attr:`Observed.unread`) and the rest is read; only the
 job itself is needed (:class:`DiagnoseError` without it).
@@ -181,5 +184,6 @@ def _queues(live: Live, seen: Observed, planned: dict[str, Any] | None, attempt:
             queue = (seen.cluster.namespace_annotations.get(namespace) or {}).get(VOLCANO_QUEUE_ANNOTATION) or queue
         seen.queue = attempt(lambda: live.get(VOLCANO_QUEUES, "", queue), None)
     if any(GANGS.get(g.get("apiVersion")) == "scheduler-plugins" for g in seen.podgroups) or \
-            (planned is not None and GANGS.get(planned.get("apiVersion")) == "scheduler-plugins"):
+            (planned is not None and GANGS.get(planned.get("apiVersion")) == "scheduler-plugins") or \
+            (seen.cluster is not None and any(q.namespace == namespace for q in seen.cluster.elastic_quotas)):
         seen.elastic_quotas = attempt(lambda: live.list(ELASTIC_QUOTAS, namespace), [])

@@ -6,25 +6,27 @@ causes (diagnostics of the catalogue's codes, each at the object it comes from) 
 * **what the operator created** beside what mpigen's port says it creates (:mod:`.expected`):
   a missing object (``object-missing``), a PodGroup whose minMember, minResources, queue or
   priorityClassName differ (``podgroup-differs``);
-* **why it is held**: Kueue's Workload not admitted (``workload-not-admitted``), a job suspended
-  by its own spec (``job-suspended``), the queue's verdict (``queue-cannot-admit``...: Volcano's
-  enqueue, through :func:`mpigen.scheduler.admission.podgroup_admission`) and the gang's
-  (``gang-cannot-fit``...: :func:`mpigen.scheduler.fit.gang_fit`) on the live state while the
-  PodGroup waits, the gang scheduler's own words (``podgroup-unschedulable``), each pod's last
-  scheduling failure (``pod-unschedulable``); a failed job's condition (``job-failed``).
+* **why it is held**: the queue's verdict (``queue-cannot-admit``, ``queue-may-not-admit``:
+  :func:`mpigen.scheduler.admission.job_admission`, through :mod:`.verdicts`): for a job Kueue
+  keeps suspended, Kueue's on its Workload (the Workload's own condition then the evidence, else
+  the cause: ``workload-not-admitted``); while the PodGroup waits, Volcano's enqueue or the
+  namespace's ElasticQuota, and the gang's (``gang-cannot-fit``...:
+  :func:`mpigen.scheduler.fit.gang_fit`), on the live state less the job's own pods; a job
+  suspended by its own spec (``job-suspended``), the gang scheduler's own words
+  (``podgroup-unschedulable``), each pod's last scheduling failure (``pod-unschedulable``); a
+  failed job's condition (``job-failed``).
 
 The answer is the phase and the first cause in that order of weight.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, Severity
-from ..load.cluster import Cluster
-from ..scheduler.admission import podgroup_admission
-from ..scheduler.admission.verdict import ADMITS, CANNOT_ADMIT
+from ..scheduler.admission import Admission, job_admission
+from ..scheduler.admission.verdict import ADMITS
 from ..scheduler.fit import CANNOT_FIT, FITS, gang_fit
 from ..versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from .evidence import (condition, conditions_text, elastic_quota_text, event_text, failed_pod_text,
@@ -32,6 +34,7 @@ from .evidence import (condition, conditions_text, elastic_quota_text, event_tex
                        podgroup_text, resource_name, said, volcano_queue_text)
 from .expected import GANGS, OPERATORS, Expected, expected, gang_of_job
 from .gather import QUEUE_NAME_LABEL, VOLCANO_QUEUE_ANNOTATION, Observed
+from .verdicts import KUEUE, admission_cause, admission_source, past_kueue, resumed, without_own_pods
 
 PENDING, RUNNING, SUCCEEDED, FAILED, SUSPENDED = "Pending", "Running", "Succeeded", "Failed", "Suspended"
 HELD = (PENDING, SUSPENDED, FAILED)
@@ -124,7 +127,7 @@ def judge(seen: Observed, version: OperatorVersion = DEFAULT_OPERATOR_VERSION) -
     if seen.queue is not None:
         facts.append(Fact(object_name(seen.queue), volcano_queue_text(seen.queue)))
     if phase == SUSPENDED:
-        _suspended(seen, job_source, cause)
+        _suspended(seen, plan, version, job_source, facts, cause)
     _kueue(seen, facts)
     if phase == PENDING:
         _verdicts(seen, plan, live_group if live_group is not None else plan.podgroup, waiting, facts, cause)
@@ -248,20 +251,31 @@ def _podgroup(seen: Observed, plan: Expected, live: dict[str, Any] | None, finis
         cause(source, "podgroup-unschedulable", Severity.ERROR, f"the gang scheduler holds the PodGroup: {said(held)}")
 
 
-def _suspended(seen: Observed, job_source: str, cause: Any) -> None:
-    """Why a suspended job is: Kueue's Workload, or the job's own spec."""
+def _suspended(seen: Observed, plan: Expected, version: OperatorVersion, job_source: str, facts: list[Fact],
+               cause: Any) -> None:
+    """Why a suspended job is: Kueue's verdict on its Workload and the Workload's condition, or the
+    job's own spec."""
     workload = seen.workload
     labelled = (meta(seen.job).get("labels") or {}).get(QUEUE_NAME_LABEL)
+    if workload is not None and condition(workload, "Admitted", "True") is not None:
+        return  # Kueue resumes the job
+    verdict = _kueue_admission(seen, plan, version) if workload is not None or labelled else None
+    holds = verdict is not None and verdict.outcome != ADMITS and workload is not None
+    if verdict is not None and not holds:  # it admits, or Kueue has not taken the job: evidence
+        facts.append(Fact(admission_source(verdict), verdict.message()))
     if workload is not None:
-        admitted = condition(workload, "Admitted", "True")
-        if admitted is None:
-            why = condition(workload, "QuotaReserved", "False") or condition(workload, "Admitted") \
-                or condition(workload, "Evicted", "True")
-            reason = said(why) if why is not None else "no condition yet"
-            cause(object_name(workload), "workload-not-admitted", Severity.ERROR,
-                  f"Kueue has not admitted Workload {name_of(workload)} (queue "
-                  f"{mapping(workload.get('spec')).get('queueName') or '?'}): {reason}; the job stays suspended until "
-                  "it does", f"Kueue has not admitted Workload {name_of(workload)} ({reason})")
+        why = condition(workload, "QuotaReserved", "False") or condition(workload, "Admitted") \
+            or condition(workload, "Evicted", "True")
+        reason = said(why) if why is not None else "no condition yet"
+        message = (f"Kueue has not admitted Workload {name_of(workload)} (queue "
+                   f"{mapping(workload.get('spec')).get('queueName') or '?'}): {reason}; the job stays suspended "
+                   "until it does")
+        if holds:  # Kueue's verdict says why: the Workload's condition is its evidence
+            facts.append(Fact(object_name(workload), message))
+            _queue_verdict(verdict, facts, cause)
+        else:
+            cause(object_name(workload), "workload-not-admitted", Severity.ERROR, message,
+                  f"Kueue has not admitted Workload {name_of(workload)} ({reason})")
         return
     if labelled:
         cause(job_source, "workload-not-admitted", Severity.ERROR,
@@ -274,6 +288,27 @@ def _suspended(seen: Observed, job_source: str, cause: Any) -> None:
           "the job's spec says suspend: true")
 
 
+def _kueue_admission(seen: Observed, plan: Expected, version: OperatorVersion) -> Admission | None:
+    """Kueue's verdict on the job's Workload, the job judged as submitted anew: what the operator
+    creates once Kueue resumes it, on the cluster less the job's own pods and Workload."""
+    if seen.cluster is None or plan.problem is not None:
+        return None
+    job = resumed(seen.job)
+    objects = expected(job, plan.gang, seen.cluster, version).objects
+    alone = without_own_pods(seen.cluster, seen.namespace, {name_of(p) for p in seen.pods or []})
+    verdict = job_admission(job, objects, alone)
+    return verdict if verdict is not None and verdict.kind == KUEUE else None
+
+
+def _queue_verdict(verdict: Admission, facts: list[Fact], cause: Any) -> None:
+    """An admission verdict: a cause when it holds the job, else evidence."""
+    if verdict.outcome == ADMITS:
+        facts.append(Fact(admission_source(verdict), verdict.message()))
+        return
+    code, severity, message, short = admission_cause(verdict)
+    cause(admission_source(verdict), code, severity, message, short)
+
+
 def _kueue(seen: Observed, facts: list[Fact]) -> None:
     if seen.workload is not None:
         spec = mapping(seen.workload.get("spec"))
@@ -284,33 +319,16 @@ def _kueue(seen: Observed, facts: list[Fact]) -> None:
             facts.append(Fact(object_name(queue), kueue_queue_text(queue)))
 
 
-def _without_own_pods(cluster: Cluster, namespace: str, own: set[str]) -> tuple[Cluster, int]:
-    """The cluster as if the job's own pods were not bound (they are judged as the gang)."""
-    nodes = {n.name: n for n in cluster.nodes}
-    removed = 0
-    for pod in cluster.pods:
-        if pod.namespace != namespace or pod.name not in own or pod.node not in nodes:
-            continue
-        node = nodes[pod.node]
-        left = dict(node.requested)
-        for resource, quantity in pod.requests.items():
-            if resource in left:
-                left[resource] = left[resource].sub(quantity)
-        nodes[pod.node] = replace(node, requested=left, pods=max(node.pods - 1, 0))
-        removed += 1
-    return replace(cluster, nodes=tuple(nodes[n.name] for n in cluster.nodes),
-                   bound_pods=cluster.bound_pods - removed), removed
-
-
 def _verdicts(seen: Observed, plan: Expected, group: dict[str, Any] | None, waiting: bool, facts: list[Fact],
               cause: Any) -> None:
-    """The gang and queue verdicts on the live state, while the PodGroup waits."""
+    """The gang and queue verdicts on the live state less the job's own pods, while the PodGroup
+    waits (or the job has none). The job is not suspended: Kueue has admitted it, or it is not
+    Kueue's, so the queue judged is Volcano's or the ElasticQuota."""
     cluster, gang = seen.cluster, plan.gang_pods
-    if cluster is None or gang is None or not waiting:
+    if cluster is None or not waiting or plan.problem is not None:
         return
-    own = {name_of(p) for p in seen.pods or []}
-    if cluster.nodes:
-        alone, _ = _without_own_pods(cluster, seen.namespace, own)
+    alone = without_own_pods(cluster, seen.namespace, {name_of(p) for p in seen.pods or []})
+    if gang is not None and cluster.nodes:
         verdict = gang_fit(gang.roles, gang.min_member, alone.nodes, alone.bound_pods, cluster.origin)
         if verdict.outcome == FITS:
             facts.append(Fact("nodes", verdict.message()))
@@ -318,20 +336,10 @@ def _verdicts(seen: Observed, plan: Expected, group: dict[str, Any] | None, wait
             cause("nodes", "gang-cannot-fit" if verdict.outcome == CANNOT_FIT else "gang-may-not-fit",
                   Severity.ERROR if verdict.outcome == CANNOT_FIT else Severity.WARNING, verdict.message(),
                   f"the gang {verdict.outcome} {verdict.where}: " + "; and ".join(verdict.reasons))
-    if group is None:
-        return
-    admitted = podgroup_admission(group, gang.roles, cluster)
-    if admitted is None:
-        return
-    volcano = GANGS.get(group.get("apiVersion")) == "volcano"
-    source = resource_name(str(group.get("apiVersion")), "Queue", admitted.queue) if volcano else object_name(group)
-    if admitted.outcome == ADMITS:
-        facts.append(Fact(source, admitted.message()))
-        return
-    cannot = admitted.outcome == CANNOT_ADMIT
-    cause(source, "queue-cannot-admit" if cannot else "queue-may-not-admit",
-          Severity.ERROR if cannot else Severity.WARNING, admitted.message(),
-          f"{admitted.headline}: " + "; and ".join(admitted.reasons))
+    objects = [group if o.get("kind") == "PodGroup" and group is not None else o for o in plan.objects]
+    admitted = job_admission(seen.job, objects, past_kueue(alone), gang.roles if gang is not None else None)
+    if admitted is not None:
+        _queue_verdict(admitted, facts, cause)
 
 
 def _pods(seen: Observed, pods: list[dict[str, Any]], facts: list[Fact], cause: Any) -> None:

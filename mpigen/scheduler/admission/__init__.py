@@ -24,20 +24,10 @@ from .elasticquota import elastic_quota_verdict
 from .kueue import kueue_verdict, queue_of, uses_kueue
 from .verdict import Admission
 from .volcano import enqueue_verdict
-from .volcano_session import VolcanoCluster
 
 VOLCANO_PODGROUP = "scheduling.volcano.sh/v1beta1"
 SCHEDULER_PLUGINS_PODGROUP = "scheduling.x-k8s.io/v1alpha1"
 NOT_CAPACITY = ("", "default-scheduler", "volcano", "kube-batch")  # schedulers that run no capacity scheduling
-
-
-def podgroup_admission(podgroup: Mapping[str, Any], roles: Sequence[Any] | None,
-                       cluster: VolcanoCluster) -> Admission | None:
-    """Whether Volcano enqueues ``podgroup`` (as the operator creates it); None for other PodGroups
-    or when the cluster says nothing of the queues."""
-    if podgroup.get("apiVersion") == VOLCANO_PODGROUP:
-        return enqueue_verdict(podgroup, roles, cluster)
-    return None
 
 
 def _pod_specs(objects: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -91,4 +81,4 @@ def job_admission(job: Mapping[str, Any], objects: Sequence[Mapping[str, Any]], 
     return None
 
 
-__all__ = ["Admission", "job_admission", "kueue_verdict", "podgroup_admission"]
+__all__ = ["Admission", "job_admission", "kueue_verdict"]
