@@ -2,10 +2,15 @@
 predicted by `mpigen explain --kube-context` before the job is applied, and the real scheduler or
 Kueue then does what mpigen said.
 
+Each held job is then explained by `mpigen diagnose --format json`: held (exit 1, phase Pending or
+Suspended) with the queue's verdict among its causes.
+
 Volcano (namespace `volcano`): a gang that fits the nodes but not its queue's capability stays
-Pending; of two tenants' jobs in one queue, the second waits for the first. Kueue (namespace
-`kueue`): the ClusterQueue cluster-queue admits a job within its nominal quota and holds one over it.
-scheduler-plugins (namespace `scheduler-plugins`): an ElasticQuota holds a gang over its max.
+Pending, and so does one in a closed queue; of two tenants' jobs in one queue, the second waits
+for the first. Kueue (namespace `kueue`): the ClusterQueue cluster-queue admits a job within its
+nominal quota and holds one over it; a job over its ClusterQueue's quota runs once a cohort lends
+it; a higher-priority job preempts a lower one. scheduler-plugins (namespace `scheduler-plugins`):
+an ElasticQuota holds a gang over its max.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from tests.e2e.test_kueue import _condition, _workload, kueue_spec
 CONTEXT = "mpigen-local"  # cluster/objects.py kubeconfig_file
 RUN_SECONDS = 120  # how long an admitted gang may take to be bound and Running
 HOLD_SECONDS = 30  # how long a held gang is watched for a pod that gets bound anyway
-VERDICTS: list[bool] = []
+VERDICTS: list[bool] = []  # one per scenario: mpigen's verdict equals the controller's
+DIAGNOSED: list[bool] = []  # one per held job: diagnose names the queue's verdict as its cause
+HELD_CAUSES = {"queue-cannot-admit", "queue-may-not-admit"}
 VERDICT = re.compile(r" (error queue-cannot-admit|warning queue-may-not-admit|info queue-admits) ")  # one per scenario: mpigen's verdict equals the controller's
 
 
@@ -66,6 +73,17 @@ def _unbound_for(kube: Kube, namespace: str, name: str, seconds: float) -> bool:
     return True
 
 
+def _diagnosed(kube: Kube, kind: str, namespace: str, name: str) -> dict:
+    """`mpigen diagnose KIND/NAME --format json` of a held job: the answer, recorded in DIAGNOSED
+    (held, exit 1, and a queue verdict among its causes)."""
+    done = kube.mpigen("diagnose", f"{kind}/{name}", "-n", namespace, "--kube-context", CONTEXT, "--format", "json")
+    answer = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
+    codes = {cause["code"] for cause in answer.get("causes", [])}
+    DIAGNOSED.append(done.returncode == 1 and answer.get("phase") in ("Pending", "Suspended")
+                     and bool(codes & HELD_CAUSES))
+    return {"exit": done.returncode, "stderr": done.stderr, **answer}
+
+
 def _volcano_job(kube: Kube, name: str, queue: str, workers: int) -> dict:
     doc = spec(name, kube.namespaces["volcano"], "volcano", workers)
     doc["spec"]["scheduling"]["queue"] = queue
@@ -84,11 +102,45 @@ def test_a_gang_that_fits_the_nodes_but_not_its_queue_stays_pending(kube: Kube, 
         held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
         phase = (kube.get("podgroups.scheduling.volcano.sh", "-n", namespace)["items"] or [{}])
         VERDICTS.append(predicted and held)
+        diagnosis = _diagnosed(kube, "mpijob", namespace, name)
         assert predicted, explained.stderr
         assert held, f"Volcano bound a pod of a gang over its queue's capability: {phase}"
+        assert DIAGNOSED[-1], diagnosis
     finally:
         _delete(kube, "mpijob", namespace, name)
         kube.kubectl("delete", "queue", "capped", "--wait=true", "--timeout=60s", check=False, timeout=90)
+
+
+def test_a_closed_queue_holds_the_gang(kube: Kube, tmp_path: Path) -> None:
+    """A queue closed by Volcano's own command (bus.volcano.sh Command CloseQueue, as `vcctl queue
+    operate -a close` writes it): the queue controller moves it to Closed, and the scheduler enqueues
+    none of its PodGroups."""
+    namespace, name = kube.namespaces["volcano"], "in-closed-queue"
+    _queue(kube, "closed", 64)
+    uid = kube.get("queue", "closed")["metadata"]["uid"]
+    command = {"apiVersion": "bus.volcano.sh/v1alpha1", "kind": "Command",
+               "metadata": {"name": "close-closed", "namespace": "default"}, "action": "CloseQueue",
+               "target": {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "name": "closed", "uid": uid}}
+    kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(command))
+    deadline = time.monotonic() + 60
+    while (kube.get("queue", "closed").get("status") or {}).get("state") != "Closed":
+        assert time.monotonic() < deadline, "Volcano did not close the queue within 60 s"
+        time.sleep(1)
+    doc = _volcano_job(kube, name, "closed", 1)
+    try:
+        explained = _explain(kube, doc, tmp_path)
+        predicted = explained.returncode == 1 and "error queue-cannot-admit queue closed" in explained.stderr and \
+            "is Closed" in explained.stderr
+        _apply_spec(kube, doc, tmp_path)
+        held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
+        VERDICTS.append(predicted and held)
+        diagnosis = _diagnosed(kube, "mpijob", namespace, name)
+        assert held, "Volcano bound a pod of a gang in a closed queue"
+        assert predicted, explained.stderr
+        assert DIAGNOSED[-1], diagnosis
+    finally:
+        _delete(kube, "mpijob", namespace, name)
+        kube.kubectl("delete", "queue", "closed", "--wait=true", "--timeout=60s", check=False, timeout=90)
 
 
 def test_the_second_tenant_waits_for_the_first(kube: Kube, tmp_path: Path) -> None:
@@ -104,12 +156,14 @@ def test_the_second_tenant_waits_for_the_first(kube: Kube, tmp_path: Path) -> No
         predicted = explained.returncode == 1 and "error queue-cannot-admit queue tenants" in explained.stderr
         _apply_spec(kube, second, tmp_path)
         held = _unbound_for(kube, namespace, "tenant-b", HOLD_SECONDS)
+        diagnosis = _diagnosed(kube, "mpijob", namespace, "tenant-b")
         _delete(kube, "mpijob", namespace, "tenant-a")
         then_runs = _running(kube, namespace, "tenant-b", 2, RUN_SECONDS)
         VERDICTS.append(first_runs and predicted and held and then_runs)
         assert first_runs, "the first tenant's job did not run"
         assert predicted, explained.stderr
         assert held, "Volcano bound the second tenant's job over the queue's capability"
+        assert DIAGNOSED[-1], diagnosis
         assert then_runs, "the second tenant's job did not run once the first was deleted"
     finally:
         for name in ("tenant-a", "tenant-b"):
@@ -134,8 +188,10 @@ def test_kueue_admits_within_its_nominal_quota_and_holds_over_it(kube: Kube, tmp
         workload = _workload(kube, namespace, "MPIJob", name)
         agrees = (_condition(workload, "Admitted").get("status") == "True") == admitted and runs == admitted
         VERDICTS.append(predicted and agrees)
+        diagnosis = None if admitted else _diagnosed(kube, "mpijob", namespace, name)
         assert predicted, explained.stderr
         assert agrees, workload
+        assert admitted or DIAGNOSED[-1], diagnosis
     finally:
         _delete(kube, "mpijob", namespace, name)
 
@@ -169,6 +225,7 @@ def test_kueue_admits_a_job_once_a_cohort_lends_the_quota(kube: Kube, tmp_path: 
         _apply_spec(kube, doc, tmp_path)
         held = _unbound_for(kube, namespace, name, HOLD_SECONDS) and \
             _condition(_workload(kube, namespace, "MPIJob", name), "Admitted").get("status") != "True"
+        diagnosis = _diagnosed(kube, "mpijob", namespace, name)
         cohort = {"apiVersion": "v1", "kind": "List",
                   "items": [_cluster_queue("team-a", 8, "research"), _cluster_queue("team-b", 16, "research")]}
         kube.kubectl("apply", "--server-side", "--field-manager=mpigen-e2e", "-f", "-", stdin=json.dumps(cohort))
@@ -179,6 +236,7 @@ def test_kueue_admits_a_job_once_a_cohort_lends_the_quota(kube: Kube, tmp_path: 
         VERDICTS.append(predicted_held and held)
         VERDICTS.append(predicted_admitted and runs)
         assert held, "Kueue admitted a job over its ClusterQueue's nominal quota without a cohort"
+        assert DIAGNOSED[-1], diagnosis
         assert runs, "Kueue did not admit the job once the cohort could lend the quota"
         assert predicted_held, alone.stderr
         assert predicted_admitted, lent.stderr
@@ -245,7 +303,9 @@ def test_an_elastic_quota_holds_its_namespace(kube: Kube, tmp_path: Path) -> Non
         _apply_spec(kube, doc, tmp_path)
         held = _unbound_for(kube, namespace, name, HOLD_SECONDS)
         VERDICTS.append(predicted and held)
+        diagnosis = _diagnosed(kube, "mpijob", namespace, name)
         assert held, "a pod of a gang over its namespace's ElasticQuota was bound"
+        assert DIAGNOSED[-1], diagnosis
         assert predicted, explained.stderr
     finally:
         _delete(kube, "mpijob", namespace, name)
@@ -255,4 +315,5 @@ def test_an_elastic_quota_holds_its_namespace(kube: Kube, tmp_path: Path) -> Non
 def test_figure() -> None:
     assert VERDICTS, "no scenario ran"
     FIGURES.append(f"{sum(VERDICTS)}/{len(VERDICTS)} admission verdicts equal the controllers'")
-    assert all(VERDICTS)
+    FIGURES.append(f"diagnose names the cause of {sum(DIAGNOSED)}/{len(DIAGNOSED)} held jobs")
+    assert all(VERDICTS) and DIAGNOSED and all(DIAGNOSED)
