@@ -12,6 +12,7 @@ boolean), except that timestamps stay strings, as they do when Kubernetes conver
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import yaml
@@ -25,13 +26,19 @@ from .scan import nesting_beyond_parser
 
 MAX_BYTES = 64 * 1024 * 1024
 """A file larger than this is refused (a clear limit rather than an exhausted machine)."""
+MAX_JSON_BYTES = 4 * 1024 * 1024 * 1024
+"""The limit for a JSON text (``kubectl get nodes,pods -A -o json`` of 5,000 nodes and 150,000 pods
+is about 1.5 GB): the JSON reader needs no node per value, and no alias multiplies what it reads.
+Read as YAML (:func:`compose_text`), such a text is held to :data:`MAX_BYTES`."""
+_JSON_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[{\[]")
 
 
 def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
     """Bytes -> text: UTF-8 (a BOM is accepted and dropped); anything else is an error."""
-    if len(raw) > MAX_BYTES:
+    limit = MAX_JSON_BYTES if len(raw) > MAX_BYTES and _JSON_START.match(raw) else MAX_BYTES
+    if len(raw) > limit:
         return None, [_diag(filename, "file-too-large",
-                            f"file is {len(raw)} bytes; mpigen reads at most {MAX_BYTES} bytes")]
+                            f"file is {len(raw)} bytes; mpigen reads at most {limit} bytes")]
     body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     try:
         text = body.decode("utf-8")
@@ -77,7 +84,7 @@ def iter_text(text: str, filename: str, offset: int = 0, checked: bool = False,
     A JSON text is read as JSON (:mod:`mpigen.load.json_reader`) when that gives what the YAML
     reader (:func:`compose_text`) gives, at the speed of the standard library's C scanner.
     """
-    if len(text) <= MAX_BYTES:
+    if len(text) <= MAX_JSON_BYTES:
         document = read_json(text, offset, lambda: _reference(text, filename, offset))
         if document is not None:
             yield document

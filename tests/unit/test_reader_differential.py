@@ -173,3 +173,21 @@ def test_generated_and_damaged_json(raw: bytes) -> None:
     text, _ = decode(raw, "in.json")
     if text is not None:
         same(text)
+
+
+def test_a_json_file_past_the_yaml_limit_is_read_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON text is held to MAX_JSON_BYTES (a large cluster's kubectl get -o json), a YAML one to
+    MAX_BYTES, and so is a JSON text that the JSON reader leaves to the YAML reader."""
+    from mpigen.load import yaml_loader
+
+    monkeypatch.setattr(yaml_loader, "MAX_BYTES", 200)
+    big = json.dumps({"kind": "List", "items": [{"name": f"n{i}"} for i in range(20)]}, indent=4).encode()
+    assert len(big) > 200
+    result = yaml_loader.load_bytes(big, "c.json")
+    assert result.diagnostics == [] and result.documents[0].data["items"][19] == {"name": "n19"}
+    as_yaml = yaml_loader.load_bytes(b"kind: List\nitems:\n" + b"".join(b"- name: n%d\n" % i for i in range(20)), "c.yaml")
+    assert [d.code for d in as_yaml.diagnostics] == ["file-too-large"] and not as_yaml.documents
+    duplicate = yaml_loader.load_bytes(big[:-1] + b', "kind": "List"}', "c.json")
+    assert [(d.code, d.message[:9]) for d in duplicate.diagnostics] == [("file-too-large", "file has ")]
+    monkeypatch.setattr(yaml_loader, "MAX_JSON_BYTES", 300)
+    assert [d.code for d in yaml_loader.load_bytes(big + b" " * 300, "c.json").diagnostics] == ["file-too-large"]
