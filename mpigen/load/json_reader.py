@@ -24,6 +24,7 @@ the containers on the way are scanned, each once); every position (``Document.po
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from typing import Any, Callable
@@ -43,6 +44,11 @@ _NEGATIVE_ZERO = re.compile(r"[:\[,][ \t\n\r]*-0(?![0-9.eE])")
 _SIMPLE_KEY = 1000
 """libyaml takes a flow mapping's key for an implicit key only when its ':' comes within 1024
 characters of the key's start; a longer key (with some room) is left to the YAML reader."""
+
+
+_FREEZE_FROM = 1 << 20
+"""Characters from which what is alive once a JSON text is read is moved out of the garbage
+collector's reach (``gc.freeze``): a file of a cluster's nodes and pods, read once and kept."""
 
 
 class _Other(Exception):
@@ -131,11 +137,18 @@ def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Docu
             or ("\\" in text and "\\u" in text and ("\\ud" in text or "\\uD" in text)) or _space_before_colon(text):
         return None  # (one-character tests first: they cost next to nothing)
     exact = [True]
+    collecting = gc.isenabled()
+    gc.disable()  # JSON data holds no cycle: collections while it is built only traverse it again and again
     try:
         data = json.loads(text, parse_float=lambda literal: _float(literal, exact), parse_constant=str)
+        keys, deepest, longest, nulls = _shape(data)
     except (ValueError, RecursionError, _Other):
         return None
-    keys, deepest, longest, nulls = _shape(data)
+    finally:
+        if collecting:
+            if len(text) >= _FREEZE_FROM:
+                gc.freeze()  # nor after: a large document would be traversed by every full collection
+            gc.enable()
     if deepest >= MAX_DEPTH - 1 or longest * (6 if "\\u" in text else 2) + 2 >= _SIMPLE_KEY:
         return None
     if keys != _keys_in_text(text) and not _no_duplicates(text):
