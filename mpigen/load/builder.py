@@ -20,7 +20,8 @@ from .resolve import (_GO_YAML_BOOLS, _MAP_TAGS, _MERGE_TAG, _SCALAR_TAGS, _SEQ_
                       _construct, _json_key, _MappingNode, _ScalarNode, _SequenceNode)
 
 MAX_NODES = 250_000
-"""Nodes one document may expand to, aliases counted each time they are used."""
+"""Nodes aliases may add to one document, each use counted in full (a document without aliases
+is held to the size of its text only)."""
 MAX_DEPTH = 200
 """Nesting depth of mappings and sequences in one document."""
 
@@ -77,7 +78,10 @@ class _Builder:
         """Refuse alias bombs, recursive aliases and deep nesting before anything is expanded.
 
         Sizes and heights are remembered per node, so a node shared through aliases costs one
-        visit, yet every place it is used is counted in full and checked for depth.
+        visit, yet every place it is used is counted in full and checked for depth. A subtree is
+        refused when its expanded size passes the count of nodes visited so far by more than
+        :data:`MAX_NODES`: then aliases alone add that many. (Not its size alone: a large List of a
+        cluster's nodes and pods with an ``&`` in some string was refused for its own nodes.)
         """
         sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height)
         active: set[int] = set()
@@ -102,7 +106,7 @@ class _Builder:
                         child_size, child_height = measure(child, depth + 1)
                         size += child_size
                         height = max(height, child_height + 1)
-                        if size > MAX_NODES:
+                        if size - len(sizes) - len(active) > MAX_NODES:
                             raise _Problem("yaml-too-large",
                                            f"document expands to more than {MAX_NODES} nodes "
                                            "(aliases are counted each time they are used)", node.start_mark, ())
