@@ -10,16 +10,18 @@ and no diagnostic, and leaves the text to the YAML reader otherwise (``None``):
   ``1.5e3`` are strings to PyYAML; ``NaN`` and ``Infinity`` too); one that overflows is the YAML
   reader's error to report;
 * what YAML reads otherwise than JSON, or not at all: a tab, an escaped UTF-16 surrogate, a
-  character YAML does not allow (DEL, C1 controls), a line break of YAML's that JSON keeps in a
-  string (NEL, LINE and PARAGRAPH SEPARATOR), white space between a key and its colon, a key
-  longer than libyaml's limit on an implicit key; and a duplicate key, or nesting beyond
+  character YAML does not allow (DEL, C1 controls), NEL (a line break to YAML, folded to a space
+  inside a quoted string), white space between a key and its colon, a key longer than libyaml's
+  limit on an implicit key; and a duplicate key, or nesting beyond
   :data:`~mpigen.load.builder.MAX_DEPTH`, which the YAML reader reports.
 
 What the YAML reader records beside the data comes when first asked: the text of each number,
 boolean and null (``Document.plain``), from the data itself when each number's text is the one
 Python prints for it; the position of one path (``Document.locate``), found in the text (only
-the containers on the way are scanned, each once); every position (``Document.positions``), and
-``plain`` in the other case, from the YAML reader run on the text then (``reference``).
+the containers on the way are scanned, each once); every position (``Document.positions``), the
+positions of a text with line breaks YAML counts and JSON does not (a lone CR, LINE and PARAGRAPH
+SEPARATOR), and ``plain`` in the other case, from the YAML reader run on the text then
+(``reference``).
 """
 
 from __future__ import annotations
@@ -44,8 +46,6 @@ _NEGATIVE_ZERO = re.compile(r"[:\[,][ \t\n\r]*-0(?![0-9.eE])")
 _SIMPLE_KEY = 1000
 """libyaml takes a flow mapping's key for an implicit key only when its ':' comes within 1024
 characters of the key's start; a longer key (with some room) is left to the YAML reader."""
-
-
 _FREEZE_FROM = 1 << 20
 """Characters from which what is alive once a JSON text is read is moved out of the garbage
 collector's reach (``gc.freeze``): a file of a cluster's nodes and pods, read once and kept."""
