@@ -26,8 +26,8 @@ SEPARATOR), and ``plain`` in the other case, from the YAML reader run on the tex
 
 from __future__ import annotations
 
+import functools
 import gc
-import json
 import re
 from typing import Any, Callable
 
@@ -37,9 +37,15 @@ from .scan import breaks_are_newlines
 
 _WHITE = re.compile(r"[ \t\n\r]*")
 _SPACE_BEFORE_COLON = re.compile(r'"[ \t\r\n]+:')
-_NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-"""Characters YAML does not allow (libyaml's reader refuses them), and NEL, which it allows as a
-line break: inside a quoted string it folds to a space."""
+
+
+@functools.cache
+def _not_yaml() -> re.Pattern[str]:
+    """Characters YAML does not allow (libyaml's reader refuses them), and NEL, which it allows as a
+    line break: inside a quoted string it folds to a space. (Compiled when a non-ASCII JSON text
+    is first read: a class up to U+10FFFF takes ``re`` milliseconds, a third of PyYAML's import.)"""
+    return re.compile("[^\x09\x0a\x0d\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
 _YAML11_FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?")
 _NEGATIVE_ZERO = re.compile(r"[:\[,][ \t\n\r]*-0(?![0-9.eE])")
 """-0, which reads as 0: its text is not the one Python prints for its value."""
@@ -112,6 +118,8 @@ def _keys_in_text(text: str) -> int:
 
 
 def _no_duplicates(text: str) -> bool:
+    import json
+
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(items)
         if len(out) != len(items):
@@ -133,9 +141,11 @@ def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Docu
     start = _WHITE.match(text).end()  # type: ignore[union-attr]
     if start == len(text) or text[start] not in "{[":
         return None
-    if "\t" in text or "\x7f" in text or (not text.isascii() and _NOT_YAML.search(text)) \
+    if "\t" in text or "\x7f" in text or (not text.isascii() and _not_yaml().search(text)) \
             or ("\\" in text and "\\u" in text and ("\\ud" in text or "\\uD" in text)) or _space_before_colon(text):
         return None  # (one-character tests first: they cost next to nothing)
+    import json  # here: a spec or manifest in YAML (what mpigen build reads) does without it
+
     exact = [True]
     collecting = gc.isenabled()
     gc.disable()  # JSON data holds no cycle: collections while it is built only traverse it again and again
@@ -195,9 +205,6 @@ def _plain(data: Any) -> dict[Path, str]:
     return out
 
 
-_SCAN = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
-
-
 class _Finder:
     """Positions of paths in a JSON text: the members of each container on the way to a path are
     found once (each value skipped by the C scanner) and kept for the next path."""
@@ -205,6 +212,9 @@ class _Finder:
     def __init__(self, text: str, start: int, offset: int):
         self.text, self.start, self.offset = text, start, offset
         self.members: dict[int, dict[Any, tuple[int | None, int]]] = {}  # container -> part -> (key, value)
+        import json
+
+        self.scan, self.scanstring = json.scanner.make_scanner(json.JSONDecoder()), json.decoder.scanstring
 
     def _members(self, at: int) -> dict[Any, tuple[int | None, int]]:
         found = self.members.get(at)
@@ -216,14 +226,14 @@ class _Finder:
         index = 0
         while text[i] != close:
             if close == "}":
-                key, end = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+                key, end = self.scanstring(text, i + 1)
                 value = white.match(text, white.match(text, end).end() + 1).end()  # type: ignore[union-attr]
                 found[key] = (i, value)
             else:
                 value = i
                 found[index] = (None, value)
                 index += 1
-            end = _SCAN(text, value)[1]
+            end = self.scan(text, value)[1]
             i = white.match(text, end).end()  # type: ignore[union-attr]
             if text[i] == ",":
                 i = white.match(text, i + 1).end()  # type: ignore[union-attr]
