@@ -27,12 +27,12 @@ SEPARATOR), and ``plain`` in the other case, from the YAML reader run on the tex
 from __future__ import annotations
 
 import functools
-import gc
 import re
 from typing import Any, Callable
 
 from .builder import MAX_DEPTH
 from .document import Document, Path, Position
+from .pause import FREEZE_FROM, collector_paused
 from .scan import breaks_are_newlines
 
 _WHITE = re.compile(r"[ \t\n\r]*")
@@ -52,9 +52,6 @@ _NEGATIVE_ZERO = re.compile(r"[:\[,][ \t\n\r]*-0(?![0-9.eE])")
 _SIMPLE_KEY = 1000
 """libyaml takes a flow mapping's key for an implicit key only when its ':' comes within 1024
 characters of the key's start; a longer key (with some room) is left to the YAML reader."""
-_FREEZE_FROM = 1 << 20
-"""Characters from which what is alive once a JSON text is read is moved out of the garbage
-collector's reach (``gc.freeze``): a file of a cluster's nodes and pods, read once and kept."""
 
 
 class _Other(Exception):
@@ -147,23 +144,18 @@ def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Docu
     import json  # here: a spec or manifest in YAML (what mpigen build reads) does without it
 
     exact = [True]
-    collecting = gc.isenabled()
-    gc.disable()  # JSON data holds no cycle: collections while it is built only traverse it again and again
     try:
-        data = json.loads(text, parse_float=lambda literal: _float(literal, exact), parse_constant=str)
-        keys, deepest, longest, nulls = _shape(data)
+        with collector_paused(freeze=len(text) >= FREEZE_FROM):  # (mpigen.load.pause)
+            data = json.loads(text, parse_float=lambda literal: _float(literal, exact), parse_constant=str)
+            keys, deepest, longest, nulls = _shape(data)
     except (ValueError, RecursionError, _Other):
         return None
-    finally:
-        if collecting:
-            if len(text) >= _FREEZE_FROM:
-                gc.freeze()  # nor after: a large document would be traversed by every full collection
-            gc.enable()
     if deepest >= MAX_DEPTH - 1 or longest * (6 if "\\u" in text else 2) + 2 >= _SIMPLE_KEY:
         return None
     if keys != _keys_in_text(text) and not _no_duplicates(text):
         return None
-    line = offset + 1 + text.count("\n", 0, start)
+    before = text[:start]  # white space: YAML counts CR LF, a lone LF and a lone CR as a line each
+    line = offset + 1 + before.count("\n") + before.count("\r") - before.count("\r\n")
     memo: list[Document] = []
 
     def slow() -> Document:

@@ -21,6 +21,7 @@ from ..diagnostics import Diagnostic, Severity
 from .builder import MAX_DEPTH, MAX_NODES, _Builder, _diag, _locator, _Problem  # noqa: F401 (MAX_NODES: the limits)
 from .document import Document, LoadResult, Path, Position  # noqa: F401 (the loader's result types)
 from .json_reader import read_json
+from .pause import FREEZE_FROM, collector_paused
 from .resolve import _Loader, kubectl_reads  # noqa: F401 (kubectl_reads: for the stages that check what kubectl sends)
 from .scan import nesting_beyond_parser
 
@@ -120,27 +121,17 @@ def compose_text(text: str, filename: str, offset: int = 0, checked: bool = Fals
     anchors = "&" in text
     merges = "<<" in text
     count, stopped = 0, True
+    large = len(text) >= FREEZE_FROM
     try:
-        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
-            count = index + 1
-            if node is None:
-                continue
-            builder = _Builder(filename, record=False, offset=offset)
-            builder.merges = merges
-            try:
-                if anchors:  # without anchors there are no aliases: the size is the text's
-                    builder.check_size(node)
-                data = builder.build(node, ())
-            except _Problem as problem:
-                yield _diag(filename, problem.code, problem.message, problem.mark, problem.path, offset=offset)
-                continue
-            except RecursionError:
-                yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
-                            node.start_mark, offset=offset)
-                continue
-            yield from builder.diagnostics
-            yield Document(data, index, node.start_mark.line + 1 + offset, None, None, builder.plain,
-                           builder.has_nulls, _locator(node, filename, merges, offset))
+        nodes = yaml.compose_all(text, Loader=_Loader)
+        while True:
+            with collector_paused(freeze=large):  # composed and built with no collection
+                node = next(nodes, _END)
+                if node is _END:
+                    break
+                items = [] if node is None else _built(node, count, filename, offset, anchors, merges)
+            count += 1
+            yield from items
         stopped = False
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -163,6 +154,27 @@ def compose_text(text: str, filename: str, offset: int = 0, checked: bool = Fals
         yield _diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels")
     if ending is not None:
         ending.append((count, stopped))
+
+
+_END = object()
+
+
+def _built(node: yaml.Node, index: int, filename: str, offset: int, anchors: bool,
+           merges: bool) -> list[Document | Diagnostic]:
+    """One composed document built: its diagnostics, then the document unless a problem stopped it."""
+    builder = _Builder(filename, record=False, offset=offset)
+    builder.merges = merges
+    try:
+        if anchors:  # without anchors there are no aliases: the size is the text's
+            builder.check_size(node)
+        data = builder.build(node, ())
+    except _Problem as problem:
+        return [_diag(filename, problem.code, problem.message, problem.mark, problem.path, offset=offset)]
+    except RecursionError:
+        return [_diag(filename, "yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                      node.start_mark, offset=offset)]
+    return [*builder.diagnostics, Document(data, index, node.start_mark.line + 1 + offset, None, None, builder.plain,
+                                           builder.has_nulls, _locator(node, filename, merges, offset))]
 
 
 def _tab_at(text: str, mark: Any) -> Any:
