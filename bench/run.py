@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.cluster import write_cluster
 from bench.generate import write_manifests, write_specs, write_stream
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +77,7 @@ def timed(cmd: list[str], repeat: int, cwd: Path | None = None, ok: tuple[int, .
 CPU: dict[str, list[float]] = {"ours": [], "peer": []}  # CPU seconds of the runs of the last compared()
 
 
-def compared(ours: list[str], peer: list[str], repeat: int) -> tuple[float, float, int]:
+def compared(ours: list[str], peer: list[str], repeat: int, ok: tuple[int, ...] = (0,)) -> tuple[float, float, int]:
     """Medians of ``repeat`` cold runs of ours and the peer's, taken in turns (so that a change
     in the machine's load falls on both), after one untimed run of each; and our peak RSS (MiB).
     The CPU seconds of each run are left in CPU (printed beside the wall times).
@@ -85,19 +86,49 @@ def compared(ours: list[str], peer: list[str], repeat: int) -> tuple[float, floa
     separate process tree (a fresh interpreter that runs only ours).
     """
     CPU["ours"], CPU["peer"] = [], []
-    _run(ours, None, (0,))
+    _run(ours, None, ok)
     _run(peer, None, (0,))
     ours_times, peer_times = [], []
     for _ in range(repeat):
-        ours_times.append(_run(ours, None, (0,))[0])
+        ours_times.append(_run(ours, None, ok)[0])
         CPU["ours"].append(LAST_CPU[0])
         peer_times.append(_run(peer, None, (0,))[0])
         CPU["peer"].append(LAST_CPU[0])
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    rss = int(subprocess.run([sys.executable, "-c", probe, *ours], capture_output=True, text=True,
-                             check=True).stdout)
-    return statistics.median(ours_times), statistics.median(peer_times), rss // 1024
+    return statistics.median(ours_times), statistics.median(peer_times), peak_rss(ours)
+
+
+def peak_rss(cmd: list[str]) -> int:
+    """Peak RSS (MiB) of one run of ``cmd``, in a process tree of its own (a fresh interpreter that
+    runs only it: the kernel's high-water mark covers every child of a process)."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    return int(subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
+                              check=True).stdout) // 1024
+
+
+def cluster_rows(work: Path, nodes: int, pods: int, repeat: int) -> list[str]:
+    """``mpigen podgroup SPEC --cluster FILE`` on a generated GPU cluster (bench/cluster.py) as
+    ``kubectl get nodes,pods -A -o json`` and ``-o yaml`` print it, beside ``json.load`` of the JSON
+    file in the same run: wall time and peak memory."""
+    as_json, as_yaml = write_cluster(work / "cluster", nodes, pods)
+    spec = str(ROOT / "specs/horovod-volcano.yaml")
+    peer = [sys.executable, "-c", f"import json; json.load(open({str(as_json)!r}))"]
+    rows = []
+    for path, wall_goal, memory_goal in ((as_json, 2.0, 2.0), (as_yaml, 5.0, None)):
+        ours = MPIGEN + ["podgroup", spec, "--cluster", str(path)]
+        refused = subprocess.run(ours, capture_output=True, text=True).stderr
+        name = (f"podgroup --cluster: {nodes} nodes, {pods} pods, kubectl -o {path.suffix[1:]} "
+                f"({path.stat().st_size / 1e6:.0f} MB)")
+        if "file-too-large" in refused:
+            rows.append(row(name, 0.0, None, "", f"<= {wall_goal:.1f}x json.load", False, "(refused: file-too-large) "))
+            continue
+        mine, theirs, rss = compared(ours, peer, repeat, ok=(0, 1))  # 1: the gang does not fit the cluster
+        peer_rss = peak_rss(peer)
+        met = mine <= wall_goal * theirs and (memory_goal is None or rss <= memory_goal * peer_rss)
+        goal = f"<= {wall_goal:.1f}x json.load" + (f", peak <= {memory_goal:.1f}x" if memory_goal else "")
+        rows.append(row(name, mine, theirs, "json.load", goal, met,
+                        f"(peak {rss} MiB / {peer_rss} MiB = {rss / peer_rss:.2f}x) ", cpu=True))
+    return rows
 
 
 def kubeconform(path: Path) -> list[str]:
@@ -151,10 +182,17 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--documents", type=int, default=10000)
     parser.add_argument("--specs", type=int, default=500)
+    parser.add_argument("--cluster-nodes", type=int, default=5000)
+    parser.add_argument("--cluster-pods", type=int, default=150_000)
+    parser.add_argument("--only-cluster", action="store_true", help="only the cluster-input rows")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="mpigen-bench-") as tmp:
         work = Path(tmp)
+        # 0. cluster input at scale: JSON and YAML beside json.load
+        rows += cluster_rows(work, args.cluster_nodes, args.cluster_pods, max(1, args.repeat // 2))
+        if args.only_cluster:
+            return _report(args, rows)
         # 1. validate N small files, then N files of mpigen's output, vs kubeconform
         for name, small in ((f"validate {args.files} small MPIJob files (~1 kB)", True),
                             (f"validate {args.files} MPIJob files", False)):
@@ -199,6 +237,10 @@ def main() -> int:
         t_small, t_large = compile_times([text.replace("workers: 10000", "workers: 4"), text])
         rows.append(row("compile a 10,000-worker job (in-process)", t_large, t_small, "the 4-worker job",
                         "<= 1.10x", t_large <= 1.1 * t_small))
+    return _report(args, rows)
+
+
+def _report(args: argparse.Namespace, rows: list[str]) -> int:
     print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; median of cold runs "
           f"(--repeat {args.repeat}); kubeconform {KUBECONFORM}; load average {os.getloadavg()[0]:.1f} at the end")
     print()

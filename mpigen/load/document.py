@@ -25,31 +25,50 @@ class Document:
     original. It also holds an unquoted ``y``, ``Y``, ``n`` or ``N``, which PyYAML keeps as a
     string and kubectl's reader (go-yaml v2) takes for a boolean (``kubectl_reads``). (Not a dataclass: its positions are computed from the YAML nodes when first
     asked for, see ``locator``; it compares, prints and pickles with them as a dataclass would.)
+
+    A document read as JSON (:mod:`mpigen.load.json_reader`) computes ``plain`` when first asked
+    too (``plain_of``), and finds the position of one path in its text (``finder``) without
+    computing every position.
     """
 
-    __slots__ = ("data", "index", "line", "_positions", "_key_positions", "plain", "has_nulls", "_locator")
+    __slots__ = ("data", "index", "line", "_positions", "_key_positions", "_plain", "has_nulls", "_locator",
+                 "_plain_of", "_finder")
     _FIELDS = ("data", "index", "line", "positions", "key_positions", "plain", "has_nulls")
 
     def __init__(self, data: Any, index: int, line: int, positions: dict[Path, Position] | None = None,
                  key_positions: dict[Path, Position] | None = None, plain: dict[Path, str] | None = None,
-                 has_nulls: bool = True, locator: Callable[[], tuple[dict, dict]] | None = None):
+                 has_nulls: bool = True, locator: Callable[[], tuple[dict, dict]] | None = None,
+                 plain_of: Callable[[], dict[Path, str]] | None = None,
+                 finder: Callable[[Path, bool], Position] | None = None):
         self.data = data
         self.index = index
         self.line = line
         self._positions = {} if positions is None and locator is None else positions
         self._key_positions = {} if key_positions is None and locator is None else key_positions
-        self.plain: dict[Path, str] = {} if plain is None else plain
+        self._plain = {} if plain is None and plain_of is None else plain
+        self._plain_of = plain_of
         self.has_nulls = has_nulls
         """False when no value of ``data`` is null (the loader knows; True when not known)."""
         self._locator = locator
         """Computes (positions, key_positions) when first asked: most documents never are, and
         recording every position while reading was a tenth of validating a clean file."""
+        self._finder = finder
+        """Where one path stands (:meth:`locate`), without computing the others."""
 
     def settle(self) -> None:
         """Compute the positions now, letting the nodes they come from go: for a document kept
-        for long, whose nodes would otherwise take more memory than its data."""
-        if self._locator is not None:
+        for long, whose nodes would otherwise take more memory than its data. (A document read as
+        JSON has no nodes: it finds its positions in its text when asked.)"""
+        if self._locator is not None and self._finder is None:
             self._located()
+
+    @property
+    def plain(self) -> dict[Path, str]:
+        """The text of each unquoted scalar read as a boolean, number or null (see above)."""
+        if self._plain is None:
+            self._plain = self._plain_of()  # type: ignore[misc]
+            self._plain_of = None
+        return self._plain
 
     def _located(self) -> None:
         self._positions, self._key_positions = self._locator()  # type: ignore[misc]
@@ -87,6 +106,8 @@ class Document:
     def locate(self, path: Path, key: bool = False) -> Position:
         """Where ``path`` stands; the nearest existing ancestor when it does not exist."""
         path = tuple(path)
+        if self._finder is not None and self._positions is None:
+            return self._finder(path, key)
         while True:
             if key and path in self.key_positions:
                 return self.key_positions[path]

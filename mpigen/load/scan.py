@@ -57,7 +57,7 @@ def split_documents(text: str, parts: int, first: int = 0) -> list[tuple[int, st
     directives (``%YAML``, ``%TAG``) is not cut: they would not carry over. Read a piece with
     ``iter_text(piece, filename, lines)`` and every line number comes out as in the whole file.
     """
-    if parts < 2 or text.startswith("%") or "\n%" in text or not _breaks_are_newlines(text):
+    if parts < 2 or text.startswith("%") or "\n%" in text or not breaks_are_newlines(text):
         return [(0, text)]
     target = len(text) / parts
     cuts: list[int] = []
@@ -78,7 +78,7 @@ def split_documents(text: str, parts: int, first: int = 0) -> list[tuple[int, st
     return [p for p in pieces if p[1]]
 
 
-def _breaks_are_newlines(text: str) -> bool:
+def breaks_are_newlines(text: str) -> bool:
     """Whether YAML's line breaks in ``text`` are its newlines: no lone CR and, in non-ASCII text
     (``isascii`` is free), no NEL, LINE or PARAGRAPH SEPARATOR, all of which libyaml counts as
     a line. Only then does counting newlines give each piece the line libyaml would."""

@@ -634,3 +634,16 @@ def test_file_too_large(monkeypatch):
     result = load_bytes(b"a: 123456789\n", F)
     assert _codes(result) == ["file-too-large"]
     assert result.documents == []
+
+
+def test_a_large_document_without_aliases_is_no_alias_bomb(monkeypatch):
+    """An ``&`` in a string of a large document (a cluster's List of nodes and pods) made the alias
+    check count the document's own nodes against the limit: only what aliases add counts."""
+    from mpigen.load import builder
+
+    monkeypatch.setattr(builder, "MAX_NODES", 100)
+    text = 'note: "a&b"\nitems:\n' + "".join(f"- n{i}\n" for i in range(300))
+    result = load_text(text, F)
+    assert result.diagnostics == [] and len(result.documents[0].data["items"]) == 300
+    bomb = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nb: [" + ", ".join(["*a"] * 20) + "]\n"
+    assert [d.code for d in load_text(bomb, F).diagnostics] == ["yaml-too-large"]
