@@ -325,6 +325,21 @@ def test_a_closed_port_is_exit_2_with_the_address(tmp_path: Path, pki: Path, cap
     assert "Connection refused" in err and err.count("\n") == 1
 
 
+def test_without_the_kube_extra_a_live_option_says_what_to_install(tmp_path: Path, pki: Path,
+                                                                   capsys: pytest.CaptureFixture,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Kubernetes client is the kube extra's, not every install's: without it a live option is
+    exit 2 naming the extra, never a traceback (None in sys.modules makes its import fail)."""
+    for module in [name for name in sys.modules if name == "kubernetes" or name.startswith("kubernetes.")]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "kubernetes", None)
+    config = kubeconfig(tmp_path / "kubeconfig", "https://127.0.0.1:1", pki, {"token": TOKEN})
+    assert main(["explain", str(ROOT / "specs/horovod-volcano.yaml"), "--kubeconfig", str(config)]) == 2
+    assert capsys.readouterr().err == (
+        "mpigen: --kube-context and --kubeconfig need the Kubernetes client, which mpigen's kube extra installs: "
+        "pip install 'mpigen[kube]' (or, in a checkout, pip install '.[kube]')\n")
+
+
 def test_a_server_that_never_answers_is_given_up_once(tmp_path: Path, pki: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The wait is bounded by the request's timeout, and a connection that timed out is not tried
