@@ -19,9 +19,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import components, pki
-from .objects import (FIXTURES, NODE_CAPACITY, NODES, SCHEDULER_PLUGINS_NAME, crd_objects, jobset_config, jobset_webhooks,
-                      kubeconfig_file, kwok_config, node, scheduler_plugins_config, trainer_config, trainer_runtimes,
-                      trainer_webhooks, volcano_config, volcano_queue, webhook_configuration, webhook_paths)
+from .objects import (ALL_NODES, FIXTURES, NODE_CAPACITY, NODES, POOL_NODES, SCHEDULER_PLUGINS_NAME, crd_objects,
+                      jobset_config, jobset_webhooks, kubeconfig_file, kwok_config, node, pool_node,
+                      scheduler_plugins_config, trainer_config, trainer_runtimes, trainer_webhooks, volcano_config,
+                      volcano_queue, webhook_configuration, webhook_paths)
 from .procs import ClusterError, Proc, free_ports, start, stop, wait_for
 
 CLUSTER = components.CACHE / "cluster"
@@ -238,9 +239,15 @@ def up(log=print) -> dict:
             f"--listen-address=127.0.0.1:{ports['vc-scheduler-metrics']}", f"--cache-dump-dir={RUN}"])
         kwok_file = config / "kwok.yaml"
         kwok_config(kwok_file)
+        # kwok renews a Lease for each node, as a kubelet does: its heartbeat-with-lease stage writes
+        # the node's status only every 10 to 20 minutes, and without a Lease the node lifecycle
+        # controller took every node for unreachable each 50 s (node-monitor-grace-period), tainted
+        # it node.kubernetes.io/unreachable until kwok made it Ready again, and a scheduler or a
+        # cluster file caught in between saw no node to use.
         kwok = launch("kwok", [
             str(paths["kwok"]), f"--kubeconfig={kubeconfig}", f"--config={kwok_file}",
             "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+            "--node-lease-duration-seconds=40",
             f"--server-address=127.0.0.1:{ports['kwok']}", "--cidr=10.0.1.0/24"])
         loopback = _loopback_context()
         for proc, port in ((kcm, "controller-manager"), (scheduler, "scheduler"), (sp, "scheduler-plugins")):
@@ -254,9 +261,9 @@ def up(log=print) -> dict:
                  WAIT["component"], [kcm])
 
         log("nodes, queue ...")
-        apply([node(name) for name in NODES])
+        apply([node(name) for name in NODES] + [pool_node(spec) for spec in POOL_NODES])
         wait_for("kwok nodes Ready", lambda: kubectl(
-            "wait", "--for=condition=Ready", "node", *NODES, "--timeout=5s", check=False).returncode == 0,
+            "wait", "--for=condition=Ready", "node", *ALL_NODES, "--timeout=5s", check=False).returncode == 0,
                  WAIT["nodes"], [kwok])
         apply([volcano_queue("default")])
         wait_for("Volcano queue default Open", lambda: kubectl(
@@ -337,6 +344,8 @@ def down(log=print) -> list[str]:
 def describe(state: dict) -> str:
     lines = [f"API server {state['server']} (Kubernetes {components.KUBERNETES_VERSION}); "
              f"nodes {', '.join(NODES)} (kwok: {', '.join(f'{v} {k}' for k, v in NODE_CAPACITY.items())} each)",
+             *(f"node {n.name} ({n.zone}; {', '.join(f'{v} {k}' for k, v in n.capacity.items())}; "
+               f"taints {', '.join(n.taints)})" for n in POOL_NODES),
              f"namespace -> gang mode of its mpi-operator {components.version('mpi-operator')} and "
              f"training-operator {components.version('training-operator')} instances:"]
     for ns in state["namespaces"]:

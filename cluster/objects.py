@@ -13,6 +13,7 @@ import base64
 import json
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -131,18 +132,69 @@ def crd_v1(crd: dict) -> dict:
 
 GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
 GPU_PRODUCT = "NVIDIA-H100-80GB-HBM3"
+INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
+ZONE_LABEL = "topology.kubernetes.io/zone"
 
 
 def node(name: str) -> dict:
-    return {
+    # the GPU product as NVIDIA's GPU feature discovery labels a node (the specs select on it)
+    return _kwok_node(name, {GPU_PRODUCT_LABEL: GPU_PRODUCT}, NODE_CAPACITY)
+
+
+def _kwok_node(name: str, labels: dict[str, str], capacity: dict[str, str], taints: tuple[str, ...] = ()) -> dict:
+    """A Node kwok runs (its annotation), with LABELS after the common ones and TAINTS (KEY=VALUE:EFFECT)."""
+    obj = {
         "apiVersion": "v1", "kind": "Node",
         "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake"},
                      "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-                                "kubernetes.io/arch": "amd64", "type": "kwok",
-                                # as NVIDIA's GPU feature discovery labels a node (the specs select on it)
-                                GPU_PRODUCT_LABEL: GPU_PRODUCT}},
-        "status": {"capacity": NODE_CAPACITY, "allocatable": NODE_CAPACITY},
+                                "kubernetes.io/arch": "amd64", "type": "kwok", **labels}},
+        "status": {"capacity": capacity, "allocatable": capacity},
     }
+    if taints:
+        obj["spec"] = {"taints": [_taint(t) for t in taints]}
+    return obj
+
+
+# The production node pools the production specs (specs/horovod-infiniband.yaml,
+# specs/pytorch-spread.yaml) are written for, beside node-0..node-3 and apart from them: a CPU node
+# for launchers and four InfiniBand GPU nodes with an RDMA device resource, in two zones. Each pool
+# is tainted `dedicated=<pool>:NoSchedule` (the GPU nodes `nvidia.com/gpu=present:NoSchedule` too,
+# as GPU node pools are), so that only a pod that tolerates the pool lands there: every other job
+# (the goldens, the gang tests, explain's first-fit placements) sees node-0..node-3 as before.
+# The CPU node is in zone-a: a node with the zone label is a domain of a zone spread constraint
+# even where its taint keeps the pods off (nodeTaintsPolicy: Ignore, the default), so a third zone
+# holding no GPU node would leave a spread of maxSkew 1 room for one pod per zone.
+@dataclass(frozen=True)
+class PoolNode:
+    name: str
+    zone: str
+    labels: dict[str, str]
+    taints: tuple[str, ...]  # KEY=VALUE:EFFECT
+    capacity: dict[str, str]
+
+
+RDMA_RESOURCE = "rdma/hca"
+CPU_POOL, GPU_POOL = "cpu", "gpu-training"
+CPU_NODE_CAPACITY = {"cpu": "64", "memory": "256Gi", "pods": "110"}
+GPU_NODE_CAPACITY = {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", RDMA_RESOURCE: "1", "pods": "110"}
+POOL_NODES = (
+    PoolNode("cpu-0", "zone-a", {INSTANCE_TYPE_LABEL: "cpu"}, (f"dedicated={CPU_POOL}:NoSchedule",),
+             CPU_NODE_CAPACITY),
+    *(PoolNode(f"gpu-{i}", zone, {INSTANCE_TYPE_LABEL: "gpu", GPU_PRODUCT_LABEL: GPU_PRODUCT},
+               (f"dedicated={GPU_POOL}:NoSchedule", "nvidia.com/gpu=present:NoSchedule"), GPU_NODE_CAPACITY)
+      for i, zone in enumerate(("zone-a", "zone-a", "zone-b", "zone-b"))),
+)
+ALL_NODES = NODES + tuple(n.name for n in POOL_NODES)
+
+
+def _taint(text: str) -> dict:
+    key_value, effect = text.rsplit(":", 1)
+    key, value = key_value.split("=", 1)
+    return {"key": key, "value": value, "effect": effect}
+
+
+def pool_node(spec: PoolNode) -> dict:
+    return _kwok_node(spec.name, {ZONE_LABEL: spec.zone, **spec.labels}, spec.capacity, spec.taints)
 
 
 def volcano_queue(name: str) -> dict:

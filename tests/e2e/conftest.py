@@ -93,6 +93,17 @@ def spec_namespaces(kube: Kube) -> list[str]:
     return sorted(names)
 
 
+@pytest.fixture(scope="session")
+def nodes_file(kube: Kube, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cluster's Nodes and PriorityClasses as kubectl prints them, joined by a --- line: what
+    `mpigen explain --cluster FILE` is given."""
+    path = tmp_path_factory.mktemp("cluster") / "cluster.yaml"
+    nodes = kube.kubectl("get", "nodes", "-o", "yaml").stdout
+    classes = kube.kubectl("get", "priorityclasses", "-o", "yaml").stdout
+    path.write_text(nodes + "---\n" + classes)
+    return path
+
+
 def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001 - pytest's hook
     if FIGURES:
         terminalreporter.section("mpigen on a real cluster")

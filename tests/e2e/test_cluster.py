@@ -4,6 +4,7 @@ repository rely on them)."""
 from __future__ import annotations
 
 from cluster import local
+from cluster.objects import POOL_NODES
 from cluster.procs import listening_addresses
 from tests.e2e.conftest import Kube
 
@@ -22,12 +23,32 @@ def test_every_process_listens_on_loopback_only(kube: Kube) -> None:
 
 
 def test_nodes(kube: Kube) -> None:
+    """node-0..node-3, untainted, and the production pools of cluster/objects.py beside them
+    (cpu-0, gpu-0..gpu-3), each tainted for its pool; every node Ready."""
     nodes = {n["metadata"]["name"]: n for n in kube.get("nodes")["items"]}
-    assert sorted(nodes) == ["node-0", "node-1", "node-2", "node-3"]
-    for node in nodes.values():
-        assert node["status"]["allocatable"] == {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}
+    pools = {n.name: n for n in POOL_NODES}
+    assert sorted(nodes) == sorted(["node-0", "node-1", "node-2", "node-3", *pools])
+    for name, node in nodes.items():
+        if name in pools:
+            assert node["status"]["allocatable"] == pools[name].capacity
+            assert node["metadata"]["labels"].items() >= pools[name].labels.items()
+            taints = [f"{t['key']}={t['value']}:{t['effect']}" for t in node["spec"]["taints"]]
+            assert taints == list(pools[name].taints), name
+        else:
+            assert node["status"]["allocatable"] == {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8",
+                                                     "pods": "110"}
+            assert not node["spec"].get("taints"), name
         ready = [c for c in node["status"]["conditions"] if c["type"] == "Ready"]
         assert ready and ready[0]["status"] == "True"
+
+
+def test_every_node_keeps_a_lease(kube: Kube) -> None:
+    """kwok renews each node's Lease as a kubelet does; without one the node lifecycle controller
+    took every node for unreachable each 50 s and tainted it until kwok made it Ready again."""
+    nodes = {n["metadata"]["name"] for n in kube.get("nodes")["items"]}
+    leases = {lease["metadata"]["name"]: lease["spec"] for lease in kube.get("leases", "-n", "kube-node-lease")["items"]}
+    assert nodes <= set(leases), sorted(nodes - set(leases))
+    assert all(leases[name].get("renewTime") for name in nodes)
 
 
 def test_namespaces_and_the_default_queue(kube: Kube) -> None:

@@ -1,9 +1,10 @@
 """Gang scheduling for real, with Volcano and with scheduler-plugins' Coscheduling.
 
-The cluster has four kwok nodes of 8 GPUs each. A job of four 8-GPU workers (and a small launcher)
-fits: every pod is bound and Running. The same job with a fifth worker does not: the scheduler
-binds none of its pods (all or nothing), and `mpigen explain --cluster FILE`, given the Nodes and
-PriorityClasses as kubectl prints them, says so before it is applied.
+The cluster has four kwok nodes of 8 GPUs each, node-0..node-3 (and the production pools cpu-0
+and gpu-0..gpu-3, whose taints these jobs do not tolerate). A job of four 8-GPU workers (and a
+small launcher) fits: every pod is bound and Running. The same job with a fifth worker does not:
+the scheduler binds none of its pods (all or nothing), and `mpigen explain --cluster FILE`, given
+the Nodes and PriorityClasses as kubectl prints them, says so before it is applied.
 """
 
 from __future__ import annotations
@@ -45,16 +46,6 @@ def _pods(kube: Kube, namespace: str, job: str) -> list[dict]:
     return kube.get("pods", "-n", namespace, "-l", selector)["items"]
 
 
-@pytest.fixture(scope="module")
-def cluster_file(kube: Kube, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The cluster's Nodes and PriorityClasses as kubectl prints them, joined by a --- line."""
-    path = tmp_path_factory.mktemp("cluster") / "cluster.yaml"
-    nodes = kube.kubectl("get", "nodes", "-o", "yaml").stdout
-    classes = kube.kubectl("get", "priorityclasses", "-o", "yaml").stdout
-    path.write_text(nodes + "---\n" + classes)
-    return path
-
-
 def _write_spec(doc: dict, tmp_path: Path) -> Path:
     path = tmp_path / f"{doc['metadata']['name']}.yaml"
     path.write_text(yaml.safe_dump(doc))
@@ -78,13 +69,13 @@ def _delete(kube: Kube, kind: str, namespace: str, name: str) -> None:
 
 @pytest.mark.parametrize("framework", ["mpi", "pytorch"])
 @pytest.mark.parametrize("gang", GANGS)
-def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, cluster_file: Path, gang: str,
+def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, nodes_file: Path, gang: str,
                                                framework: str) -> None:
     namespace = kube.namespaces[gang]
     name = f"fits-{framework}"
     doc = spec(name, namespace, gang, 4, framework)
     kind = "mpijob" if framework == "mpi" else "pytorchjob"
-    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(cluster_file))
+    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(nodes_file))
     assert explained.returncode == 0 and "gang-" not in explained.stderr, explained.stderr
     placement = ("node-0..node-3: 1 worker each; launcher on node-0" if framework == "mpi"
                  else "master on node-0; node-1..node-3: 1 worker each")
@@ -107,15 +98,16 @@ def test_a_gang_that_fits_is_bound_and_running(kube: Kube, tmp_path: Path, clust
 
 
 @pytest.mark.parametrize("gang", GANGS)
-def test_a_gang_one_worker_too_large_gets_nothing(kube: Kube, tmp_path: Path, cluster_file: Path, gang: str) -> None:
+def test_a_gang_one_worker_too_large_gets_nothing(kube: Kube, tmp_path: Path, nodes_file: Path, gang: str) -> None:
     namespace = kube.namespaces[gang]
     name = "too-large"
     doc = spec(name, namespace, gang, 5)
-    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(cluster_file))
+    explained = kube.mpigen("explain", str(_write_spec(doc, tmp_path)), "--cluster", str(nodes_file))
     assert explained.returncode == 1, explained.stderr
-    assert "error gang-cannot-fit the gang cannot fit the cluster file's 4 nodes" in explained.stderr
-    assert ("5 workers need 8 nvidia.com/gpu each; each of the 4 nodes can hold at most 1 (8 nvidia.com/gpu "
-            "allocatable): room for 4 of 5") in explained.stderr, explained.stderr
+    assert "error gang-cannot-fit the gang cannot fit the cluster file's 9 nodes" in explained.stderr
+    assert ("5 workers need 8 nvidia.com/gpu each; cpu-0: none (taint dedicated=cpu:NoSchedule not tolerated), "
+            "gpu-0..gpu-3: none (taint dedicated=gpu-training:NoSchedule not tolerated), node-0..node-3: at most 1 "
+            "each (8 nvidia.com/gpu allocatable): room for 4 of 5") in explained.stderr, explained.stderr
     _apply_spec(kube, doc, tmp_path)
     try:
         deadline = time.monotonic() + HOLD_SECONDS

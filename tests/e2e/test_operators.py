@@ -8,7 +8,8 @@ namespace is replaced), and explained in that namespace, with the cluster's Prio
 compare like with like, explain's objects get the API server's defaulting too: they are created
 with `--dry-run=server` in a namespace no operator watches. Then only what the server sets on a
 live object is left aside: uid, resourceVersion, timestamps, managedFields, status, a Pod's
-nodeName (the scheduler's), generated names (the service-account token volume, a Job's
+nodeName (the scheduler's) and the zone and region labels the API server copies from its node
+when it is bound, generated names (the service-account token volume, a Job's
 controller-uid selector), and Secret values (random SSH keys: their keys are compared).
 """
 
@@ -64,6 +65,10 @@ def _ident(obj: dict) -> tuple[str, str]:
     return obj["kind"], obj["metadata"]["name"]
 
 
+# The PodTopologyLabels admission plugin (Kubernetes 1.35, feature PodTopologyLabelsAdmission, beta
+# and on by default) copies these labels of the node onto a Pod when it is bound to it
+# (plugin/pkg/admission/podtopologylabels).
+BINDING_LABELS = ("topology.kubernetes.io/zone", "topology.kubernetes.io/region")
 _GENERATED_VOLUME = re.compile(r"^kube-api-access-[a-z0-9]+$")
 
 
@@ -85,6 +90,9 @@ def normalized(obj: dict) -> dict:
             labels.pop("controller-uid", None)
             labels.pop("batch.kubernetes.io/controller-uid", None)
         pod_spec = obj["spec"]["template"]["spec"]
+    if obj["kind"] == "Pod":  # copied from the node at binding, as the node's
+        for label in BINDING_LABELS:
+            meta.get("labels", {}).pop(label, None)
     if obj["kind"] in ("Pod", "Job"):
         pod_spec.pop("nodeName", None)
         for volume in pod_spec.get("volumes", []):
@@ -192,30 +200,40 @@ def test_operator_objects_equal_explain(kube: Kube, cluster_file: Path, name: st
             live = {k: v for k, v in live.items() if k[0] == "PodGroup"}
             defaulted = {k: v for k, v in defaulted.items() if k[0] == "PodGroup"}
         missing = sorted(f"{k}/{n}" for (k, n), o in live.items() if o is None)
-        differences = []
-        for ident, want in defaulted.items():
-            got = live.get(ident)
-            if got is None:
-                continue
-            if ident[0] == "ConfigMap" and "discover_hosts.sh" in got.get("data", {}):
-                differences += _discover_hosts(kube, job, namespace, want, got)
-            diff = DeepDiff(normalized(want), normalized(got), ignore_order=False, verbose_level=2)
-            if diff:
-                differences.append(f"{ident[0]}/{ident[1]}: {diff.pretty()}")
-            owners = got["metadata"].get("ownerReferences") or []
-            if ident[0] != "Pod" or owners:  # every object the operator creates is the job's
-                if not any(o["kind"] == job["kind"] and o["name"] == job["metadata"]["name"] for o in owners):
-                    differences.append(f"{ident[0]}/{ident[1]}: not owned by the job ({owners})")
-        podgroups = [o for o in live.values() if o and o["kind"] == "PodGroup"]
-        policy = job["spec"]["runPolicy"].get("schedulingPolicy") if "runPolicy" in job["spec"] else None
-        for podgroup in podgroups:
-            differences += _podgroup_vs_policy(podgroup, policy or {})
+        differences = explain_differences(kube, job, namespace, defaulted, live)
         equal = len(expected) - len(missing) - len({d.split(":")[0] for d in differences})
         RESULTS[name] = (equal, len(expected))
         assert not missing and not differences, "\n".join(
             [f"missing: {', '.join(missing)}"] * bool(missing) + differences)
     finally:
         _delete_and_wait(kube, job, namespace, expected)
+
+
+def explain_differences(kube: Kube, job: dict, namespace: str, defaulted: dict[tuple[str, str], dict],
+                        live: dict[tuple[str, str], dict | None]) -> list[str]:
+    """How each live object the operator created for JOB differs from explain's (server-defaulted,
+    ``defaulted``), one line per object (``Kind/name: ...``): fields, an owner other than the job,
+    and each live PodGroup against the job's written schedulingPolicy. Objects not live are left
+    to the caller."""
+    differences = []
+    for ident, want in defaulted.items():
+        got = live.get(ident)
+        if got is None:
+            continue
+        if ident[0] == "ConfigMap" and "discover_hosts.sh" in got.get("data", {}):
+            differences += _discover_hosts(kube, job, namespace, want, got)
+        diff = DeepDiff(normalized(want), normalized(got), ignore_order=False, verbose_level=2)
+        if diff:
+            differences.append(f"{ident[0]}/{ident[1]}: {diff.pretty()}")
+        owners = got["metadata"].get("ownerReferences") or []
+        if ident[0] != "Pod" or owners:  # every object the operator creates is the job's
+            if not any(o["kind"] == job["kind"] and o["name"] == job["metadata"]["name"] for o in owners):
+                differences.append(f"{ident[0]}/{ident[1]}: not owned by the job ({owners})")
+    podgroups = [o for o in live.values() if o and o["kind"] == "PodGroup"]
+    policy = job["spec"]["runPolicy"].get("schedulingPolicy") if "runPolicy" in job["spec"] else None
+    for podgroup in podgroups:
+        differences += _podgroup_vs_policy(podgroup, policy or {})
+    return differences
 
 
 def _held_by_volcano(job: dict, live: dict[tuple[str, str], dict | None]) -> bool:

@@ -206,7 +206,8 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
         explained = kube.mpigen("explain", str(manifest), "--format", "yaml",
                                 "--cluster", str(_cluster_file(kube, tmp_path / "cluster.yaml")))
         assert explained.returncode in (0, 1), explained.stderr
-        cannot_fit = "error gang-cannot-fit" in explained.stderr  # on the cluster's Nodes
+        # on the cluster's Nodes: the proof, said if the gang is bound all the same
+        cannot_fit = [line for line in explained.stderr.splitlines() if "error gang-cannot-fit" in line]
         expected = [o for o in yaml.safe_load_all(explained.stdout) if isinstance(o, dict)]
         assert any(o["kind"] == "JobSet" for o in expected), f"explain printed no JobSet:\n{explained.stderr}"
         defaulted = _server_defaulted(kube, expected)
@@ -244,7 +245,7 @@ def test_trainer_objects_equal_explain(kube: Kube, namespaces: None, tmp_path: P
         if cannot_fit:
             del RUNS[name]
             HELD[name] = False
-            pods = _held(kube, job_name, "explain said the gang cannot fit the nodes")
+            pods = _held(kube, job_name, f"explain said the gang cannot fit the nodes: {cannot_fit[0]}")
             # Held, not absent: every pod was created and waits (a JobSet that created none would
             # pass the check above too).
             assert len(pods) == _pod_count(jobset), f"{len(pods)} pods, the JobSet's are {_pod_count(jobset)}"
