@@ -82,6 +82,11 @@ clean:
 bench: setup tools
 	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run
 
+# A fresh clone's `make demo` (the README's first command), pip's cache cold and warm; BENCHMARKS.md.
+.PHONY: bench-demo
+bench-demo:
+	$(PYTHON) -m bench.demo
+
 # Differential run against the real controllers (tests/oracle): mpi-operator, training-operator and
 # Kubeflow Trainer v2.3.0's runtime framework, a third of the N random cases each (of Trainer's, a
 # quarter are the TrainJobs mpigen builds from random specs, on the TrainingRuntime copy beside them).
