@@ -51,7 +51,8 @@ NAMESPACES = (
     Namespace("volcano", "volcano", "Volcano gang"),
     Namespace("scheduler-plugins", "scheduler-plugins", f"scheduler-plugins Coscheduling ({SCHEDULER_PLUGINS_NAME})"),
     Namespace("default", "none", "no gang (default-scheduler)"),
-    Namespace("research", "volcano", "Volcano gang; the namespace of specs/horovod-volcano.yaml (docs/local-cluster.md)"),
+    Namespace("research", "volcano",
+              "Volcano gang; the namespace of specs/horovod-volcano.yaml (docs/local-cluster.md)"),
 )
 WAIT = {"etcd": 60, "apiserver": 120, "crds": 60, "component": 90, "nodes": 60, "queue": 60, "operator": 90}
 

@@ -169,7 +169,8 @@ def test_the_quick_start_works_as_written(machine: dict[str, object], tmp_path: 
                          text=True, check=True).stdout
     assert "A first training job" in log and "deploy/train/base/mpijob.yaml" in log
     said = result.stdout + result.stderr
-    assert re.search(r"^mpigen validate\.+Passed$", said, re.M) and re.search(r"^mpigen check\.+Passed$", said, re.M), said
+    for hook in ("mpigen validate", "mpigen check"):
+        assert re.search(rf"^{hook}\.+Passed$", said, re.M), said
     # shell completion in a new bash
     completion = subprocess.run(["bash", "-i", "-c", "complete -p mpigen; COMP_WORDS=(mpigen bu); COMP_CWORD=1; "
                                  "_mpigen_completion mpigen; echo \"${COMPREPLY[*]}\""],
