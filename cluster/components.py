@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,11 @@ class Component:
     version: str
     binaries: dict[str, str]
     ldflags: tuple[str, ...] = field(default=())
+    # A main package built from an edited copy of its files (`go build` may not overlay files of
+    # the module cache): its folder in the release's module, and the edits (file, text,
+    # replacement), each text found there exactly once. The copy is made at build time beside the
+    # binary, with the component's go.mod and go.sum; nothing of the release is committed.
+    edited_main: tuple[str, tuple[tuple[str, str, str], ...]] | None = None
 
     @property
     def folder(self) -> Path:
@@ -57,7 +63,31 @@ class Component:
             if path.name in ("go.mod", "go.sum") or path.suffix == ".go":
                 h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         h.update(go_version.encode() + b"\0" + " ".join(self.ldflags).encode())
+        if self.edited_main:
+            h.update(json.dumps(self.edited_main).encode())
         return h.hexdigest()[:12]
+
+    def main_copy(self, folder: Path) -> Path:
+        """The folder to build in: the component's own module folder, or for an edited main, a copy
+        of that main package's files with the edits applied, in FOLDER/src with the go.mod and
+        go.sum of the component's module folder."""
+        if not self.edited_main:
+            return self.folder
+        package, edits = self.edited_main
+        module, _, path = package.partition(f"@{self.version}/")
+        source = module_dir(module, self.version) / path
+        src = folder / "src"
+        src.mkdir(parents=True, exist_ok=True)
+        for name in ("go.mod", "go.sum"):
+            shutil.copyfile(self.folder / name, src / name)
+        files = {f.name: f.read_text() for f in sorted(source.glob("*.go")) if not f.name.endswith("_test.go")}
+        for name, text, replacement in edits:
+            if files[name].count(text) != 1:
+                raise RuntimeError(f"{package}/{name}: {text!r} is not there exactly once")
+            files[name] = files[name].replace(text, replacement)
+        for name, text in files.items():
+            (src / name).write_text(text)
+        return src
 
 
 COMPONENTS: tuple[Component, ...] = (
@@ -86,6 +116,16 @@ COMPONENTS: tuple[Component, ...] = (
     # The version JobSet's own Makefile stamps (LD_FLAGS: version_pkg.GitVersion).
     Component("jobset", "v0.12.0", {"jobset-controller-manager": "sigs.k8s.io/jobset"},
               ("-X sigs.k8s.io/jobset/pkg/version.GitVersion=v0.12.0",)),
+    # Kueue's own Makefile stamps its version (LD_FLAGS: pkg/version.GitVersion). Without its internal
+    # certificate management (which writes a certificate for an in-cluster Service into a Secret),
+    # the release's main reads the metrics server's certificate from the fixed folder
+    # /etc/kueue/metrics/certs and exits when it is not there, though the metrics server is off: the
+    # one edit makes that folder $KUEUE_METRICS_CERT_DIR, which `make cluster` points at the
+    # certificate it makes.
+    Component("kueue", "v0.19.2", {"kueue": "."}, ("-X sigs.k8s.io/kueue/pkg/version.GitVersion=v0.19.2",),
+              ("sigs.k8s.io/kueue@v0.19.2/cmd/kueue",
+               (("main.go", 'metricsCertPath := "/etc/kueue/metrics/certs"',
+                 'metricsCertPath := os.Getenv("KUEUE_METRICS_CERT_DIR")'),))),
     Component("trainer", "v2.3.0", {
         "trainer-controller-manager": "github.com/kubeflow/trainer/v2/cmd/trainer-controller-manager",
     }),
@@ -129,7 +169,7 @@ def build(log=print) -> dict[str, Path]:
             partial = target.with_name(target.name + ".partial")
             ldflags = " ".join(("-s", "-w", *component.ldflags))
             subprocess.run(["go", "build", "-trimpath", "-ldflags", ldflags, "-o", str(partial), package],
-                           cwd=component.folder, env=go_env(), check=True)
+                           cwd=component.main_copy(folder), env=go_env(), check=True)
             partial.rename(target)
     return paths
 

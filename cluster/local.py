@@ -19,8 +19,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import components, pki
-from .objects import (ALL_NODES, FIXTURES, NODE_CAPACITY, NODES, POOL_NODES, SCHEDULER_PLUGINS_NAME, crd_objects,
-                      jobset_config, jobset_webhooks, kubeconfig_file, kwok_config, node, pool_node,
+from .objects import (ALL_NODES, FIXTURES, KUEUE_FIXTURES, KUEUE_NAMESPACE, KUEUE_SYSTEM_NAMESPACE, NODE_CAPACITY,
+                      NODES, POOL_NODES, SCHEDULER_PLUGINS_NAME, crd_objects, jobset_config, jobset_webhooks,
+                      kubeconfig_file, kueue_config, kueue_crds, kueue_webhooks, kwok_config, node, pool_node,
                       scheduler_plugins_config, trainer_config, trainer_runtimes, trainer_webhooks, volcano_config,
                       volcano_queue, webhook_configuration, webhook_paths)
 from .procs import ClusterError, Proc, free_ports, start, stop, wait_for
@@ -37,7 +38,7 @@ class Namespace:
     """A namespace and the gang mode of the operator instances that watch it."""
 
     name: str
-    gang: str  # volcano, scheduler-plugins, none
+    gang: str  # volcano, scheduler-plugins, kueue, none
     why: str
 
     @property
@@ -53,6 +54,8 @@ NAMESPACES = (
     Namespace("default", "none", "no gang (default-scheduler)"),
     Namespace("research", "volcano",
               "Volcano gang; the namespace of specs/horovod-volcano.yaml (docs/local-cluster.md)"),
+    Namespace(KUEUE_NAMESPACE, "kueue", "no gang scheduler; Kueue admits a job by its LocalQueue (label "
+              "kueue.x-k8s.io/queue-name; LocalQueue user-queue of cluster/kueue.yaml)"),
 )
 WAIT = {"etcd": 60, "apiserver": 120, "crds": 60, "component": 90, "nodes": 60, "queue": 60, "operator": 90}
 
@@ -161,8 +164,9 @@ def up(log=print) -> dict:
     pki.make(certs)
     ports = dict(zip(("etcd", "etcd-peer", "apiserver", "controller-manager", "scheduler", "scheduler-plugins",
                       "vc-scheduler-healthz", "vc-scheduler-metrics", "vc-controller-healthz", "vc-controller-metrics",
-                      "kwok", "webhook", "jobset-webhook", "jobset-probe", "trainer-webhook", "trainer-probe"),
-                     free_ports(16)))
+                      "kwok", "webhook", "jobset-webhook", "jobset-probe", "trainer-webhook", "trainer-probe",
+                      "kueue-webhook", "kueue-probe"),
+                     free_ports(18)))
     server = f"https://127.0.0.1:{ports['apiserver']}"
     state = {"server": server, "pki": str(certs), "ports": ports, "processes": [],
              "namespaces": [asdict(ns) for ns in NAMESPACES]}
@@ -202,13 +206,13 @@ def up(log=print) -> dict:
         wait_for("kube-apiserver", lambda: _https_ok(f"{server}/readyz", context), WAIT["apiserver"], [etcd, apiserver])
 
         log("custom resource definitions, namespaces ...")
-        apply(crd_objects())
+        apply(crd_objects() + kueue_crds(ports["kueue-webhook"], certs))
         # kubectl wait fails at once on a CRD whose status has no conditions yet: poll it, bounded.
         wait_for("custom resource definitions Established", lambda: kubectl(
             "wait", "--for=condition=Established", "--all", "crd", "--timeout=5s", check=False).returncode == 0,
                  WAIT["crds"], [apiserver])
-        apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns.name}}
-               for ns in NAMESPACES if ns.name != "default"])
+        apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
+               for ns in (*(ns.name for ns in NAMESPACES), KUEUE_SYSTEM_NAMESPACE) if ns != "default"])
 
         log("controllers and schedulers ...")
         kube = [f"--kubeconfig={kubeconfig}", f"--authentication-kubeconfig={kubeconfig}",
@@ -321,6 +325,21 @@ def up(log=print) -> dict:
         apply([hook for configs in hooks.values() for hook in configs])
         log("Kubeflow Trainer's default ClusterTrainingRuntimes ...")
         apply(trainer_runtimes())
+
+        log("Kueue ...")
+        kueue_file = config / "kueue.json"
+        kueue_config(kueue_file, ports["kueue-webhook"], ports["kueue-probe"], certs / "webhook")
+        kueue = launch("kueue", [str(paths["kueue"]), f"--kubeconfig={kubeconfig}", f"--config={kueue_file}"],
+                       dict(env, KUEUE_METRICS_CERT_DIR=str(certs / "webhook")))
+        kueue_hooks = kueue_webhooks(ports["kueue-webhook"], certs)
+        wait_for(kueue.name, lambda: _http_ok(f"http://127.0.0.1:{ports['kueue-probe']}/readyz"),
+                 WAIT["operator"], [kueue, apiserver])
+        wait_for("kueue webhooks", lambda: all(_webhook_served(url, context) for url in webhook_paths(kueue_hooks)),
+                 WAIT["operator"], [kueue])
+        apply(kueue_hooks)
+        # The conversion webhook serves once the manager runs: the ClusterQueue of the fixtures is
+        # written through it (v1beta2 in, v1beta2 stored), and Kueue's own webhooks check it.
+        kubectl("apply", "--server-side", "--field-manager=mpigen-cluster", f"--filename={KUEUE_FIXTURES}")
         log("what the example specs assume: PriorityClasses, queues ...")
         kubectl("apply", "--server-side", "--field-manager=mpigen-cluster", *(f"--filename={f}" for f in FIXTURES))
     except BaseException:
@@ -354,5 +373,8 @@ def describe(state: dict) -> str:
     lines.append(f"Kubeflow Trainer {components.version('trainer')} and JobSet {components.version('jobset')}: "
                  "cluster-wide; a TrainJob's gang is its runtime's podGroupPolicy (Trainer's default "
                  "ClusterTrainingRuntimes installed)")
+    lines.append(f"Kueue {components.version('kueue')}: the jobs of namespace {KUEUE_NAMESPACE} only (MPIJob, PyTorchJob, "
+                 "TFJob, JobSet, TrainJob); ResourceFlavor default-flavor, ClusterQueue cluster-queue, LocalQueue "
+                 f"{KUEUE_NAMESPACE}/user-queue")
     lines.append("logs: " + str(RUN / "logs"))
     return "\n".join(lines)

@@ -34,10 +34,18 @@ KWOK_STAGES = ("node/fast/node-initialize.yaml", "node/heartbeat-with-lease/node
 TRAINING_OPERATOR = ("github.com/kubeflow/training-operator", components.version("training-operator"))
 TRAINER = ("github.com/kubeflow/trainer/v2", "v2.3.0")
 JOBSET = ("sigs.k8s.io/jobset", "v0.12.0")
+KUEUE = ("sigs.k8s.io/kueue", components.version("kueue"))
+# The one namespace whose jobs Kueue manages, and the namespace of its own objects (config/default's).
+KUEUE_NAMESPACE = "kueue"
+KUEUE_SYSTEM_NAMESPACE = "kueue-system"
+# The integrations the local cluster turns on: the jobs mpigen writes and what a TrainJob creates.
+KUEUE_FRAMEWORKS = ("kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob",
+                    "jobset.x-k8s.io/jobset", "trainer.kubeflow.org/trainjob")
 # Trainer's default ClusterTrainingRuntimes as `make schemas` builds them from the release
 # (manifests/base/runtimes, with the pinned `kubectl kustomize`).
 TRAINER_RUNTIMES = components.ROOT / "mpigen" / "data" / "trainer" / "v2.3.0" / "runtimes.json"
 FIXTURES = (components.ROOT / "specs" / "cluster" / "priorityclasses.yaml", components.ROOT / "cluster" / "fixtures.yaml")
+KUEUE_FIXTURES = components.ROOT / "cluster" / "kueue.yaml"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -58,13 +66,17 @@ def kubeconfig_file(path: Path, server: str, certs: Path) -> None:
 
 def scheduler_plugins_config(path: Path, kubeconfig: Path) -> None:
     """scheduler-plugins' own Coscheduling example (manifests/coscheduling/scheduler-config.yaml)
-    with this cluster's kubeconfig and the profile named as mpigen and the operators name it."""
+    with this cluster's kubeconfig and the profile named as mpigen and the operators name it, and
+    CapacityScheduling (ElasticQuota) enabled beside Coscheduling in that profile, as the release's
+    Helm chart (manifests/install/charts/as-a-second-scheduler) composes them; a namespace without
+    an ElasticQuota is not limited by it."""
     source = components.module_dir(*SCHEDULER_PLUGINS_CRDS[:2]) / "manifests/coscheduling/scheduler-config.yaml"
     config = yaml.safe_load(source.read_text())
     config["clientConnection"]["kubeconfig"] = str(kubeconfig)
     config["leaderElection"] = {"leaderElect": False}
     (profile,) = config["profiles"]
     profile["schedulerName"] = SCHEDULER_PLUGINS_NAME
+    profile["plugins"]["multiPoint"]["enabled"].append({"name": "CapacityScheduling"})
     path.write_text(json.dumps(config, indent=1))
 
 
@@ -283,6 +295,79 @@ def jobset_webhooks(port: int, certs: Path) -> list[dict]:
     config/components/webhook renders them, named as the release's config/default (namePrefix
     jobset-) names them."""
     return _kustomized_webhooks(components.module_dir(*JOBSET) / "config/components/webhook", port, certs, "jobset-")
+
+
+# ------------------------------------------------------------------------------------------------
+# Kueue v0.19.2
+
+
+def _only_kueue_namespace() -> dict:
+    return {"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In",
+                                  "values": [KUEUE_NAMESPACE]}]}
+
+
+def kueue_config(path: Path, webhook_port: int, probe_port: int, cert_dir: Path) -> None:
+    """Kueue's own manager configuration (config/components/manager/controller_manager_config.yaml),
+    adapted as JobSet's (webhook server on 127.0.0.1 with the certificate `make cluster` made,
+    internalCertManagement off, probes on 127.0.0.1, no metrics server, no leader election), with:
+    the integrations of KUEUE_FRAMEWORKS only; jobs managed in the namespace ``kueue`` only
+    (managedJobsNamespaceSelector; the release's default is every namespace but kube-system and
+    kueue-system), so that the other namespaces run as they did before Kueue; the visibility
+    server off (feature gate VisibilityOnDemand: it listens on every address and serves an
+    APIService the local cluster does not register)."""
+    source = components.module_dir(*KUEUE) / "config/components/manager/controller_manager_config.yaml"
+    config = yaml.safe_load(source.read_text())
+    config["namespace"] = KUEUE_SYSTEM_NAMESPACE
+    config["leaderElection"] = {"leaderElect": False}
+    config["internalCertManagement"] = {"enable": False}
+    config["webhook"] = {"host": "127.0.0.1", "port": webhook_port, "certDir": str(cert_dir)}
+    config["health"] = {"healthProbeBindAddress": f"127.0.0.1:{probe_port}"}
+    config["metrics"] = {"bindAddress": "0"}
+    config["integrations"] = {"frameworks": list(KUEUE_FRAMEWORKS)}
+    config["managedJobsNamespaceSelector"] = _only_kueue_namespace()
+    config["featureGates"] = {"VisibilityOnDemand": False}
+    path.write_text(json.dumps(config, indent=1))
+
+
+def kueue_crds(port: int, certs: Path) -> list[dict]:
+    """Kueue's CRDs as config/components/crd renders them (its v1beta1 <-> v1beta2 conversion
+    webhooks on), each conversion webhook called by URL on 127.0.0.1:PORT with the cluster's CA."""
+    rendered = subprocess.run(["kubectl", "kustomize", str(components.module_dir(*KUEUE) / "config/components/crd")],
+                              capture_output=True, text=True, check=True)
+    ca = base64.b64encode((certs / "ca.crt").read_bytes()).decode()
+    crds = []
+    for doc in yaml.safe_load_all(rendered.stdout):
+        if not doc or doc.get("kind") != "CustomResourceDefinition":
+            continue
+        webhook = doc["spec"].get("conversion", {}).get("webhook")
+        if webhook:
+            path = webhook["clientConfig"]["service"]["path"]
+            webhook["clientConfig"] = {"url": f"https://127.0.0.1:{port}{path}", "caBundle": ca}
+        crds.append(doc)
+    return crds
+
+
+def kueue_webhooks(port: int, certs: Path) -> list[dict]:
+    """Kueue v0.19.2's mutating and validating webhooks (config/components/webhook, named as
+    config/default's namePrefix kueue- names them): those of Kueue's own kinds and of the
+    integrations KUEUE_FRAMEWORKS; the job webhooks select the namespace ``kueue`` only, as the
+    manager's managedJobsNamespaceSelector does (kueue_config). The webhooks of integrations left
+    off are left out: their handlers are not served, and a webhook that fails would refuse every
+    Pod, Deployment or batch Job of the cluster."""
+    groups = {"kueue.x-k8s.io"} | {framework.split("/")[0] for framework in KUEUE_FRAMEWORKS}
+    kinds = {framework.split("/")[1] + "s" for framework in KUEUE_FRAMEWORKS}
+    configs = []
+    for config in _kustomized_webhooks(components.module_dir(*KUEUE) / "config/components/webhook", port, certs,
+                                       "kueue-"):
+        hooks = []
+        for hook in config["webhooks"]:
+            rule = hook["rules"][0]
+            if rule["apiGroups"][0] == "kueue.x-k8s.io":
+                hooks.append(hook)
+            elif rule["apiGroups"][0] in groups and rule["resources"][0] in kinds:
+                hooks.append({**hook, "namespaceSelector": _only_kueue_namespace()})
+        configs.append({**config, "webhooks": hooks})
+    return configs
 
 
 def trainer_runtimes() -> list[dict]:

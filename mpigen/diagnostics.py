@@ -17,6 +17,17 @@ EXIT_USAGE = 2  # usage or I/O error
 EXIT_INTERNAL = 3  # a bug in mpigen
 
 
+class UsageError(Exception):
+    """A usage or I/O error, not a problem of the input: a file that cannot be found or read, an
+    environment the spec lacks, an option's value mpigen does not know. The command line prints it
+    as ``mpigen: MESSAGE`` (exit code 2); the Python API (:mod:`mpigen.api`) raises it.
+    ``path``: the file that could not be found or read, when that is the error."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -65,16 +76,20 @@ CODES = frozenset({
     "framework-field", "gang-cannot-fit", "gang-ignored", "gang-may-not-fit", "git-credentials-over-http",
     "gpu-topology", "group-mark", "host-network-dns", "host-network-ssh", "host-path", "hostfile-too-large",
     "hostname", "immutable-field", "import-dropped", "import-kind", "import-lost", "import-mismatch", "import-other-object",
-    "import-second-job", "init-container-name", "io-error", "istio-sidecar", "kubeconform", "kueue-ignored",
+    "import-second-job", "init-container-name", "io-error", "istio-sidecar", "job-failed", "job-suspended",
+    "kubeconform", "kueue-ignored",
     "kueue-priority-class", "kueue-queue", "kueue-suspend", "launcher-gpu", "launcher-wait-gang-deadlock",
     "legacy-api-version", "lossy-migration", "migrated-api", "migrated-field", "min-available",
     "min-available-too-large", "min-resources-mismatch", "min-resources-order", "missing-field", "mpijob-invalid",
     "no-mpijob", "no-podgroup", "no-schema", "no-spec", "nondeterministic", "not-a-spec", "not-an-object",
-    "not-created", "not-migratable", "nothing-to-migrate", "object-meta", "operator-crash", "operator-version",
+    "not-created", "not-migratable", "nothing-to-migrate", "object-meta", "object-missing", "operator-crash",
+    "operator-version",
     "patch-adds-container", "patch-container-order", "patch-directive", "patch-element-order", "patch-field",
     "patch-merge-key", "patch-not-pod-template", "patch-overrides", "patch-owned", "patch-retain-keys",
-    "patch-type", "plaintext-credential", "pod-containers", "pod-env", "pod-ports", "pod-probes", "pod-resources",
-    "pod-scheduling", "pod-security", "pod-spec", "pod-volumes", "priority-class", "priority-class-not-on-pods",
+    "patch-type", "plaintext-credential", "pod-containers",
+    "pod-env", "pod-ports", "pod-probes", "pod-resources",
+    "pod-scheduling", "pod-security", "pod-spec", "pod-unschedulable", "pod-volumes",
+    "podgroup-differs", "podgroup-unschedulable", "priority-class", "priority-class-not-on-pods",
     "priority-class-spec", "priority-order", "quantity", "quantity-overflow", "queue-admits", "queue-cannot-admit",
     "queue-ignored", "queue-may-not-admit", "role-conflict",
     "role-null", "role-unknown", "runtime-copy", "runtime-field", "runtime-framework", "runtime-not-found",
@@ -86,7 +101,8 @@ CODES = frozenset({
     "trainingruntime-beside", "trainingruntime-invalid", "trainjob-gang", "trainjob-invalid",
     "trainjob-not-carried", "trainjob-patch-target-missing", "trainjob-runtime-missing", "unknown-api",
     "unknown-field", "unknown-null-field", "usage-error", "volcano-queue-name", "volume-mount-path", "volume-name",
-    "volume-source", "volume-undefined", "worker-no-sshd", "workers", "yaml-bool", "yaml-duplicate-key",
+    "volume-source", "volume-undefined", "worker-no-sshd", "workers", "workload-not-admitted",
+    "yaml-bool", "yaml-duplicate-key",
     "yaml-encoding", "yaml-key", "yaml-merge", "yaml-number", "yaml-recursive-alias", "yaml-syntax", "yaml-tag",
     "yaml-too-deep", "yaml-too-large", "yaml-value", "zero-replicas",
 })

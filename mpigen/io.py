@@ -1,9 +1,10 @@
 """What the commands read and write: files and stdin, option values, diagnostics on stderr.
 
 For :mod:`mpigen.commands` only; the pipeline's stages neither print nor read files. A usage or
-I/O error is raised as :class:`UsageError`, which :mod:`mpigen.main` prints as ``mpigen: MESSAGE``
-with exit code 2. :mod:`mpigen.main` imports this module at start-up, so the loader, the cluster
-file's reader and the configuration are imported by the functions that need them.
+I/O error is raised as :class:`UsageError` (:mod:`mpigen.diagnostics`', which the Python API
+raises too); :mod:`mpigen.main` prints it as ``mpigen: MESSAGE`` with exit code 2.
+:mod:`mpigen.main` imports this module at start-up, so the loader, the cluster file's reader and
+the configuration are imported by the functions that need them.
 """
 
 from __future__ import annotations
@@ -14,63 +15,35 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .diagnostics import Diagnostic, Severity, sort_diagnostics
+from .diagnostics import Diagnostic, Severity, UsageError, sort_diagnostics
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from .config import Config
+    from .explanation.jobs import Jobs
     from .load.cluster import Cluster
     from .load.document import LoadResult
-    from .pipeline import CompiledJob
     from .load.trainer_runtimes import Runtimes
-    from .trainer.documents import Explained
-    from .validate import Job
-
-
-class UsageError(Exception):
-    """A usage or I/O error: printed as ``mpigen: MESSAGE``; the exit code is 2. ``path``: the file
-    that could not be found or read, when that is the error."""
-
-    def __init__(self, message: str, path: str | None = None) -> None:
-        super().__init__(message)
-        self.path = path
 
 
 def read_input(path: str) -> tuple[bytes, str]:
     """The bytes of a file or of stdin (``-``), and the name diagnostics give it."""
     if path == "-":
         return sys.stdin.buffer.read(), "<stdin>"
-    try:
-        with open(path, "rb") as file:
-            return file.read(), path
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a file", path) from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
+    from .api import read_bytes
+
+    return read_bytes(path), path
 
 
-def names_runtimes(raw: bytes) -> bool:
-    """Whether a file may hold a TrainJob or a spec with ``spec.runtime``, which name a training
-    runtime: the only readers of the runtimes of the files beside it."""
-    return b"TrainJob" in raw or b"runtime" in raw
-
-
-def read_beside(files: list[str]) -> dict[str, bytes]:
-    """The other files of the folders of ``files`` (:func:`mpigen.validate.discover.neighbours`),
-    read for their training runtimes: a TrainJob's runtime is often in a file of its own beside it.
-    One that cannot be read is not part of the run and is passed over."""
-    from .validate.discover import neighbours
-
-    out: dict[str, bytes] = {}
-    for path in neighbours(files):
-        try:
-            with open(path, "rb") as file:
-                out[path] = file.read()
-        except OSError:
-            continue
-    return out
+def api_input(path: str) -> str | tuple[str, bytes]:
+    """A command's path argument as the Python API (:mod:`mpigen.api`) reads it: the path, or for
+    ``-`` stdin's name and bytes (the API reads files, never stdin)."""
+    if path == "-":
+        raw, name = read_input(path)
+        return name, raw
+    return path
 
 
 def load_input(path: str) -> tuple[LoadResult, str]:
@@ -186,56 +159,22 @@ def cluster_runtimes(cluster: Cluster | None) -> Runtimes | None:
     return cluster.runtimes if cluster is not None and cluster.runtimes.objects else None
 
 
-@dataclass
-class Jobs:
-    """The jobs of a source as ``mpigen explain`` and ``mpigen podgroup`` read them (:func:`read_jobs`)."""
-
-    name: str  # how diagnostics name the source
-    cluster: Cluster | None
-    classes: dict[str, int] | None  # the cluster file's PriorityClasses
-    jobs: list[Job]  # MPIJobs, PyTorchJobs and TFJobs without errors
-    trainjobs: list[Explained]  # TrainJobs without errors, explained by Trainer's runtime framework
-    diagnostics: list[Diagnostic]
-
-
 def read_jobs(source: str, gang: str | None, scheduler_name: str, cluster_input: ClusterInput,
               version: OperatorVersion, env: str | None, disabled: frozenset[str] = frozenset(),
               server_side: bool = False) -> Jobs:
-    """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them: the jobs with
-    validate's verdict on them (:func:`mpigen.validate.find_jobs`; ``server_side``: the
-    configuration's ``apply: server-side``), the TrainJobs explained. Raises :class:`UsageError`
+    """SOURCE (a file or -) and ``--cluster`` read as explain and podgroup read them
+    (:func:`mpigen.explanation.jobs.read_jobs`: the jobs with validate's verdict on them, the
+    TrainJobs explained), with the runtimes of the files beside SOURCE. Raises :class:`UsageError`
     for an ``--env`` the spec lacks."""
-    from .lint.base import LintOptions, trainer_runtimes
-    from .names import TRAINJOB_KIND
-    from .pipeline import Options
-    from .trainer.documents import Source, explain_trainjobs
-    from .load.yaml_loader import load_bytes
-    from .validate import NoSuchEnvironment, ValidateOptions, find_jobs, run_runtimes, with_run_runtimes
+    from .api import names_runtimes, read_beside
+    from .explanation.jobs import read_jobs as read
 
     cluster, diagnostics = load_cluster(cluster_input)
-    classes = None if cluster is None else cluster.priority_classes
     raw, name = read_input(source)
-    loaded = load_bytes(raw, name)
-    lint = LintOptions(gang=gang, scheduler_name=scheduler_name, priority_classes=classes, operator_version=version,
-                       trainer_runtimes=cluster_runtimes(cluster), namespaces=cluster_namespaces(cluster))
-    options = ValidateOptions(lint=lint, build=Options(version, classes, cluster_runtimes(cluster), disabled),
-                              disabled=disabled, server_side=server_side)
-    if names_runtimes(raw):  # the runtimes of the files beside it, as validate knows them
-        options = with_run_runtimes(options, run_runtimes(read_beside([source]).items()))
-    try:
-        jobs, found = find_jobs(loaded, name, options, env)
-    except NoSuchEnvironment as exc:
-        raise UsageError(str(exc)) from None
-    diagnostics += found
-    from .load.trainer_runtimes import with_runtimes
-
-    trainjobs = [Source(job.obj, name, job.locate) for job in jobs if job.obj["kind"] == TRAINJOB_KIND]
-    # The runtimes of the input file (the TrainingRuntime a spec builds beside its TrainJob) too.
-    runtimes = with_runtimes(trainer_runtimes(options.lint), [rt for job in jobs for rt in job.runtimes])
-    explained, found = explain_trainjobs(trainjobs, runtimes, classes)
-    diagnostics += found
-    return Jobs(name, cluster, classes, [job for job in jobs if job.obj["kind"] != TRAINJOB_KIND], explained,
-                diagnostics)
+    beside = read_beside([source]) if names_runtimes(raw) else None
+    jobs = read(raw, name, cluster, gang, scheduler_name, version, env, disabled, server_side, beside)
+    jobs.diagnostics[:0] = diagnostics
+    return jobs
 
 
 def load_config(path: str | None) -> Config:
@@ -258,17 +197,6 @@ def load_config(path: str | None) -> Config:
     if wrong:
         raise UsageError(f"{config.path}: disable: {wrong}")
     return config
-
-
-def require_environment(jobs: list[CompiledJob], env: str | None) -> None:
-    """:class:`UsageError` when ``--env`` names an environment that one of the compiled jobs lacks."""
-    if env is None:
-        return
-    missing = [job.name for job in jobs if env not in job.environments]
-    if missing:
-        known = sorted({e for job in jobs for e in job.environments})
-        raise UsageError(f"--env {env}: no such environment in {', '.join(missing)} "
-                         f"(environments: {', '.join(known) or 'none'})")
 
 
 def report(diagnostics: list[Diagnostic], notes: bool = True) -> None:

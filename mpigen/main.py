@@ -25,6 +25,7 @@ COMMANDS = {
     "argocd": "mpigen.commands.argocd:argocd",
     "build": "mpigen.commands.build:build",
     "check": "mpigen.commands.check:check",
+    "diagnose": "mpigen.commands.diagnose:diagnose",
     "explain": "mpigen.commands.explain:explain",
     "import": "mpigen.main:import_group",
     "init": "mpigen.commands.init:init",

@@ -5,8 +5,10 @@ It serves what the reader asks for and records every request: discovery (``/api/
 paginated (at most :attr:`FakeApiServer.page` objects a page, whatever ``limit`` asks, as a real
 server may; ``continue`` tokens), with field selectors (``a=b``, ``a!=b``, on dotted paths) applied.
 A list of a built-in kind carries its items without apiVersion and kind, as the real server's do.
-One object is got by name too (``/api/v1/namespaces/NS/RESOURCE/NAME``). Lists and gets of the
-resources in ``forbidden`` are refused (403, with the API server's Status message). HTTPS with a CA
+Lists of one namespace (``/api/v1/namespaces/NS/RESOURCE``), label selectors (``a=b``) and one
+object got by name (``/api/v1/namespaces/NS/RESOURCE/NAME``, ``/apis/G/V/RESOURCE/NAME``) are
+served too. Lists and gets of the resources in ``forbidden`` are refused (403, with the API
+server's Status message). HTTPS with a CA
 of its own (made with the openssl command, as cluster/pki.py makes the local cluster's); a
 request is let in with the bearer token or a client certificate the CA signed, else 401.
 """
@@ -54,12 +56,28 @@ KINDS = (
     Kind("scheduling.volcano.sh", "v1beta1", "podgroups", "PodGroup", True),
     Kind("", "v1", "configmaps", "ConfigMap", True),
     Kind("kueue.x-k8s.io", "v1beta1", "clusterqueues", "ClusterQueue", False),
+    Kind("kueue.x-k8s.io", "v1beta1", "cohorts", "Cohort", False),
     Kind("kueue.x-k8s.io", "v1beta1", "localqueues", "LocalQueue", True),
     Kind("kueue.x-k8s.io", "v1beta1", "resourceflavors", "ResourceFlavor", False),
+    Kind("kueue.x-k8s.io", "v1beta1", "workloadpriorityclasses", "WorkloadPriorityClass", False),
     Kind("kueue.x-k8s.io", "v1beta1", "workloads", "Workload", True),
     Kind("scheduling.x-k8s.io", "v1alpha1", "elasticquotas", "ElasticQuota", True),
 )
 """Every kind the fake can serve (one version each)."""
+
+JOB_KINDS = (
+    Kind("kubeflow.org", "v2beta1", "mpijobs", "MPIJob", True),
+    Kind("kubeflow.org", "v1", "pytorchjobs", "PyTorchJob", True),
+    Kind("kubeflow.org", "v1", "tfjobs", "TFJob", True),
+    Kind("trainer.kubeflow.org", "v1alpha1", "trainjobs", "TrainJob", True),
+    Kind("", "v1", "services", "Service", True),
+    Kind("", "v1", "events", "Event", True),
+    Kind("batch", "v1", "jobs", "Job", True),
+    Kind("jobset.x-k8s.io", "v1alpha2", "jobsets", "JobSet", True),
+    Kind("scheduling.x-k8s.io", "v1alpha1", "podgroups", "PodGroup", True),
+)
+"""What mpigen diagnose reads besides: the jobs, and what the operators create for them. The
+objects of a resource two groups serve (podgroups) are told apart by their apiVersion."""
 
 
 def openssl(folder: Path, *args: str) -> None:
@@ -99,6 +117,13 @@ def selected(obj: dict[str, Any], selector: str) -> bool:
             if _field(obj, key) != value:
                 return False
     return True
+
+
+def labelled(obj: dict[str, Any], selector: str) -> bool:
+    """Whether ``obj``'s labels pass a label selector of ``a=b`` terms."""
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    terms = (term.split("=", 1) for term in filter(None, selector.split(",")))
+    return all(labels.get(key) == value for key, value in terms)
 
 
 @dataclass
@@ -182,29 +207,42 @@ class FakeApiServer:
                                            for o in self.served if o.group_version == k.group_version]}
             if path == f"{prefix}/{k.resource}":
                 return self.list(k, query)
-            parts = path.removeprefix(f"{prefix}/").split("/")  # namespaces, NS, RESOURCE, NAME
-            if k.namespaced and path.startswith(f"{prefix}/") and len(parts) == 4 and parts[0] == "namespaces" \
-                    and parts[2] == k.resource:
+            parts = path.removeprefix(f"{prefix}/").split("/")  # [namespaces, NS,] RESOURCE[, NAME]
+            if not path.startswith(f"{prefix}/"):
+                continue
+            if k.namespaced and len(parts) == 4 and parts[0] == "namespaces" and parts[2] == k.resource:
                 return self.get(k, parts[1], parts[3])
+            if k.namespaced and len(parts) == 3 and parts[0] == "namespaces" and parts[2] == k.resource:
+                return self.list(k, query, parts[1])
+            if not k.namespaced and len(parts) == 2 and parts[0] == k.resource:
+                return self.get(k, "", parts[1])
         return 404, status(404, "NotFound", "the server could not find the requested resource")
+
+    def held(self, kind: Kind) -> list[dict[str, Any]]:
+        """The objects of ``kind``'s resource of its group and version."""
+        return [o for o in self.objects.get(kind.resource, []) if o.get("apiVersion", kind.group_version)
+                == kind.group_version]
 
     def get(self, kind: Kind, namespace: str, name: str) -> tuple[int, dict[str, Any]]:
         if kind.resource in self.forbidden:
             return 403, status(403, "Forbidden", f'{kind.resource} "{name}" is forbidden: User "jane" cannot get '
                                                  f'resource "{kind.resource}" in API group "{kind.group}" in the '
                                                  f'namespace "{namespace}"')
-        for obj in self.objects.get(kind.resource, []):
-            if obj["metadata"]["name"] == name and obj["metadata"].get("namespace") == namespace:
+        for obj in self.held(kind):
+            if obj["metadata"]["name"] == name and obj["metadata"].get("namespace", "") == namespace:
                 return 200, obj
         return 404, status(404, "NotFound", f'{kind.resource} "{name}" not found')
 
-    def list(self, kind: Kind, query: dict[str, list[str]]) -> tuple[int, dict[str, Any]]:
+    def list(self, kind: Kind, query: dict[str, list[str]], namespace: str = "") -> tuple[int, dict[str, Any]]:
         if kind.resource in self.forbidden:
             name = f"{kind.resource}.{kind.group}" if kind.group else kind.resource
+            scope = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
             return 403, status(403, "Forbidden", f'{name} is forbidden: User "jane" cannot list resource '
-                                                 f'"{kind.resource}" in API group "{kind.group}" at the cluster scope')
+                                                 f'"{kind.resource}" in API group "{kind.group}" {scope}')
         selector = (query.get("fieldSelector") or [""])[0]
-        items = [o for o in self.objects.get(kind.resource, []) if selected(o, selector)]
+        labels = (query.get("labelSelector") or [""])[0]
+        items = [o for o in self.held(kind) if selected(o, selector) and labelled(o, labels)
+                 and (not namespace or o["metadata"].get("namespace") == namespace)]
         start = int((query.get("continue") or ["0"])[0] or 0)
         limit = min(int((query.get("limit") or ["0"])[0] or 0) or len(items), self.page)
         page = items[start:start + limit]

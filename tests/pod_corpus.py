@@ -80,7 +80,7 @@ def cases() -> list[Case]:
 def errors(case: Case) -> list[Any]:
     """The error diagnostics ``mpigen validate`` gives the case's file (the Pod has no schema)."""
     from mpigen.diagnostics import Severity
-    from mpigen.validate.engine import ValidateOptions, validate_bytes
+    from mpigen.validation.engine import ValidateOptions, validate_bytes
 
     diagnostics, _ = validate_bytes(case.path.read_bytes(), str(case.path), ValidateOptions())
     return [d for d in diagnostics if d.severity is Severity.ERROR]

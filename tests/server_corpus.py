@@ -104,7 +104,7 @@ def _names_runtime_beside(obj: dict[str, Any]) -> bool:
 
 def schema(obj: dict[str, Any]) -> dict[str, Any]:
     from mpigen.spec.schema import load_schema
-    from mpigen.validate import schema_for
+    from mpigen.validation import schema_for
 
     name = schema_for(obj["apiVersion"], obj["kind"])
     assert name, f"no schema for {obj['apiVersion']} {obj['kind']}"
@@ -267,7 +267,7 @@ def file_name(case: Case) -> str:
 def validate_errors(case: Case) -> list[Any]:
     """The error diagnostics ``mpigen validate`` gives the case's manifest."""
     from mpigen.diagnostics import Severity
-    from mpigen.validate.engine import ValidateOptions, validate_bytes
+    from mpigen.validation.engine import ValidateOptions, validate_bytes
 
     diagnostics, _ = validate_bytes(case.text.encode("utf-8"), case.name, ValidateOptions())
     return [d for d in diagnostics if d.severity is Severity.ERROR]

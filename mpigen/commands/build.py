@@ -8,8 +8,7 @@ import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, EXIT_OK, has_errors
-from ..emit.yaml_emit import dump_all
-from ..pipeline import CompiledJob, Options, compile_specs
+from ..pipeline import CompiledJob
 from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, cluster_option, config_option, env_option,
                operator_version_option)
 
@@ -28,22 +27,20 @@ from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, RUNTIMES, clust
 def build(spec: str, env: str | None, cluster_input: io.ClusterInput, operator_version: str | None,
           output: str | None, config_file: str | None, verbose: bool) -> int:
     """Compile SPEC (a file, or - for stdin) into manifests on stdout, or a kustomize tree."""
+    from ..api import build as build_spec
+
     config = io.load_config(config_file)
     version, cluster_input = io.configured(config, operator_version, cluster_input)
     if output and env:
         raise io.UsageError("--env and -o do not go together: -o writes the base and every environment")
     cluster, diagnostics = io.load_cluster(cluster_input)
-    classes = None if cluster is None else cluster.priority_classes
-    loaded, name = io.load_input(spec)
-    result = compile_specs(loaded, name, Options(version, classes, io.cluster_runtimes(cluster), config.disable))
-    diagnostics += result.diagnostics
-    io.report(diagnostics, notes=verbose)
-    if has_errors(diagnostics):
+    result = build_spec(io.api_input(spec), env=env, cluster=cluster, operator_version=version, disable=config.disable)
+    io.report(diagnostics + result.diagnostics, notes=verbose)
+    if not result.ok or has_errors(diagnostics):
         return EXIT_INVALID
-    io.require_environment(result.jobs, env)
     if output:
         return _write_trees(result.jobs, output)
-    click.echo(dump_all([obj for job in result.jobs for obj in job.objects(env)]), nl=False)
+    click.echo(result.yaml(), nl=False)
     return EXIT_OK
 
 

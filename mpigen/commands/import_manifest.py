@@ -182,16 +182,17 @@ def _not_imported(others: list[tuple[Document, tuple, Any]], consumed: list[Any]
 def _options(manifest: str, raw: bytes, name: str, version: Any, cluster: Any) -> Any:
     """How validate reads the file: the cluster file's PriorityClasses, Namespaces and training
     runtimes, joined by the runtimes of the file and of the files beside it (a TrainJob names one)."""
+    from ..api import names_runtimes, read_beside
     from ..lint.base import LintOptions
-    from ..validate import ValidateOptions, run_runtimes, with_run_runtimes
+    from ..validation import ValidateOptions, run_runtimes, with_run_runtimes
 
     classes = None if cluster is None else cluster.priority_classes
     runtimes = io.cluster_runtimes(cluster)
     options = ValidateOptions(lint=LintOptions(operator_version=version, priority_classes=classes,
                                                trainer_runtimes=runtimes, namespaces=io.cluster_namespaces(cluster)),
                               build=Options(version, classes, runtimes))
-    if io.names_runtimes(raw):
-        options = with_run_runtimes(options, run_runtimes([(name, raw), *io.read_beside([manifest]).items()]))
+    if names_runtimes(raw):
+        options = with_run_runtimes(options, run_runtimes([(name, raw), *read_beside([manifest]).items()]))
     return options
 
 
@@ -226,7 +227,7 @@ def _validated(doc: Document, name: str, options: Any, diagnostics: list[Diagnos
     """The job of ``doc`` as ``mpigen validate`` passes it to the operator (nulls dropped), or None
     when validate reports an error on it (its errors are added; its warnings are the manifest's,
     which the spec may no longer have: the spec's own are reported when it is built)."""
-    from ..validate import find_jobs
+    from ..validation import find_jobs
 
     jobs, found = find_jobs(LoadResult([doc], []), name, options)
     diagnostics += [d for d in found if d.severity is Severity.ERROR]

@@ -1,7 +1,7 @@
 """``mpigen podgroup``: the PodGroup the operator would create for a job.
 
 The jobs are found as ``mpigen explain`` and ``mpigen validate`` find them
-(:func:`mpigen.validate.find_jobs`): every MPIJob, PyTorchJob and TFJob of every YAML document,
+(:func:`mpigen.validation.find_jobs`): every MPIJob, PyTorchJob and TFJob of every YAML document,
 the items of a ``kind: List`` included (their diagnostics point at the item's own lines), and an
 mpigen spec is compiled first (``--env``: one of its environments). Each job gets validate's
 verdict: what validate reports is reported, and a job with an error gets no PodGroup (exit 1).
@@ -29,9 +29,11 @@ group label); ``--gang`` overrides it. A job that shows none gets no PodGroup (`
 When the ``--cluster`` file holds Nodes, each gang is checked against them
 (:mod:`mpigen.scheduler.fit`) with the pods the operator creates: a gang that cannot fit is an
 error (``gang-cannot-fit``, exit 1, the PodGroups are printed all the same), one that may not fit
-a warning (``gang-may-not-fit``). When it holds Volcano Queues, whether the queue admits each
-Volcano PodGroup (:mod:`mpigen.scheduler.admission`): ``queue-cannot-admit`` (an error, exit 1,
-printed all the same), ``queue-may-not-admit`` (a warning), else a note (``queue-admits``).
+a warning (``gang-may-not-fit``). When it holds Volcano Queues, Kueue's queues or ElasticQuotas,
+whether the queue admits each job (:mod:`mpigen.scheduler.admission`: Volcano's enqueue of its
+PodGroup, the ElasticQuota of its namespace, Kueue's admission of its Workload, said also for a job
+Kueue queues without a PodGroup): ``queue-cannot-admit`` (an error, exit 1, printed all the same),
+``queue-may-not-admit`` (a warning), else a note (``queue-admits``).
 """
 
 from __future__ import annotations
@@ -54,11 +56,11 @@ from ..operator.mpi_defaults import set_defaults
 from ..operator.training_defaults import set_defaults as set_training_defaults
 from ..scheduler.fit import gang_fit
 from ..scheduler.gang import gang_of
-from ..validate import Job
+from ..validation import Job
 from ..versions import OperatorVersion
-from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, admission, cluster_option, config_option,
-               env_option, gang_location, gang_option, operator_version_option, queue_location, read_configured_jobs,
-               scheduler_name_option, trainjob_fit)
+from ..explanation.verdicts import admission, gang_location, queue_location, queues_known, trainjob_fit
+from . import (CLUSTER_NODES, CONFIG_DEFAULT, OPERATOR_RULES, RUNTIMES, cluster_option, config_option, env_option,
+               gang_option, operator_version_option, read_configured_jobs, scheduler_name_option)
 
 VERDICTS = ("gang-cannot-fit", "queue-cannot-admit")
 """Errors of the cluster's verdict on a job: the PodGroup is printed all the same (the operator creates it)."""
@@ -140,7 +142,7 @@ def _training_podgroup(job: dict[str, Any], gang: str, scheduler_name: str,
 def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: str,
               priority_classes: dict[str, int] | None, version: OperatorVersion, cluster: Cluster | None = None
               ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """One PodGroup per job (checked: see :func:`mpigen.validate.find_jobs`), under ``gang``,
+    """One PodGroup per job (checked: see :func:`mpigen.validation.find_jobs`), under ``gang``,
     else the gang scheduler its pod templates show, and whether each gang fits the ``cluster``'s
     Nodes and its queue admits it, when the cluster file holds them."""
     diagnostics: list[Diagnostic] = []
@@ -151,10 +153,10 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
         line, col, shown = job.locate(path)
         diagnostics.append(Diagnostic(filename, line, col, format_path(shown), code, severity, message))
 
-    def fit(job: Job, job_gang: str, group: dict[str, Any]) -> None:
-        """The gang against the cluster's Nodes and queues, from the pods the operator creates (one
-        per role)."""
-        if cluster is None or not (cluster.nodes or cluster.queues):
+    def fit(job: Job, job_gang: str | None) -> None:
+        """The gang against the cluster's Nodes and the job against its queue, from the pods the
+        operator creates (one per role); without a gang, only Kueue's or an ElasticQuota's verdict."""
+        if cluster is None or not (cluster.nodes and job_gang or queues_known(cluster)):
             return
         obj = job.obj
         if obj["kind"] == "MPIJob":
@@ -164,16 +166,18 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             objects = tc.created_objects(obj, job_gang, scheduler_name=scheduler_name, priority_classes=pcs,
                                          max_pods=1)
         try:
-            found = gang_of(obj, list(objects))
+            created = list(objects)
         except (ctl.NotCreated, pg.OperatorPanicError):  # suspended or refused: no pods to place
             return
+        found = gang_of(obj, created) if job_gang else None
         if found is not None and cluster.nodes:
             line, col, shown = gang_location(job.locate)
             verdict = gang_fit(found.roles, found.min_member, cluster.nodes, cluster.bound_pods,
                                cluster.origin)
             diagnostics.extend(d for d in [verdict.diagnostic(filename, line, col, format_path(shown))] if d is not None)
-        if found is not None:
-            diagnostics.extend(admission(group, found.roles, cluster, filename, queue_location(job))[1])
+        if found is not None or not job_gang:
+            diagnostics.extend(admission(obj, created, found.roles if found else None, cluster, filename,
+                                         queue_location(job))[1])
 
     for job in jobs:
         obj = job.obj
@@ -191,6 +195,7 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             report(job, ("spec",), "not-created",
                    f"the {obj['kind']} {obj['metadata']['name']} is not gang-scheduled by the operator: {why}, so "
                    "the operator creates no PodGroup; give --gang to say how the operator runs")
+            fit(job, None)  # a job Kueue queues: its Workload's verdict all the same
             continue
         try:
             if obj["kind"] in TRAINING_KINDS:
@@ -207,5 +212,5 @@ def podgroups(jobs: list[Job], filename: str, gang: str | None, scheduler_name: 
             report(job, ("spec",), "operator-crash", str(exc))
             continue
         groups.append(group)
-        fit(job, job_gang, group)
+        fit(job, job_gang)
     return groups, diagnostics

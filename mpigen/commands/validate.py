@@ -9,11 +9,7 @@ import click
 
 from .. import io
 from ..diagnostics import EXIT_INVALID, Diagnostic, Severity, sort_diagnostics, unknown_codes
-from ..lint.base import LintOptions
-from ..load.document import Document
-from ..pipeline import Options
-from ..validate import SKIPPED, Coverage, ValidateOptions, report, validate_files
-from ..validate.discover import MissingPath, discover
+from ..validation import Coverage, report
 from . import (CONFIG_DEFAULT, OPERATOR_RULES, PRIORITY_CLASSES, cluster_option, config_option, format_option,
                gang_option, operator_version_option, scheduler_name_option)
 
@@ -71,56 +67,23 @@ def _validate(paths: tuple[str, ...], fmt: str, strict: bool, require_schema: bo
               gang: str | None, scheduler_name: str | None, cluster_input: io.ClusterInput,
               operator_version: str | None, disable: tuple[str, ...], exclude: tuple[str, ...], config_file: str | None,
               verbose: bool) -> int:
+    from ..api import validate as validate_inputs
+
     config = io.load_config(config_file)
     version, cluster_input = io.configured(config, operator_version, cluster_input)
     cluster, diagnostics = io.load_cluster(cluster_input)
-    classes = None if cluster is None else cluster.priority_classes
     wrong = unknown_codes(disable)
     if wrong:
         raise io.UsageError(f"--disable: {wrong}")
-    disabled = frozenset(disable) | config.disable
-    options = ValidateOptions(
-        lint=LintOptions(gang=gang or config.gang, scheduler_name=scheduler_name or config.scheduler_name,
-                         priority_classes=classes, operator_version=version,
-                         trainer_runtimes=io.cluster_runtimes(cluster), namespaces=io.cluster_namespaces(cluster)),
-        build=Options(version, classes, io.cluster_runtimes(cluster), disabled),
-        disabled=disabled,
-        server_side=config.server_side,
-    )
-    try:
-        files = discover(list(paths), exclude + config.exclude)
-    except MissingPath as exc:
-        raise io.UsageError(f"{exc}: no such file or folder", str(exc)) from None
-    contents: dict[str, bytes] = {}
-    for path in files:
-        raw, name = io.read_input(path)
-        contents[name] = raw
-    beside = io.read_beside(files) if any(map(io.names_runtimes, contents.values())) else None
-    coverage = Coverage()
-    found, documents = validate_files(contents, options, keep_documents=use_kubeconform, coverage=coverage,
-                                      beside=beside)
-    diagnostics += found
-    if use_kubeconform:
-        diagnostics += _kubeconform(contents, documents, diagnostics)
-    if require_schema:  # the notes on skipped objects become errors
-        diagnostics = [replace(d, severity=Severity.ERROR) if d.code in SKIPPED else d for d in diagnostics]
-    diagnostics = sort_diagnostics(diagnostics)
-    click.echo(report.render(diagnostics, fmt, list(contents), coverage, verbose), nl=False)
+    result = validate_inputs([io.api_input(path) for path in paths], gang=gang or config.gang,
+                             scheduler_name=scheduler_name or config.scheduler_name, cluster=cluster,
+                             operator_version=version, disable=frozenset(disable) | config.disable,
+                             exclude=exclude + config.exclude, require_schema=require_schema,
+                             server_side=config.server_side, kubeconform=use_kubeconform)
+    if diagnostics:  # the cluster file's
+        result = replace(result, diagnostics=sort_diagnostics(diagnostics + result.diagnostics))
+    click.echo(result.report(fmt, verbose), nl=False)
     if fmt in ("text", "github"):
         sys.stdout.flush()  # the report before the summary, when both go to one terminal
-        click.echo(report.summary(diagnostics, len(contents), coverage), err=True)
-    code = report.exit_code(diagnostics, strict)
-    return EXIT_INVALID if require_schema and coverage.skipped else code
-
-
-def _kubeconform(contents: dict[str, bytes], documents: dict[str, list[Document]],
-                 ours: list[Diagnostic]) -> list[Diagnostic]:
-    """kubeconform's findings, but for the fields mpigen's own schema check already reported."""
-    from ..validate import kubeconform
-
-    try:
-        found = kubeconform.run(contents, kubeconform.find_binary())
-    except (kubeconform.KubeconformMissing, kubeconform.KubeconformFailed) as exc:
-        raise io.UsageError(str(exc)) from None
-    reported = {(d.file, d.path) for d in ours if d.code in ("schema", "unknown-field", "missing-field")}
-    return [d for d in kubeconform.diagnostics(found, documents) if (d.file, d.path) not in reported]
+        click.echo(result.summary(), err=True)
+    return report.exit_code(result.diagnostics, strict) if result.ok else EXIT_INVALID

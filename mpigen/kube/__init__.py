@@ -3,7 +3,8 @@ value a cluster file gives (:mod:`mpigen.load.cluster`), read from the API serve
 
 Nothing else in mpigen talks to a server. Only ``get`` and ``list`` are sent (discovery, one
 paginated list per resource of :data:`~mpigen.kube.resources.RESOURCES`, and the one object it
-names, the Volcano scheduler's ConfigMap), each with a timeout.
+names, the Volcano scheduler's ConfigMap; for ``mpigen diagnose``, the gets and lists of
+:mod:`mpigen.kube.live`), each with a timeout.
 The official Kubernetes client reads the kubeconfig and speaks HTTP; it is imported only when a
 live option is given (it takes most of a second), never by another command.
 """

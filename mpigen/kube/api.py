@@ -97,7 +97,7 @@ class Api:
             raise KubeError(f"{self._where()} refuses the credentials of the context (401 Unauthorized): {message}")
         raise KubeError(f"{self._where()} answered GET {path} with {response.status} {response.reason}: {message}")
 
-    def list(self, path: str, field_selector: str = "") -> list[dict[str, Any]]:
+    def list(self, path: str, field_selector: str = "", label_selector: str = "") -> list[dict[str, Any]]:
         """Every object of a list, page by page (``limit``, ``continue``)."""
         items: list[dict[str, Any]] = []
         token = ""
@@ -105,6 +105,8 @@ class Api:
             query = [("limit", str(PAGE))]
             if field_selector:
                 query.append(("fieldSelector", field_selector))
+            if label_selector:
+                query.append(("labelSelector", label_selector))
             if token:
                 query.append(("continue", token))
             page = self.get(path, query)

@@ -25,8 +25,9 @@ from typing import Any, Iterator, Mapping
 import yaml
 
 DEFAULT = os.path.join("~", ".kube", "config")
-MISSING_CLIENT = ("--kube-context and --kubeconfig need the Kubernetes client, which mpigen's kube extra "
-                  "installs: pip install 'mpigen[kube]' (or, in a checkout, pip install '.[kube]')")
+MISSING_CLIENT = ("reading a live cluster (--kube-context, --kubeconfig, mpigen diagnose) needs the Kubernetes "
+                  "client, which mpigen's kube extra installs: pip install 'mpigen[kube]' (or, in a checkout, "
+                  "pip install '.[kube]')")
 
 
 class KubeError(Exception):
@@ -111,6 +112,7 @@ class Connection:
     context: str
     server: str
     paths: list[str]
+    namespace: str = ""  # the context's namespace, as kubectl takes it when given no -n
 
 
 def connect(kubeconfig: str | None, context: str | None, environ: Mapping[str, str]) -> Connection:
@@ -138,4 +140,15 @@ def connect(kubeconfig: str | None, context: str | None, environ: Mapping[str, s
                         + "; ".join(logged))
     if not configuration.host:
         raise KubeError(f"context {name!r} of {', '.join(paths)}: its cluster names no server")
-    return Connection(configuration, name, configuration.host, paths)
+    return Connection(configuration, name, configuration.host, paths, context_namespace(paths, name))
+
+
+def context_namespace(paths: list[str], name: str) -> str:
+    """The ``namespace`` of the context ``name``: the first file that defines the context wins."""
+    for path in paths:
+        for entry in _load(path).get("contexts") or []:
+            if isinstance(entry, dict) and entry.get("name") == name:
+                context = entry.get("context") if isinstance(entry.get("context"), dict) else {}
+                namespace = context.get("namespace")
+                return namespace if isinstance(namespace, str) else ""
+    return ""

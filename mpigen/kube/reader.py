@@ -69,50 +69,55 @@ def read_live(kubeconfig: str | None, context: str | None,
     kubeconfig (``--kubeconfig``, else ``$KUBECONFIG``, else ``~/.kube/config``, read from
     ``environ``), and what could not be read. :class:`KubeError` when nothing can be."""
     connection = connect(kubeconfig, context, environ)
-    label = f"context {connection.context}"
     api = Api(connection)
+    try:
+        return read_cluster_with(api)
+    finally:
+        api.close()
+
+
+def read_cluster_with(api: Api, served: Mapping[Resource, Served] | None = None
+                      ) -> tuple[Cluster, list[Diagnostic]]:
+    """:func:`read_live` on a connection already open (``mpigen diagnose`` reads more on it);
+    ``served``: where the server serves :data:`RESOURCES`, when discovery has been read already."""
+    connection = api.connection
+    label = f"context {connection.context}"
     diagnostics: list[Diagnostic] = []
 
     def say(code: str, severity: Severity, message: str) -> None:
         diagnostics.append(Diagnostic(label, None, None, "", code, severity, message))
 
-    try:
+    if served is None:
+        served = discover(api, RESOURCES)
+    documents: list[Document] = []
+    names: dict[int, str] = {}  # a document's line -> its object's name
+    pods_listed = False
+    absent: dict[str, list[Resource]] = {}
+    groups = {r.group for r in served}
+    for resource in RESOURCES:
+        where = served.get(resource)
+        if resource.name and (where is None or resource.with_group not in groups):
+            continue  # not there to get (a cluster without Volcano has no Volcano configuration)
+        if where is None:
+            absent.setdefault(resource.group, []).append(resource)
+            continue
         try:
-            served = api.discover(RESOURCES)
-        except (Forbidden, NotServed) as exc:
-            raise KubeError(f"the cluster at {connection.server} (context {connection.context}) refuses "
-                            f"discovery (GET /apis): {exc}") from None
-        documents: list[Document] = []
-        names: dict[int, str] = {}  # a document's line -> its object's name
-        pods_listed = False
-        absent: dict[str, list[Resource]] = {}
-        groups = {r.group for r in served}
-        for resource in RESOURCES:
-            where = served.get(resource)
-            if resource.name and (where is None or resource.with_group not in groups):
-                continue  # not there to get (a cluster without Volcano has no Volcano configuration)
-            if where is None:
-                absent.setdefault(resource.group, []).append(resource)
-                continue
-            try:
-                if resource.name:
-                    items = _found(api, where.path(resource.resource, resource.namespace, resource.name))
-                else:
-                    items = api.list(where.path(resource.resource), resource.field_selector)
-            except Forbidden as exc:
-                say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
-                    f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
-                continue
-            except NotServed:
-                absent.setdefault(resource.group, []).append(resource)
-                continue
-            pods_listed = pods_listed or resource.kind == "Pod"
-            for item in items:
-                line = len(documents) + 1
-                documents.append(Document(_typed(item, where), len(documents), line))
-                names[line] = _object_name(item, resource)
-    finally:
-        api.close()
+            if resource.name:
+                items = _found(api, where.path(resource.resource, resource.namespace, resource.name))
+            else:
+                items = api.list(where.path(resource.resource), resource.field_selector)
+        except Forbidden as exc:
+            say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
+                f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
+            continue
+        except NotServed:
+            absent.setdefault(resource.group, []).append(resource)
+            continue
+        pods_listed = pods_listed or resource.kind == "Pod"
+        for item in items:
+            line = len(documents) + 1
+            documents.append(Document(typed(item, where), len(documents), line))
+            names[line] = _object_name(item, resource)
     for group, resources in absent.items():
         whole = [r for r in RESOURCES if r.group == group]
         who = f" ({SERVED_BY[group]} is not installed)" if group in SERVED_BY else ""
@@ -128,7 +133,17 @@ def read_live(kubeconfig: str | None, context: str | None,
     return replace(cluster, runtimes=replace(cluster.runtimes, where={}), origin=origin), diagnostics
 
 
-def _typed(obj: dict[str, Any], served: Served) -> dict[str, Any]:
+def discover(api: Api, wanted: tuple[Resource, ...]) -> dict[Resource, Served]:
+    """Where the server serves each of ``wanted``; :class:`KubeError` when it refuses discovery."""
+    try:
+        return api.discover(wanted)
+    except (Forbidden, NotServed) as exc:
+        connection = api.connection
+        raise KubeError(f"the cluster at {connection.server} (context {connection.context}) refuses "
+                        f"discovery (GET /apis): {exc}") from None
+
+
+def typed(obj: dict[str, Any], served: Served) -> dict[str, Any]:
     """The object as ``kubectl get -o yaml`` prints it: its ``apiVersion`` and ``kind`` first (a
     list's items of a built-in kind come without them), and without ``metadata.managedFields``
     (kubectl's ``--show-managed-fields=false``), so that a live object is the file's."""

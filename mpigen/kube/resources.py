@@ -51,8 +51,10 @@ RESOURCES = (
     Resource("", "configmaps", "ConfigMap", namespace="volcano-system", name="volcano-scheduler-configmap",
              with_group="scheduling.volcano.sh"),  # the scheduler's configuration, where Volcano's Helm chart puts it
     Resource("kueue.x-k8s.io", "clusterqueues", "ClusterQueue"),
+    Resource("kueue.x-k8s.io", "cohorts", "Cohort"),
     Resource("kueue.x-k8s.io", "localqueues", "LocalQueue"),
     Resource("kueue.x-k8s.io", "resourceflavors", "ResourceFlavor"),
+    Resource("kueue.x-k8s.io", "workloadpriorityclasses", "WorkloadPriorityClass"),
     Resource("kueue.x-k8s.io", "workloads", "Workload"),
     Resource("scheduling.x-k8s.io", "elasticquotas", "ElasticQuota"),
 )

@@ -16,7 +16,11 @@
 * Volcano's **Queues**, **PodGroups** and scheduler configuration (:mod:`mpigen.load.volcano`), for
   whether a queue admits a gang (:mod:`mpigen.scheduler.admission`). Every Pod that is not
   finished is kept too (:class:`~mpigen.scheduler.admission.objects.ClusterPod`): its PodGroup,
-  priority and requests tell what a queue already uses.
+  priority and requests tell what a queue already uses;
+* Kueue's **ClusterQueues**, **Cohorts**, **LocalQueues**, **ResourceFlavors**,
+  **WorkloadPriorityClasses** and **Workloads**, and scheduler-plugins' **ElasticQuotas**
+  (:mod:`mpigen.load.kueue`), for whether Kueue admits a job's Workload and whether capacity
+  scheduling lets its pods in.
 
 One file, as kubectl prints them: ``kubectl get priorityclasses,nodes -o yaml`` (one ``List``),
 ``kubectl get nodes -o yaml`` and ``kubectl get priorityclasses -o yaml`` outputs joined with a
@@ -32,10 +36,13 @@ from typing import Any
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..operator.podgroup import _parse as parse_quantity
 from ..operator.quantity import Quantity
+from ..scheduler.admission.elasticquota import ElasticQuota
+from ..scheduler.admission.kueue_objects import (ClusterQueue, Cohort, LocalQueue, ResourceFlavor, Workload,
+                                                 WorkloadPriorityClass)
 from ..scheduler.admission.objects import ClusterPod, VolcanoConf, VolcanoPodGroup, VolcanoQueue
 from ..scheduler.fit import FILE, Origin
 from ..scheduler.nodes import Node, Taint, pod_requests
-from . import volcano
+from . import kueue, volcano
 from .document import Document
 from .trainer_runtimes import Runtimes, is_runtime, runtimes_from
 
@@ -43,7 +50,8 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 GROUP_ANNOTATION = "scheduling.k8s.io/group-name"  # a Pod's Volcano PodGroup
 VOLCANO_GATE = "scheduling.volcano.sh/queue-allocation-gate"
 READ = ("scheduling.k8s.io PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and "
-        "ClusterTrainingRuntime, scheduling.volcano.sh Queue and PodGroup")
+        "ClusterTrainingRuntime, scheduling.volcano.sh Queue and PodGroup, kueue.x-k8s.io ClusterQueue, Cohort, "
+        "LocalQueue, ResourceFlavor, WorkloadPriorityClass and Workload, scheduling.x-k8s.io ElasticQuota")
 FINISHED = ("Succeeded", "Failed")
 
 
@@ -62,6 +70,13 @@ class Cluster:
     queues: tuple[VolcanoQueue, ...] = ()  # Volcano Queues, in the file's order
     podgroups: tuple[VolcanoPodGroup, ...] = ()  # Volcano PodGroups, in the file's order
     volcano_conf: VolcanoConf | None = None  # the Volcano scheduler's configuration, if the file holds it
+    cluster_queues: tuple[ClusterQueue, ...] = ()  # Kueue's, in the file's order
+    cohorts: tuple[Cohort, ...] = ()
+    local_queues: tuple[LocalQueue, ...] = ()
+    resource_flavors: tuple[ResourceFlavor, ...] = ()
+    workloads: tuple[Workload, ...] = ()
+    workload_priority_classes: dict[str, int] = field(default_factory=dict)  # name -> value
+    elastic_quotas: tuple[ElasticQuota, ...] = ()  # scheduler-plugins', in the file's order
     origin: Origin = field(default=FILE, compare=False)  # the file, or a live cluster (mpigen.kube)
 
 
@@ -91,6 +106,8 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
     annotations: dict[str, dict[str, str]] = {}
     runtimes: list[tuple[dict[str, Any], Document, tuple]] = []  # (runtime, its document, its path)
     namespaces: dict[str, dict[str, str]] = {}
+    kueue_objects: dict[tuple[str, str], Any] = {}  # (kind, namespace/name) -> object
+    elastic_quotas: dict[str, ElasticQuota] = {}
     diagnostics: list[Diagnostic] = []
 
     def report(doc: Document, path: tuple, message: str, severity: Severity = Severity.ERROR) -> None:
@@ -224,6 +241,31 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             elif group is not None:
                 podgroups[group.key] = group
 
+    def kueue_object(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        name, kind = _name(obj), str(obj["kind"])
+        if name is None:
+            report(doc, path + ("metadata",), f"{kind} without metadata.name")
+            return
+        found = kueue.read_kueue(obj, name, path, lambda at, message: report(doc, at, message))
+        if found is None:
+            return
+        key = (kind, getattr(found, "key", name))
+        if key in kueue_objects:
+            report(doc, path + ("metadata", "name"), f"{kind} {key[1]} is listed twice")
+            return
+        kueue_objects[key] = found
+
+    def elastic_quota(doc: Document, obj: dict[str, Any], path: tuple) -> None:
+        name = _name(obj)
+        if name is None:
+            report(doc, path + ("metadata",), "ElasticQuota without metadata.name")
+            return
+        found = kueue.read_elastic_quota(obj, name, path, lambda what, raw, at: quantities(doc, what, raw, at))
+        if found is not None and f"{found.namespace}/{name}" in elastic_quotas:
+            report(doc, path + ("metadata", "name"), f"ElasticQuota {found.namespace}/{name} is listed twice")
+        elif found is not None:
+            elastic_quotas[f"{found.namespace}/{name}"] = found
+
     def visit(doc: Document, obj: Any, path: tuple) -> None:
         if not isinstance(obj, dict):
             report(doc, path, "expected a Kubernetes object (a mapping with apiVersion and kind)")
@@ -248,6 +290,10 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
             volcano_object(doc, obj, path, "ConfigMap")
         elif is_runtime(obj):
             runtimes.append((obj, doc, path))
+        elif kueue.is_kueue(obj):
+            kueue_object(doc, obj, path)
+        elif kueue.is_elastic_quota(obj):
+            elastic_quota(doc, obj, path)
         else:
             report(doc, path, f"ignored {api or '?'} {kind or '?'}: only {READ} objects (and the Volcano "
                    "scheduler's ConfigMap) are read from a cluster file", Severity.WARNING)
@@ -268,9 +314,15 @@ def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, lis
         nodes[node_name] = replace(nodes[node_name], requested=requested[node_name], pods=count)
     found = runtimes_from([r for r, _, _ in runtimes], f"the runtimes of {filename}", filename=filename,
                           where=[(doc, path) for _, doc, path in runtimes])
+
+    def of(kind: str) -> tuple[Any, ...]:
+        return tuple(o for (k, _), o in kueue_objects.items() if k == kind)
+
     return Cluster(dict(sorted(classes.items())), tuple(nodes.values()), sum(bound.values()), found,
                    namespaces, annotations, max(global_default, default=0), tuple(pods), tuple(queues.values()),
-                   tuple(podgroups.values()), confs[0] if confs else None), diagnostics
+                   tuple(podgroups.values()), confs[0] if confs else None, of("ClusterQueue"), of("Cohort"),
+                   of("LocalQueue"), of("ResourceFlavor"), of("Workload"),
+                   {c.name: c.value for c in of("WorkloadPriorityClass")}, tuple(elastic_quotas.values())), diagnostics
 
 
 def priority_classes(documents: list[Document], filename: str) -> tuple[dict[str, int], list[Diagnostic]]:

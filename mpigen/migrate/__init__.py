@@ -11,7 +11,7 @@
 Every document of the file comes out in order; one that needs no migration passes through
 unchanged (with a note), ``List`` items are migrated one by one. Each change is a
 :class:`~mpigen.diagnostics.Diagnostic` at the old field. The result is then checked by
-mpigen's own validation (:mod:`mpigen.validate`), whose errors on every document of it are
+mpigen's own validation (:mod:`mpigen.validation`), whose errors on every document of it are
 reported too: migrated, or passed through because it needed nothing (a job already at the current
 version that does not validate is no migrated manifest either); not on one that could not be
 migrated, whose errors say why. Pure: nothing here prints or exits.
@@ -182,7 +182,7 @@ def _validate(text: str, pieces: list[str], checked: list[bool], output_name: st
     is checked against the TrainingRuntime written beside it."""
     from ..lint.base import LintOptions
     from ..load.yaml_loader import iter_text
-    from ..validate import ValidateOptions, validate_items
+    from ..validation import ValidateOptions, validate_items
 
     ranges, line = [], 1
     for piece, done in zip(pieces, checked):

@@ -38,6 +38,7 @@ MPI_FIELDS = {"runLauncherAsWorker": "runLauncherAsWorker", "sshAuthMountPath": 
 GANG_MARKS = {"scheduling.x-k8s.io/pod-group", "scheduling.k8s.io/group-name", "volcano.sh/task-spec",
               "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"}
 GANG = ("spec", "scheduling", "gang")
+KUEUE_QUEUE, KUEUE_PRIORITY = "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"
 
 
 def spec_field(obj: dict[str, Any], path: Path, metadata: dict[str, Any], spec: dict[str, Any]) -> Path:
@@ -76,6 +77,8 @@ def _value(obj: Any, path: Path) -> Any:
 def _candidates(obj: dict[str, Any], path: Path, spec: dict[str, Any]) -> list[Path]:
     kind = obj.get("kind")
     if path[:1] == ("metadata",):
+        if path[1:3] in (("labels", KUEUE_QUEUE), ("labels", KUEUE_PRIORITY)):  # Kueue's, from spec.scheduling
+            return [path[:3], ("spec", "scheduling", "queue" if path[2] == KUEUE_QUEUE else "priorityClass"), GANG]
         return [path[:3], path[:2], GANG] if path[1:2] == ("labels",) else [path[:3], path[:2]]
     if kind in ("Deployment", "Service"):  # TensorBoard
         if path[-1:] == ("imagePullSecrets",) or "imagePullSecrets" in path:

@@ -85,3 +85,31 @@ def trainjob_gang(objects: Iterable[Mapping[str, Any]]) -> Gang | None:
             count = (rjob.get("replicas") or 1) * (job_spec.get("parallelism") or 1)
             roles.append(Role(rjob["name"], count, pod_shape(pod.get("spec") or {})))
     return Gang(name, group["spec"].get("minMember") or 0, tuple(roles))
+
+
+def job_roles(job: Mapping[str, Any], objects: Iterable[Mapping[str, Any]]) -> tuple[Role, ...]:
+    """Every pod of ``job`` by role, whether a PodGroup gangs them or not (what Kueue's Workload
+    counts: one PodSet per replica type), from the objects the operator creates for it (one pod per
+    role is enough); for a TrainJob, the replicated jobs of its JobSet."""
+    objects = list(objects)
+    jobset = next((o for o in objects if o.get("kind") == "JobSet"), None)
+    if jobset is not None:
+        roles = []
+        for rjob in jobset["spec"].get("replicatedJobs") or []:
+            job_spec = rjob["template"]["spec"]
+            count = (rjob.get("replicas") or 1) * (job_spec.get("parallelism") or 1)
+            roles.append(Role(rjob["name"], count, pod_shape(job_spec["template"].get("spec") or {})))
+        return tuple(roles)
+    pods: dict[str, Mapping[str, Any]] = {}
+    for obj in objects:
+        if obj.get("kind") in ("Pod", "Job"):
+            pod = obj["spec"]["template"] if obj.get("kind") == "Job" else obj
+            labels = pod["metadata"].get("labels") or {}
+            role = labels.get(REPLICA_TYPE_LABEL) or labels.get(JOB_ROLE_LABEL)
+            if role:
+                pods.setdefault(role, pod)
+    counts = role_counts(job)  # in the integrations' PodSet order: an MPIJob's launcher first
+    order = list(counts)
+    return tuple(Role(role, counts.get(role, 1), pod_shape(pod["spec"]))
+                 for role, pod in sorted(pods.items(), key=lambda item: order.index(item[0]) if item[0] in order
+                                         else len(order)))

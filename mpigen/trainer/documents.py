@@ -3,7 +3,7 @@ framework port with every problem as a located diagnostic: what ``mpigen explain
 podgroup`` do with a TrainJob.
 
 * the TrainJobs (``trainer.kubeflow.org/v1alpha1``), found and judged as ``mpigen validate``
-  finds and judges every job (:func:`mpigen.validate.find_jobs`), are shape-checked (:func:`~mpigen.trainer.runtimes.trainjob_shape`:
+  finds and judges every job (:func:`mpigen.validation.find_jobs`), are shape-checked (:func:`~mpigen.trainer.runtimes.trainjob_shape`:
   ``trainjob-invalid``);
 * the runtime each names is looked up among the runtimes of ``--cluster FILE`` (the
   :class:`~mpigen.load.cluster.Cluster`'s), else among Trainer's default runtimes, which an info
@@ -36,7 +36,7 @@ Locate = Callable[[tuple], tuple[int | None, int | None, tuple]]
 @dataclass
 class Source:
     """An object and where it was written: a TrainJob of the input (found as ``mpigen validate``
-    finds jobs, :func:`mpigen.validate.find_jobs`), or a runtime of the cluster file."""
+    finds jobs, :func:`mpigen.validation.find_jobs`), or a runtime of the cluster file."""
 
     data: dict[str, Any]
     filename: str

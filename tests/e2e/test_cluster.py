@@ -60,6 +60,17 @@ def test_namespaces_and_the_default_queue(kube: Kube) -> None:
     assert queue["status"]["state"] == "Open"
 
 
+def test_kueue_and_its_queues(kube: Kube) -> None:
+    """Kueue runs beside the operators: the namespace kueue, its LocalQueue user-queue pointing at
+    the ClusterQueue cluster-queue, which Kueue reports Active."""
+    assert kube.namespaces["kueue"] == "kueue"
+    cluster_queue = kube.get("clusterqueues.kueue.x-k8s.io", "cluster-queue")
+    active = [c for c in cluster_queue["status"].get("conditions", []) if c["type"] == "Active"]
+    assert active and active[0]["status"] == "True", cluster_queue["status"]
+    local_queue = kube.get("localqueues.kueue.x-k8s.io", "user-queue", "-n", "kueue")
+    assert local_queue["spec"]["clusterQueue"] == "cluster-queue"
+
+
 def test_a_second_make_cluster_reuses_the_running_one(kube: Kube) -> None:
     before = local.load_state()
     messages: list[str] = []

@@ -84,10 +84,12 @@ def test_explain_live_equals_explain_with_the_cluster_file(kube: Kube, tmp_path:
     assert f"On the {nodes} nodes of context {CONTEXT} (" in by_name.stdout, by_name.stdout
     assert "the gang fits" in by_name.stdout
     assert by_name.stdout.replace(f"the {nodes} nodes of context {CONTEXT}", f"the cluster file's {nodes} nodes") \
-        .replace("no Pod is bound to them", "the Pods on them are not in the file") == by_file.stdout
+        .replace("no Pod is bound to them", "the Pods on them are not in the file") \
+        .replace(f"the cluster of context {CONTEXT}'s", "the cluster file's") == by_file.stdout
     at_line = re.escape(str(tmp_path / "cluster.yaml")) + r":\d+:\d+: "
     file_lines = sorted(re.sub(r"\(items\[\d+\]\.", "(", re.sub(r" \(items\[\d+\]\)$", "", re.sub(at_line, "", line)))
                         for line in by_file.stderr.splitlines())
     live_lines = sorted(re.sub(rf"^context {CONTEXT}: \S+( -n \S+)?: ", "", line)
+                        .replace(f"the cluster of context {CONTEXT}'s", "the cluster file's")
                         for line in by_name.stderr.splitlines() if "cluster-not-served" not in line)
     assert live_lines == file_lines

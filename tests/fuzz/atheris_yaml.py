@@ -3,7 +3,7 @@
     python tests/fuzz/atheris_yaml.py -max_total_time=60 [CORPUS_DIR...] [libFuzzer options]
 
 Each input is handed, as bytes, to ``mpigen.load.yaml_loader.load_bytes`` and to
-``mpigen.validate.engine.validate_bytes`` (every layer: schema, the operator's rules, lint). A
+``mpigen.validation.engine.validate_bytes`` (every layer: schema, the operator's rules, lint). A
 finding is any exception, or a diagnostic that breaks the contract: another file name, a code that
 is not kebab-case, an error without a line (other than the file-level codes), data that is not
 plain JSON-like data.
@@ -58,11 +58,11 @@ if atheris is not None:
         _import_all_of_mpigen()
         from mpigen.diagnostics import Severity
         from mpigen.load.yaml_loader import load_bytes
-        from mpigen.validate.engine import ValidateOptions, validate_bytes
+        from mpigen.validation.engine import ValidateOptions, validate_bytes
 else:
     from mpigen.diagnostics import Severity
     from mpigen.load.yaml_loader import load_bytes
-    from mpigen.validate.engine import ValidateOptions, validate_bytes
+    from mpigen.validation.engine import ValidateOptions, validate_bytes
 
 NAME = "fuzz.yaml"
 FILE_LEVEL = {"no-spec", "no-mpijob", "duplicate-job", "file-too-large"}

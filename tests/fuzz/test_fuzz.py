@@ -36,7 +36,7 @@ from mpigen.main import main
 from mpigen.diagnostics import Severity
 from mpigen.lint.base import LintOptions
 from mpigen.load.yaml_loader import Document, load_bytes
-from mpigen.validate.engine import ValidateOptions, validate_bytes
+from mpigen.validation.engine import ValidateOptions, validate_bytes
 from tests.fuzz import strategies as S
 
 # ----------------------------------------------------------------------------- budget

@@ -63,7 +63,7 @@ def test_a_trainingruntime_gets_no_jobset_defaults(tmp_path: Path) -> None:
 def test_admitted_jobset_is_what_the_jobset_webhook_makes_of_it() -> None:
     """jobSetWebhook.Default at v0.12.0 (pkg/webhooks/jobset_webhook.go lines 111-161), field by
     field; the expected object is written out from that code, not computed."""
-    from mpigen.validate.admission import admitted
+    from mpigen.validation.admission import admitted
 
     jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "js"},
               "spec": {"failurePolicy": {"rules": [{"action": "FailJobSet"},
@@ -93,7 +93,7 @@ def test_admitted_jobset_is_what_the_jobset_webhook_makes_of_it() -> None:
 
 
 def test_admitted_leaves_other_objects_alone() -> None:
-    from mpigen.validate.admission import admitted
+    from mpigen.validation.admission import admitted
 
     job = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "a", "generateName": "b-"}}
     assert admitted(job) == (job, False) and admitted(job)[0] is job

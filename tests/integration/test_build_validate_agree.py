@@ -20,7 +20,7 @@ from mpigen.emit.yaml_emit import dump_all
 from mpigen.lint.base import LintOptions
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import Options, compile_specs
-from mpigen.validate import ValidateOptions, validate_bytes
+from mpigen.validation import ValidateOptions, validate_bytes
 from mpigen.versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 from tests.golden.cases import ROOT, discover
 from tests.random_specs import random_specs, spec_yaml

@@ -123,20 +123,20 @@ def test_unreadable_file_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     def denied(name, *args, **kwargs):  # tests may run as root, who reads every file: simulate the refusal
         raise PermissionError(13, "Permission denied", str(name))
 
-    from mpigen import io
+    from mpigen import api
 
-    monkeypatch.setattr(io, "open", denied, raising=False)  # the module reads inputs with open()
+    monkeypatch.setattr(api, "open", denied, raising=False)  # the module reads inputs with open()
     assert main(["build", str(path)]) == 2
     assert "cannot read: Permission denied" in capsys.readouterr().err
 
 
 def test_internal_error_exits_3_without_traceback(monkeypatch, capsys) -> None:
-    from mpigen.commands import build
+    from mpigen import pipeline
 
     def boom(*args, **kwargs):
         raise RuntimeError("synthetic bug")
 
-    monkeypatch.setattr(build, "compile_specs", boom)
+    monkeypatch.setattr(pipeline, "compile_specs", boom)  # what mpigen.build (and so the command) calls
     assert main(["build", "specs/horovod-volcano.yaml"]) == 3
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: synthetic bug" in err

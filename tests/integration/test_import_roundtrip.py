@@ -24,7 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from mpigen.io import read_beside
+from mpigen.api import read_beside
 from mpigen.main import cli
 from mpigen.render.pods import ISTIO_INJECT
 from tests.upstream_corpus import ROOT, job_manifests

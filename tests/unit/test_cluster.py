@@ -139,10 +139,14 @@ def test_non_priority_class_object_is_a_warning_and_ignored():
     assert fmt(diags) == [
         "cluster.yaml:4:3: warning cluster ignored v1 ConfigMap: only scheduling.k8s.io PriorityClass, v1 Node, v1 "
         "Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, scheduling.volcano.sh "
-        "Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a cluster file (items[0])",
+        "Queue and PodGroup, kueue.x-k8s.io ClusterQueue, Cohort, LocalQueue, ResourceFlavor, WorkloadPriorityClass "
+        "and Workload, scheduling.x-k8s.io ElasticQuota objects (and the Volcano scheduler's ConfigMap) are read from "
+        "a cluster file (items[0])",
         "cluster.yaml:13:1: warning cluster ignored example.com/v1 PriorityClass: only scheduling.k8s.io "
         "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
-                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "scheduling.volcano.sh Queue and PodGroup, kueue.x-k8s.io ClusterQueue, Cohort, LocalQueue, "
+                          "ResourceFlavor, WorkloadPriorityClass and Workload, scheduling.x-k8s.io ElasticQuota objects "
+                          "(and the Volcano scheduler's ConfigMap) are read from a "
                           "cluster file",
     ]
     assert all(d.severity is Severity.WARNING for d in diags)
@@ -153,7 +157,9 @@ def test_object_without_kind_or_api_version_is_a_warning():
     assert found == {}
     assert fmt(diags) == ["cluster.yaml:1:1: warning cluster ignored ? ?: only scheduling.k8s.io "
                           "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
-                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "scheduling.volcano.sh Queue and PodGroup, kueue.x-k8s.io ClusterQueue, Cohort, LocalQueue, "
+                          "ResourceFlavor, WorkloadPriorityClass and Workload, scheduling.x-k8s.io ElasticQuota objects "
+                          "(and the Volcano scheduler's ConfigMap) are read from a "
                           "cluster file"]
 
 
@@ -398,7 +404,9 @@ def test_other_kinds_are_still_ignored_with_a_warning():
     assert [n.name for n in found.nodes] == ["a"]
     assert diags == ["cluster.yaml:1:1: warning cluster ignored apps/v1 DaemonSet: only scheduling.k8s.io "
                      "PriorityClass, v1 Node, v1 Pod, v1 Namespace, trainer.kubeflow.org TrainingRuntime and ClusterTrainingRuntime, "
-                          "scheduling.volcano.sh Queue and PodGroup objects (and the Volcano scheduler's ConfigMap) are read from a "
+                          "scheduling.volcano.sh Queue and PodGroup, kueue.x-k8s.io ClusterQueue, Cohort, LocalQueue, "
+                          "ResourceFlavor, WorkloadPriorityClass and Workload, scheduling.x-k8s.io ElasticQuota objects "
+                          "(and the Volcano scheduler's ConfigMap) are read from a "
                           "cluster file"]
 
 

@@ -78,7 +78,9 @@ def objects() -> dict[str, list[dict[str, Any]]]:
                           status={"state": "Open"})],
         "podgroups": [custom(volcano, "PodGroup", "bert", "research", spec={"minMember": 3, "queue": "research"},
                              status={"phase": "Pending"})],
-        "clusterqueues": [custom(kueue, "ClusterQueue", "team", spec={"namespaceSelector": {}})],
+        "clusterqueues": [custom(kueue, "ClusterQueue", "team", spec={"namespaceSelector": {}, "cohort": "org"})],
+        "cohorts": [custom(kueue, "Cohort", "org", spec={"parentName": "company"})],
+        "workloadpriorityclasses": [custom(kueue, "WorkloadPriorityClass", "urgent", value=1000)],
         "localqueues": [custom(kueue, "LocalQueue", "team", "research", spec={"clusterQueue": "team"})],
         "resourceflavors": [custom(kueue, "ResourceFlavor", "default-flavor", spec={})],
         "workloads": [custom(kueue, "Workload", "job-bert", "research", spec={"queueName": "team"})],
@@ -269,7 +271,8 @@ def test_a_forbidden_list_and_absent_groups(tmp_path: Path, pki: Path) -> None:
         'volcano-system, so the ConfigMap is left out: configmaps "volcano-scheduler-configmap" is forbidden: User '
         '"jane" cannot get resource "configmaps" in API group "" in the namespace "volcano-system"',
         "context fake: info cluster-not-served the cluster does not serve API group kueue.x-k8s.io (Kueue is not "
-        "installed): no ClusterQueues, LocalQueues, ResourceFlavors and Workloads are read",
+        "installed): no ClusterQueues, Cohorts, LocalQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads "
+        "are read",
         "context fake: info cluster-not-served the cluster does not serve API group scheduling.x-k8s.io "
         "(scheduler-plugins is not installed): no ElasticQuotas are read",
     ]
@@ -335,9 +338,12 @@ def test_without_the_kube_extra_a_live_option_says_what_to_install(tmp_path: Pat
     monkeypatch.setitem(sys.modules, "kubernetes", None)
     config = kubeconfig(tmp_path / "kubeconfig", "https://127.0.0.1:1", pki, {"token": TOKEN})
     assert main(["explain", str(ROOT / "specs/horovod-volcano.yaml"), "--kubeconfig", str(config)]) == 2
-    assert capsys.readouterr().err == (
-        "mpigen: --kube-context and --kubeconfig need the Kubernetes client, which mpigen's kube extra installs: "
-        "pip install 'mpigen[kube]' (or, in a checkout, pip install '.[kube]')\n")
+    message = ("mpigen: reading a live cluster (--kube-context, --kubeconfig, mpigen diagnose) needs the Kubernetes "
+               "client, which mpigen's kube extra installs: pip install 'mpigen[kube]' (or, in a checkout, pip install "
+               "'.[kube]')\n")
+    assert capsys.readouterr().err == message
+    assert main(["diagnose", "mpijob/bert", "-n", "research", "--kubeconfig", str(config)]) == 2
+    assert capsys.readouterr().err == message
 
 
 def test_a_server_that_never_answers_is_given_up_once(tmp_path: Path, pki: Path,
@@ -477,12 +483,16 @@ def test_explain_live_and_from_the_file(tmp_path: Path, server: FakeApiServer, p
     assert main(["explain", spec, "--cluster", str(tmp_path / "cluster.yaml")]) == code
     file_out, file_err = capsys.readouterr()
     assert "On the 3 nodes of context fake (allocatable less the requests of the 3 Pod(s) bound to them)" in live_out
-    assert live_out.replace("the 3 nodes of context fake", "the cluster file's 3 nodes") == file_out
+    assert "; the cluster of context fake's 1 Queue, 1 PodGroup and 4 Pods): admits the gang" in live_out
+    assert live_out.replace("the 3 nodes of context fake", "the cluster file's 3 nodes") \
+        .replace("the cluster of context fake's", "the cluster file's") == file_out
     # the file's findings at a line and a path in its lists, the live ones at the object
     at_line = re.escape(str(tmp_path / "cluster.yaml")) + r":\d+:\d+: "
     file_lines = [re.sub(r" \(items\[\d+\]\)$", "", re.sub(at_line, "", line)).replace("(items[0].", "(")
                   for line in file_err.splitlines()]
-    live_lines = [re.sub(r"^context fake: \S+( -n \S+)?: ", "", line) for line in live_err.splitlines()]
+    live_lines = [re.sub(r"^context fake: \S+( -n \S+)?: ", "", line).replace("the cluster of context fake's",
+                                                                            "the cluster file's")
+                  for line in live_err.splitlines()]
     assert sorted(live_lines) == sorted(file_lines)
 
 

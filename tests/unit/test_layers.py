@@ -47,7 +47,7 @@ BREAKS = {
     # a stage printing through click (forbidden)
     "expand/environments.py": "import click  # noqa\n",
     # a command reaching into the validate stage's engine (protected)
-    "commands/podgroup.py": "from ..validate.engine import validate_items  # noqa\n",
+    "commands/podgroup.py": "from ..validation.engine import validate_items  # noqa\n",
     # a stage talking to a server itself (forbidden: only mpigen.kube does)
     "scheduler/nodes.py": "import urllib3  # noqa\n",
 }

@@ -26,7 +26,7 @@ from mpigen.lint.rules import RULE_MODULES
 from mpigen.lint.runner import lint_object
 from mpigen.load.cluster import priority_classes
 from mpigen.load.yaml_loader import load_text
-from mpigen.validate import prune_nulls  # what the API server stores, and the runner is given
+from mpigen.validation import prune_nulls  # what the API server stores, and the runner is given
 from mpigen.versions import OperatorVersion
 from tests.odd_shapes import replaced, subpaths
 

@@ -185,7 +185,7 @@ def test_the_synopsis_lists_every_gang_each_command_takes() -> None:
             for param in getattr(each, "params", []):
                 if param.name == "gang":
                     taking[shown] = list(param.type.choices)
-    assert taking.keys() == {"explain", "import manifest", "migrate", "podgroup", "validate"}
+    assert taking.keys() == {"diagnose", "explain", "import manifest", "migrate", "podgroup", "validate"}
     assert synopsis == taking
 
 
@@ -245,7 +245,7 @@ def test_stdin_through_a_real_process(argv: list[str]) -> None:
 LIVE = ("mpigen.kube", "kubernetes", "urllib3")
 NOT_IMPORTED = {
     "--help": ("jsonschema", "jsonschema_rs", "deepdiff", "multiprocessing", "concurrent.futures", *LIVE),
-    "build": ("mpigen.validate", "json", "pathlib", "fractions", "decimal", "jsonschema", "jsonschema_rs", "deepdiff",
+    "build": ("mpigen.validation", "json", "pathlib", "fractions", "decimal", "jsonschema", "jsonschema_rs", "deepdiff",
               "multiprocessing", "concurrent.futures", *LIVE),
     "validate": ("multiprocessing", "concurrent.futures", "xml.sax", "jsonschema", "deepdiff", *LIVE),
 }
@@ -266,7 +266,7 @@ def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
     commands = sorted(name for name in imported if name.startswith("mpigen.commands."))
     if argv[0] == "--help":
         assert commands == sorted(f"mpigen.commands.{module}" for module in
-                                  ("argocd", "build", "check", "explain", "init", "migrate", "podgroup", "rules",
+                                  ("argocd", "build", "check", "diagnose", "explain", "init", "migrate", "podgroup", "rules",
                                    "validate"))
     else:
         assert commands == [f"mpigen.commands.{argv[0]}"]

@@ -22,7 +22,7 @@ from mpigen.importers.roundtrip import differences
 from mpigen.load.yaml_loader import load_text
 from mpigen.main import cli
 from mpigen.pipeline import Options, compile_specs
-from mpigen.validate import prune_nulls
+from mpigen.validation import prune_nulls
 
 PI = """apiVersion: kubeflow.org/v2beta1
 kind: MPIJob

@@ -18,7 +18,7 @@ from mpigen.emit.yaml_emit import dump_all
 from mpigen.expand.defaults import TENSORBOARD_IMAGE
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
-from mpigen.validate.engine import ValidateOptions, validate_bytes
+from mpigen.validation.engine import ValidateOptions, validate_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAD = ("apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata:\n  name: board\n  namespace: ml\n"

@@ -22,7 +22,7 @@ from mpigen.emit.yaml_emit import dump_all
 from mpigen.load.yaml_loader import load_text
 from mpigen.pipeline import CompiledJob, Options, compile_specs
 from mpigen.render import training
-from mpigen.validate import ValidateOptions, schema_for, validate_bytes
+from mpigen.validation import ValidateOptions, schema_for, validate_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 RICH = sorted((ROOT / "tests" / "cases" / "specs" / "rich").glob("*.yaml"))

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 
 from mpigen.diagnostics import Diagnostic, Severity
-from mpigen.validate.engine import Coverage
-from mpigen.validate.sarif import sarif_log
+from mpigen.validation.engine import Coverage
+from mpigen.validation.sarif import sarif_log
 from tests.golden.cases import ROOT, run
 
 SCHEMA = json.loads((ROOT / "tests" / "schemas" / "sarif-2.1.0-rtm.5.json").read_text("utf-8"))
@@ -85,7 +85,7 @@ def test_the_schema_refuses_what_is_not_sarif(bad: dict) -> None:
 def test_every_codes_default_level_is_a_sarif_level() -> None:
     """The catalogue's severities ("info (error with --require-schema)", "error, warning") give a level."""
     from mpigen.diagnostics import CODES
-    from mpigen.validate.sarif import _rule
+    from mpigen.validation.sarif import _rule
 
     levels = {code: _rule(code)["defaultConfiguration"]["level"] for code in CODES}
     assert set(levels.values()) <= {"error", "warning", "note"}, levels

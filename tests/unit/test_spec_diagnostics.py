@@ -195,7 +195,7 @@ def test_horovod_is_a_framework_of_mpi():
 def test_one_quantity_message_for_specs_and_manifests(value, reason):
     """The spec's quantity check and a manifest's schema check say the same of the same value."""
     from mpigen.emit.yaml_emit import dump_all
-    from mpigen.validate import ValidateOptions, validate_bytes
+    from mpigen.validation import ValidateOptions, validate_bytes
 
     extra = f'  resources: {{memory: "{value}"}}\n'
     [(path, code, message)] = errors(extra=extra)

@@ -444,8 +444,8 @@ def test_the_webhooks_survive_odd_shapes(case: str) -> None:
     the schema may already refuse) return problems, never raise."""
     import yaml
 
-    from mpigen.validate import ValidateOptions, prune_nulls
-    from mpigen.validate.engine import trainer_admission
+    from mpigen.validation import ValidateOptions, prune_nulls
+    from mpigen.validation.engine import trainer_admission
 
     text = (ROOT / "tests" / "cases" / "validate" / "trainer" / "invalid" / f"{case}.yaml").read_text("utf-8")
     for obj in yaml.safe_load_all(text):

@@ -27,7 +27,7 @@ from mpigen.load.yaml_loader import load_text
 from mpigen.main import cli
 from mpigen.pipeline import Options, compile_specs
 from mpigen.trainer.runtimes import runtime_ref
-from mpigen.validate import prune_nulls
+from mpigen.validation import prune_nulls
 
 TORCH = """apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mpigen.main import main
-from mpigen.validate import Coverage, ValidateOptions, validate_bytes, validate_files
+from mpigen.validation import Coverage, ValidateOptions, validate_bytes, validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ def test_specs_lint_only_kinds_and_switched_off_notes_count_as_before() -> None:
 
 
 def test_workers_count_what_one_process_counts(monkeypatch, tmp_path: Path) -> None:
-    from mpigen.validate import parallel
+    from mpigen.validation import parallel
 
     monkeypatch.setattr(parallel, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     files = {f"f{i}.yaml": SKIPPED.encode() for i in range(6)}

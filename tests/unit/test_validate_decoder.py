@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from mpigen.diagnostics import Severity
-from mpigen.validate.engine import ValidateOptions, validate_bytes
+from mpigen.validation.engine import ValidateOptions, validate_bytes
 
 DEPLOYMENT = """apiVersion: apps/v1
 kind: Deployment

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mpigen.main import main
-from mpigen.validate.discover import discover, excluded
+from mpigen.validation.discover import discover, excluded
 from tests.golden.cases import ROOT
 
 HELM = """apiVersion: kubeflow.org/v2beta1

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from mpigen.load.scan import split_documents
-from mpigen.validate.engine import ValidateOptions, validate_bytes
-from mpigen.validate.parallel import validate_files
+from mpigen.validation.engine import ValidateOptions, validate_bytes
+from mpigen.validation.parallel import validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = (ROOT / "golden/horovod-volcano/base.yaml").read_text()
@@ -20,7 +20,7 @@ BAD = (ROOT / "tests/cases/validate/mixed.yaml").read_text()
 
 
 def test_one_large_file_in_pieces_reports_what_one_process_reports(monkeypatch) -> None:
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join((BAD if i % 7 == 3 else GOOD) for i in range(60))
@@ -67,7 +67,7 @@ def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: in
     """Pieces are read with the count of lines before them: every diagnostic, document line and
     position equals a one-piece read's, with warnings and errors in every piece; an error that
     stops a one-piece read stops the pieces' report there too, and document numbers run on."""
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join((HAZARDS if i % 3 == 0 else (BAD if i % 7 == 3 else GOOD)) + (extra if i == where else "")
@@ -83,7 +83,7 @@ def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: in
 
 
 def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     contents = {f"f{i:03d}.yaml": (BAD if i % 5 == 0 else GOOD).encode() for i in range(40)}
     one, _ = validate_files(contents, ValidateOptions(), workers=1)
@@ -99,7 +99,7 @@ def _square_or_fail(task: int) -> int:
 
 
 def test_shared_returns_every_result_in_task_order() -> None:
-    from mpigen.validate.parallel import _shared
+    from mpigen.validation.parallel import _shared
 
     assert _shared([1, 2, 3, 4], _square_or_fail) == [1, 4, 9, 16]
     assert _shared(list(range(20, 220)), _square_or_fail, 2) == [n * n for n in range(20, 220)]
@@ -107,7 +107,7 @@ def test_shared_returns_every_result_in_task_order() -> None:
 
 
 def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
-    from mpigen.validate.parallel import _shared
+    from mpigen.validation.parallel import _shared
 
     with pytest.raises(ValueError, match="thirteen"):
         _shared([1, 13, 3, 13, 5], _square_or_fail, 3)
@@ -138,7 +138,7 @@ def _die_in_a_child(task: int) -> int:
 
 
 def test_shared_reports_a_child_that_died_without_an_answer(tmp_path: Path, monkeypatch) -> None:
-    from mpigen.validate.parallel import _shared
+    from mpigen.validation.parallel import _shared
 
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
@@ -148,7 +148,7 @@ def test_shared_reports_a_child_that_died_without_an_answer(tmp_path: Path, monk
 
 def test_tasks_go_to_whichever_process_is_free() -> None:
     """A process that is slow gets fewer tasks: here this one sleeps on each, the child does not."""
-    from mpigen.validate.parallel import _shared
+    from mpigen.validation.parallel import _shared
 
     where = _shared(list(range(40)), _pid_after_a_pause_in_the_parent, 2)
     # The child takes a task a millisecond, this process one per 0.1 s: to fail, the child would
@@ -175,7 +175,7 @@ def _fail_in_a_child(task: int) -> int:
 def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeypatch) -> None:
     import gc
 
-    from mpigen.validate.parallel import _shared
+    from mpigen.validation.parallel import _shared
 
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
@@ -187,7 +187,7 @@ def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeyp
 
 
 def test_more_pieces_than_task_numbers_on_a_machine_with_many_cores(monkeypatch) -> None:
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "".join(f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(3000))
@@ -212,7 +212,7 @@ def test_kept_documents_let_their_nodes_go() -> None:
     ([], 2, 1),
 ])
 def test_processes_follow_the_estimated_cost_of_the_work(files: list[str], cores: int, want: int) -> None:
-    from mpigen.validate.parallel import processes_for
+    from mpigen.validation.parallel import processes_for
 
     assert processes_for([(f"f{i}.yaml", text.encode()) for i, text in enumerate(files)], cores) == want
 
@@ -220,7 +220,7 @@ def test_processes_follow_the_estimated_cost_of_the_work(files: list[str], cores
 def test_a_thousand_small_files_go_to_both_cores_and_ten_do_not(tmp_path: Path, monkeypatch) -> None:
     """Through validate_files: the processes it forks, counted."""
     from bench.generate import small_mpijob
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     forks = []
     real_fork = os.fork
@@ -242,7 +242,7 @@ def test_a_thousand_small_files_go_to_both_cores_and_ten_do_not(tmp_path: Path, 
 def _chunk_and_what_was_ready(args):
     """The worker's task, noting whether the schema validator was compiled before it started."""
     from mpigen.spec.schema import fast_validator_for
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     ready = fast_validator_for.cache_info().currsize
     with open(MARKER, "a") as notes:
@@ -258,7 +258,7 @@ def _chunk_and_what_was_ready(args):
 
 def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: Path, monkeypatch) -> None:
     from mpigen.spec.schema import fast_validator_for
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "notes")
@@ -282,7 +282,7 @@ RUNTIME += "\n"
 def test_every_worker_knows_the_runtimes_of_every_file(monkeypatch) -> None:
     """A TrainJob in one file, its runtime in another: whichever process checks the TrainJob knows
     the runtime (workers were given only the runtimes of the files they checked)."""
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     contents = {f"f{i:03d}.yaml": GOOD.encode() for i in range(40)}
     contents["f000.yaml"], contents["f039.yaml"] = TRAINJOB.encode(), RUNTIME.encode()
@@ -296,7 +296,7 @@ def test_every_worker_knows_the_runtimes_of_every_file(monkeypatch) -> None:
 
 def test_every_piece_of_a_large_file_knows_the_runtimes_of_the_whole(monkeypatch) -> None:
     """The TrainJob in the first piece of a large file cut into pieces, its runtime in the last."""
-    from mpigen.validate import parallel as module
+    from mpigen.validation import parallel as module
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
     text = "---\n" + TRAINJOB + "".join(GOOD for _ in range(40)) + "---\n" + RUNTIME

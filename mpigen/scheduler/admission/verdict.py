@@ -28,11 +28,13 @@ class Admission:
     queue: str  # the queue the gang goes to
     reasons: tuple[str, ...]  # the proofs; for ADMITS the queue's share
     basis: str  # what the verdict was computed from (the configuration, the file's objects)
+    kind: str = "queue"  # what decides: a Volcano "queue", a Kueue "LocalQueue", an "ElasticQuota"
+    subject: str = "the gang"  # what is admitted: "the gang", "the Workload", "the pods"
 
     @property
     def headline(self) -> str:
-        """``queue research cannot admit the gang``."""
-        return f"queue {self.queue} {self.outcome} the gang"
+        """``queue research cannot admit the gang``, ``LocalQueue team-a/main admits the Workload``."""
+        return f"{self.kind} {self.queue} {self.outcome} {self.subject}"
 
     def message(self) -> str:
         """One line, for a diagnostic."""

@@ -128,7 +128,8 @@ def _basis(cluster: VolcanoCluster, conf: VolcanoConf) -> str:
                 "holding its minResources")
     else:
         held = f"{queues}, no PodGroups or Pods: nothing else is taken to run"
-    return f"{conf.source}; the cluster file's {held}"
+    origin = getattr(cluster, "origin", None)  # a live cluster's context, or the cluster file
+    return f"{conf.source}; {origin.name if origin is not None else 'the cluster file'}'s {held}"
 
 
 def _said(proof: Proof) -> str:

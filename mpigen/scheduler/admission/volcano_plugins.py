@@ -89,7 +89,7 @@ class Overcommit:
     name = "overcommit"
 
     def __init__(self, option: PluginOption, session: Session) -> None:
-        self.unknown = "" if session.nodes else "the overcommit plugin (the cluster file has no Nodes)"
+        self.unknown = "" if session.nodes else "the overcommit plugin (no Nodes were read)"
         factor = option.arguments.get("overcommit-factor", DEFAULT_OVERCOMMIT_FACTOR)
         factor = float(factor) if isinstance(factor, (int, float)) and not isinstance(factor, bool) \
             else DEFAULT_OVERCOMMIT_FACTOR  # GetFloat64 leaves the default for anything else

@@ -16,7 +16,7 @@ from ..trainer import mpi as trainer_mpi
 from ..trainer.documents import Explained
 from ..trainer.info import ANCESTOR_LABEL, Endpoints, pod_spec_of
 from ..trainer.podgroup import VOLCANO_API_VERSION
-from .text import pod_group_lines, podgroup_lines, summarized
+from .text import pod_group_lines, podgroup_lines, summarized, workload_lines
 
 
 def _value_text(env: dict[str, Any]) -> str:
@@ -52,6 +52,7 @@ def render_trainjob_text(item: Explained, verdict: Verdict | None = None, admiss
              f"{policy}; podGroupPolicy: {gang or 'none'})", ""]
     if job["spec"].get("suspend"):
         lines += ["Suspended (spec.suspend): the JobSet is created suspended; Kueue or a user resumes it", ""]
+    lines += workload_lines(built.objects, admission)
     for group in [o for o in built.objects if o["kind"] == "PodGroup"]:
         lines += podgroup_lines(group, verdict, admission)[:-1]
         uncounted = _limit_only_gpus(info)

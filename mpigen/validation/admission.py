@@ -4,7 +4,7 @@ schema, and whether the API server refuses it for want of a name (the operators'
 which refuse a job before anything is created, are :mod:`mpigen.lint.admission`).
 
 Used by :mod:`.engine`, for ``mpigen validate`` and for the jobs ``podgroup`` and ``explain``
-read (:func:`mpigen.validate.find_jobs`): one verdict on a job, whichever command reads it.
+read (:func:`mpigen.validation.find_jobs`): one verdict on a job, whichever command reads it.
 """
 
 from __future__ import annotations

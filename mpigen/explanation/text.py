@@ -44,6 +44,7 @@ def render_text(job: dict[str, Any], objects: list[dict[str, Any]], gang: str | 
         by_kind.setdefault(obj["kind"], []).append(obj)
     for group in by_kind.get("PodGroup", []):
         lines += podgroup_lines(group, verdict, admission)
+    lines += workload_lines(objects, admission)
     for config in by_kind.get("ConfigMap", []):
         hosts = config["data"]["hostfile"]
         if not isinstance(hosts, ctl.Hostfile):
@@ -96,10 +97,23 @@ def podgroup_lines(group: dict[str, Any], verdict: Verdict | None = None,
     if verdict is not None:  # the cluster file's Nodes
         lines.append(f"  On {verdict.where} ({verdict.basis}): the gang {verdict.outcome}")
         lines += [f"    {reason}" for reason in verdict.reasons]
-    if admission is not None:  # the cluster file's queues
-        lines.append(f"  Queue {admission.queue} ({admission.basis}): {admission.outcome} the gang")
-        lines += [f"    {reason}" for reason in admission.reasons]
+    if admission is not None:  # the cluster's queues
+        lines += admission_lines(admission)
     return lines + [""]
+
+
+def admission_lines(admission: Admission, indent: str = "  ") -> list[str]:
+    """The admission verdict: ``Queue research (...): admits the gang`` and its reasons."""
+    kind = admission.kind[:1].upper() + admission.kind[1:]
+    return [f"{indent}{kind} {admission.queue} ({admission.basis}): {admission.outcome} {admission.subject}",
+            *(f"{indent}  {reason}" for reason in admission.reasons)]
+
+
+def workload_lines(objects: list[dict[str, Any]], admission: Admission | None) -> list[str]:
+    """For a job no PodGroup gangs (Kueue admits it whole), the admission verdict on its own."""
+    if admission is None or any(o.get("kind") == "PodGroup" for o in objects):
+        return []
+    return [f"{admission.scheduler}:", *admission_lines(admission), ""]
 
 
 def _pod_lines(meta: dict[str, Any], pod: dict[str, Any], job: dict[str, Any], role: str) -> list[str]:
@@ -145,6 +159,7 @@ def render_training_text(job: dict[str, Any], objects: list[dict[str, Any]], gan
     name, namespace, kind = job["metadata"]["name"], job["metadata"]["namespace"], job["kind"]
     specs = job["spec"][td_key(job)]
     lines = [f"{kind} {namespace}/{name} ({tc.OPERATOR}, gang scheduler: {gang or 'none'})", ""]
+    lines += workload_lines(objects, admission)
     if job["spec"]["runPolicy"].get("suspend"):
         return "\n".join(lines + ["Suspended (runPolicy.suspend): the operator creates nothing until it is resumed"]) + "\n"
     for obj in objects:
