@@ -17,16 +17,28 @@ tools: $(LOCALBIN)/kubeconform
 $(LOCALBIN)/kubeconform:
 	$(GOFLAGS_LOCAL) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
 
+# Two steps into one .venv: mpigen and what it needs to run (`make demo`: no test tool, no
+# Kubernetes client), then the test extra (`make setup`, `make test`: pytest, hypothesis, kubectl,
+# pre-commit, import-linter and the kube extra).
 # editable_mode=compat: the checkout goes on sys.path through a one-line .pth file, as an installed
 # wheel's folder does. setuptools' default editable finder imports pathlib, urllib and importlib.util
 # at every interpreter start, a sixth of a cold `mpigen build` (see BENCHMARKS.md).
-$(STAMP): pyproject.toml Makefile
+PIP_INSTALL := $(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat
+RUNSTAMP := $(VENV)/.installed-run
+
+$(RUNSTAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e '.[test]'
+	$(PIP_INSTALL) -e .
+	touch $(RUNSTAMP)
+
+$(STAMP): $(RUNSTAMP)
+	$(PIP_INSTALL) -e '.[test]'
 	touch $(STAMP)
 
-demo: setup
+# The README's quick start: a fresh clone's first command.
+demo: $(RUNSTAMP)
 	$(BIN)/mpigen build specs/horovod-volcano.yaml
+	@echo "mpigen is in $(BIN): '. $(BIN)/activate' puts it on PATH (or 'pipx install .', see the README's Install)" >&2
 
 # pytest exits 5 when it collects no test: that is a failure here too (make stops on any non-zero).
 test: setup tools
@@ -64,11 +76,16 @@ check-schemas: setup
 	$(BIN)/python scripts/fetch_kustomization_schema.py --check
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
 
 # Benchmarks beside the peers (kubeconform, kubectl kustomize); figures go to BENCHMARKS.md.
 bench: setup tools
 	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run
+
+# A fresh clone's `make demo` (the README's first command), pip's cache cold and warm; BENCHMARKS.md.
+.PHONY: bench-demo
+bench-demo:
+	$(PYTHON) -m bench.demo
 
 # Differential run against the real controllers (tests/oracle): mpi-operator, training-operator and
 # Kubeflow Trainer v2.3.0's runtime framework, a third of the N random cases each (of Trainer's, a

@@ -52,7 +52,8 @@ NAMESPACES = (
     Namespace("volcano", "volcano", "Volcano gang"),
     Namespace("scheduler-plugins", "scheduler-plugins", f"scheduler-plugins Coscheduling ({SCHEDULER_PLUGINS_NAME})"),
     Namespace("default", "none", "no gang (default-scheduler)"),
-    Namespace("research", "volcano", "Volcano gang; the namespace of specs/horovod-volcano.yaml (README)"),
+    Namespace("research", "volcano",
+              "Volcano gang; the namespace of specs/horovod-volcano.yaml (docs/local-cluster.md)"),
     Namespace(KUEUE_NAMESPACE, "kueue", "no gang scheduler; Kueue admits a job by its LocalQueue (label "
               "kueue.x-k8s.io/queue-name; LocalQueue user-queue of cluster/kueue.yaml)"),
 )

@@ -43,7 +43,8 @@ def cluster_option(help: str) -> Decorator:
                               "~/.kube/config, when --kube-context is given)."),
             click.option("--kube-context", "kube_context", metavar="NAME",
                          help="Read the same objects live from the cluster of this kubeconfig context "
-                              "(list only; see the README for the ClusterRole). Not with --cluster."),
+                              "(list only; see docs/cluster.md for the ClusterRole). Not with --cluster. "
+                              "Needs the kube extra: pip install 'mpigen[kube]'."),
             click.option("--cluster", "cluster_file", type=click.Path(dir_okay=False, allow_dash=True),
                          metavar="FILE", help=help),
         ):

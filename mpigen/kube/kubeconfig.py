@@ -9,7 +9,9 @@ cluster, user or context by a name wins, and so does the first to set ``current-
 The official Kubernetes client (:mod:`kubernetes.config`) does the rest as client-go does: the
 cluster's server, CA and TLS settings, and the user's credentials (client certificates, tokens and
 token files, exec credential plugins, basic auth), each relative path taken from the folder of the
-file that names it. It is imported here, and only when a live cluster is read.
+file that names it. It is imported here, and only when a live cluster is read. It is not a
+dependency of every install: the ``kube`` extra brings it (``pip install 'mpigen[kube]'``), and
+without it a live option is a usage error that says so.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from typing import Any, Iterator, Mapping
 import yaml
 
 DEFAULT = os.path.join("~", ".kube", "config")
+MISSING_CLIENT = ("reading a live cluster (--kube-context, --kubeconfig, mpigen diagnose) needs the Kubernetes "
+                  "client, which mpigen's kube extra installs: pip install 'mpigen[kube]' (or, in a checkout, "
+                  "pip install '.[kube]')")
 
 
 class KubeError(Exception):
@@ -114,10 +119,13 @@ def connect(kubeconfig: str | None, context: str | None, environ: Mapping[str, s
     """The configuration of the context (``--kube-context``, else the current one) of the
     kubeconfig files (``--kubeconfig``, else ``$KUBECONFIG``, else ``~/.kube/config``), with its
     credentials loaded (an exec plugin is run here)."""
+    try:
+        from kubernetes.client import Configuration
+        from kubernetes.config import ConfigException, load_kube_config
+    except ImportError:
+        raise KubeError(MISSING_CLIENT) from None
     paths = kubeconfig_paths(kubeconfig, environ)
     name = chosen_context(paths, context)
-    from kubernetes.client import Configuration
-    from kubernetes.config import ConfigException, load_kube_config
 
     configuration = Configuration()
     configuration.host = ""  # the library keeps its default (http://localhost) when the cluster names no server

@@ -1,6 +1,6 @@
 """What mpigen reads from a live cluster: one list per resource, and one object got by name, as data.
 
-The README's ClusterRole grants exactly these verbs on these resources (``tests/unit/test_kube.py``
+The ClusterRole of docs/cluster.md grants exactly these verbs on these resources (``tests/unit/test_kube.py``
 checks that it names every one); nothing else is asked of the server but discovery (``/api``,
 ``/apis``: every authenticated user may read it through the default ``system:discovery``
 ClusterRole).

@@ -103,16 +103,23 @@ def check_runtime(doc: dict[str, Any], spec: dict[str, Any], runtimes: Runtimes 
     yield from _refused(spec, runtime, described)
 
 
+def _settings(spec: dict[str, Any], field: str) -> dict[str, Any]:
+    """A map of settings of the spec; any other value (a list, which the schema refuses) holds none:
+    its keys would not be field names, and the path of a finding must be."""
+    value = spec.get(field)
+    return value if isinstance(value, dict) else {}
+
+
 def _refused(spec: dict[str, Any], runtime: dict[str, Any], described: str) -> Iterator[Finding]:
     framework = spec.get("framework")
-    for key in sorted(spec.get("mpi") or {}):
+    for key in sorted(_settings(spec, "mpi")):
         what = ("the launcher is the runtime's launcher job" if key == "launcher" else
                 "the command runs as written in the launcher (start it with mpirun: Trainer gives mpirun the "
                 "hostfile and slots through OMPI_MCA_* variables)" if key in ("mpirun", "extraArgs") else
                 "the runtime's mlPolicy.mpi decides it")
         yield (("spec", "mpi", key), "runtime-field", Severity.ERROR,
                f"mpi.{key} cannot be set for a TrainJob on {described}: {what}")
-    for key in sorted(spec.get("pytorch") or {}):
+    for key in sorted(_settings(spec, "pytorch")):
         what = ("Trainer's torch plugin uses port 29500 (PET_MASTER_PORT)" if key == "port" else
                 "the Master is node 0 of the TrainJob, with the nodes' image and resources")
         yield (("spec", "pytorch", key), "runtime-field", Severity.ERROR,
@@ -122,14 +129,14 @@ def _refused(spec: dict[str, Any], runtime: dict[str, Any], described: str) -> I
                f"restartPolicy cannot be set for a TrainJob: the JobSet template of {described} sets the pods' "
                "restart policy")
     for key, why in REFUSED_RUN_POLICY.items():
-        if key in (spec.get("runPolicy") or {}):
+        if key in _settings(spec, "runPolicy"):
             yield (("spec", "runPolicy", key), "runtime-field", Severity.ERROR,
                    f"runPolicy.{key} cannot be set for a TrainJob: {why}")
-    if (spec.get("runPolicy") or {}).get("activeDeadlineSeconds") == 0:  # the TrainJob CRD's minimum is 1
+    if _settings(spec, "runPolicy").get("activeDeadlineSeconds") == 0:  # the TrainJob CRD's minimum is 1
         yield (("spec", "runPolicy", "activeDeadlineSeconds"), "runtime-field", Severity.ERROR,
                "runPolicy.activeDeadlineSeconds 0 cannot be set for a TrainJob: Trainer's CRD takes 1 or more "
                "(no deadline: leave it out)")
-    scheduling = spec.get("scheduling") or {}
+    scheduling = _settings(spec, "scheduling")
     for key, why in REFUSED_SCHEDULING.items():
         if key in scheduling and (key != "gpuTopology" or scheduling[key]):
             yield (("spec", "scheduling", key), "runtime-field", Severity.ERROR,

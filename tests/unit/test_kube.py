@@ -328,6 +328,24 @@ def test_a_closed_port_is_exit_2_with_the_address(tmp_path: Path, pki: Path, cap
     assert "Connection refused" in err and err.count("\n") == 1
 
 
+def test_without_the_kube_extra_a_live_option_says_what_to_install(tmp_path: Path, pki: Path,
+                                                                   capsys: pytest.CaptureFixture,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Kubernetes client is the kube extra's, not every install's: without it a live option is
+    exit 2 naming the extra, never a traceback (None in sys.modules makes its import fail)."""
+    for module in [name for name in sys.modules if name == "kubernetes" or name.startswith("kubernetes.")]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "kubernetes", None)
+    config = kubeconfig(tmp_path / "kubeconfig", "https://127.0.0.1:1", pki, {"token": TOKEN})
+    assert main(["explain", str(ROOT / "specs/horovod-volcano.yaml"), "--kubeconfig", str(config)]) == 2
+    message = ("mpigen: reading a live cluster (--kube-context, --kubeconfig, mpigen diagnose) needs the Kubernetes "
+               "client, which mpigen's kube extra installs: pip install 'mpigen[kube]' (or, in a checkout, pip install "
+               "'.[kube]')\n")
+    assert capsys.readouterr().err == message
+    assert main(["diagnose", "mpijob/bert", "-n", "research", "--kubeconfig", str(config)]) == 2
+    assert capsys.readouterr().err == message
+
+
 def test_a_server_that_never_answers_is_given_up_once(tmp_path: Path, pki: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The wait is bounded by the request's timeout, and a connection that timed out is not tried
@@ -483,11 +501,11 @@ def test_io_load_cluster_turns_an_unreadable_cluster_into_a_usage_error(tmp_path
         load_cluster(ClusterInput(kubeconfig=str(tmp_path / "nope")))
 
 
-# --- the README's ClusterRole
+# --- the ClusterRole of docs/cluster.md
 
 
-def test_the_readme_cluster_role_grants_exactly_what_is_listed() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_the_documented_cluster_role_grants_exactly_what_is_listed() -> None:
+    readme = (ROOT / "docs" / "cluster.md").read_text()
     blocks = [yaml.safe_load_all(block) for block in re.findall(r"```yaml\n(.*?)```", readme, re.S)
               if "kind: ClusterRole\n" in block]
     assert len(blocks) == 1

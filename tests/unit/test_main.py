@@ -164,14 +164,14 @@ def test_validate_reports_a_usage_error_in_json_and_nothing_on_stdout_in_text(ca
     assert (code, out) == (2, "")  # text: the message on stderr only
 
 
-def test_the_readme_lists_every_gang_each_command_takes() -> None:
-    """The synopsis in the README names, for every command with --gang, exactly the choices it takes."""
+def test_the_synopsis_lists_every_gang_each_command_takes() -> None:
+    """The synopsis of docs/commands.md names, for every command with --gang, exactly the choices it takes."""
     import click
 
     from mpigen.main import COMMANDS, cli
 
     synopsis = {}
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in (ROOT / "docs" / "commands.md").read_text().splitlines():
         found = re.match(r"mpigen ((?:import )?\w+) .*--gang ([a-z|-]+)", line)
         if found:
             synopsis[found[1]] = found[2].split("|")

@@ -301,6 +301,17 @@ def test_what_a_trainjob_cannot_say_is_an_error(fields: dict[str, Any], message:
     assert [e.split(" ", 1)[1] for e in _errors(_spec(**fields))] == [message.split(" ", 1)[1]]
 
 
+@pytest.mark.parametrize("value", [[None], [[]], ["launcher"]], ids=["null", "list", "name"])
+def test_a_list_where_refused_settings_go_is_reported_not_a_crash(value: list[Any]) -> None:
+    """mpi: [...] (or pytorch, runPolicy) in an environment of a TrainJob spec: what is wrong is
+    said (the schema, framework-field), and the refusal of mpi.* has no field name to report at
+    (its items were taken for names: an internal error, exit 3)."""
+    doc = _spec(environments={"dev": {"mpi": value, "pytorch": value, "runPolicy": value}})
+    errors = _errors(doc)
+    assert "error schema expected a mapping, got a list (spec.environments.dev.runPolicy)" in " ".join(errors)
+    assert not [e for e in errors if "runtime-field" in e], errors
+
+
 def test_mpi_refusals() -> None:
     errors = _errors(_spec(framework="mpi", runtime="deepspeed-distributed", workers=0,
                            mpi={"implementation": "Intel", "launcher": {"image": "l"}}))

@@ -18,7 +18,7 @@ The specifications, read at their tags:
   JobSet deletes its active Jobs; ``pkg/webhooks/jobset_webhook.go``: a pod template without
   ``restartPolicy`` gets ``OnFailure``).
 
-The choices (the README's "migrate --to trainjob" section says why):
+The choices (docs/commands.md, "mpigen migrate MANIFEST --to trainjob", says why):
 
 - **MPIJob**: always a TrainingRuntime beside the TrainJob, named after the job in its namespace.
   Trainer's default MPI runtimes (``deepspeed-distributed``, ``mlx-distributed``) run their own
