@@ -229,8 +229,10 @@ def test_a_gang_held_job_is_progressing_with_its_podgroups_reason(scenario, gang
             assert phase(group) == ""
             s.check("CoschedulingPodGroup", group, "without its controller", "Progressing",
                     "Waiting for the scheduler-plugins PodGroup controller")
-        job = s.live("MPIJob")
-        assert true_condition(job, "Created") is not None and true_condition(job, "Running") is None, job.get("status")
+        # the operator writes the job's status after it creates the PodGroup: Volcano may mark the group
+        # Unschedulable first, so the Created condition is waited for, not read once
+        job = s.wait("MPIJob", "Created", lambda o: true_condition(o, "Created") is not None)
+        assert true_condition(job, "Running") is None, job.get("status")
         s.check("MPIJob", job, "gang-held", "Progressing", "Not running yet")
     finally:
         s.delete("MPIJob")
