@@ -57,11 +57,18 @@ def check(ctx: Context) -> Iterator[tuple[Path, str]]:
         bare = dict(job, spec=dict(job["spec"], runPolicy=dict(run_policy, schedulingPolicy=bare_policy)))
         min_member = calculate_min_available(job)
         explicit = calculate_min_resources(min_member, job, {}, version, gang=ctx.gang)
-        computed = [calculate_min_resources(min_member, bare, pcs, version, gang=ctx.gang) for pcs in assumptions]
+        if explicit is None:
+            return
+        computed = []
+        for pcs in assumptions:  # in turn: the first that matches ends the check
+            value = calculate_min_resources(min_member, bare, pcs, version, gang=ctx.gang)
+            if value is not None and same(explicit, value):
+                return
+            if value is not None:
+                computed.append(value)
     except (AttributeError, KeyError, TypeError, ValueError):  # shapes the schema layer reports
         return
-    computed = [c for c in computed if c is not None]
-    if explicit is None or not computed or any(same(explicit, c) for c in computed):
+    if not computed:
         return
     options = " or ".join(dict.fromkeys(show(c) for c in computed))
     low = any(explicit.get(k, Quantity()).cmp(q) < 0 for k, q in computed[0].items())

@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...trainer.info import ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, pod_spec_of
 from ..base import Context, Path
 from ._common import current_api, is_int, pod_spec, scheduling_policy
 from ._trainer import RUNTIME_PATH, containers, gang_scheduler, is_runtime, is_trainjob, limit_only, mapping, \
@@ -98,6 +97,8 @@ def _runtime(ctx: Context) -> Iterator[tuple[Path, str]]:
 
 
 def _trainjob(ctx: Context) -> Iterator[tuple[Path, str]]:
+    from ...trainer.info import ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, pod_spec_of  # Trainer's objects only
+
     own = ctx.get("spec", "trainer", "resourcesPerNode")
     info = ctx.trainer_info
     if not isinstance(own, dict) or info is None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...diagnostics import Severity
-from ...trainer.runtimes import TRAINER_GROUP, runtime_ref
 from ..base import Context, Path, trainer_runtimes
 from ._trainer import is_trainjob
 
@@ -30,6 +29,8 @@ NOT_GIVEN = "the cluster's runtimes were not given"  # no --cluster file, or one
 
 
 def check(ctx: Context) -> Iterator[tuple[Path, str]]:
+    from ...trainer.runtimes import TRAINER_GROUP, runtime_ref  # imported for TrainJobs only
+
     group, kind, name = runtime_ref(ctx.obj)
     if not is_trainjob(ctx) or group != TRAINER_GROUP or not name or ctx.trainer_runtime is not None:
         return
