@@ -132,6 +132,7 @@ cluster: setup
 cluster-down:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python -m cluster down; else echo "no cluster (no .venv)"; fi
 
-# End-to-end tests against the local cluster (tests/e2e); starts it if it is not running.
-e2e: setup tools cluster
+# End-to-end tests against the local cluster (tests/e2e); starts it if it is not running. Like
+# `make test` (CI runs both), it builds kubeconform only, not kubectl-validate.
+e2e: setup $(LOCALBIN)/kubeconform cluster
 	$(CLUSTER_PATH) KUBECONFIG=$(CURDIR)/.cache/cluster/kubeconfig $(BIN)/python -m pytest -q tests/e2e
