@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from bench.cluster import write_cluster
 from bench.generate import write_manifests, write_specs, write_stream
@@ -41,6 +41,7 @@ MPIGEN = [str(BIN / "mpigen")]
 KUBECTL = str(BIN / "kubectl")
 GROUPS = ("cluster", "lint", "build", "growth")
 NOT_INSTALLED = "({} is not installed: `make tools` puts it in ./bin)"
+T = TypeVar("T")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -65,10 +66,10 @@ class Inputs:
         self.work = work
         self._made: dict[tuple[object, ...], object] = {}
 
-    def _once(self, key: tuple[object, ...], make: Callable[[], object]) -> object:
+    def _once(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
         if key not in self._made:
             self._made[key] = make()
-        return self._made[key]
+        return self._made[key]  # type: ignore[return-value]  (the key names what make returns)
 
     def manifests(self, n: int, small: bool) -> Path:
         def make() -> Path:
@@ -284,7 +285,7 @@ def grown(name: str, small_label: str, large_label: str, small: Command, large: 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    start_load = os.getloadavg()[0]
+    start_load, measured_commit = os.getloadavg()[0], commit()
     rows: list[Row] = []
     growth: list[GrowthRow] = []
     cluster: dict[int, float | None] = {}
@@ -302,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         if "growth" in args.groups:
             growth = growth_rows(inputs, args, cluster)
     lines, all_met = report(rows, growth)
-    print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; commit {commit()}; median of cold runs "
+    print(f"Machine: {CORES} cores, Python {sys.version.split()[0]}; commit {measured_commit}; median of cold runs "
           f"(--repeat {args.repeat}; groups: {', '.join(args.groups)}); load average {start_load:.1f} at the "
           f"start, {os.getloadavg()[0]:.1f} at the end")
     print(f"Peers: kubeconform {tool('kubeconform')}, kubectl-validate {tool('kubectl-validate')}, kubectl {KUBECTL}")
