@@ -49,13 +49,14 @@ class Timing:
 
 class Failed(Exception):
     """A command exited with a code its Command does not accept; ``reason`` says it in a few
-    words (mpigen's first error code, as in `refused: file-too-large`, else the end of stderr)."""
+    words: mpigen's first error code (`mpigen exited 1: error file-too-large`), else the end of
+    its output."""
 
-    def __init__(self, argv: list[str], returncode: int, stderr: str):
-        code = re.search(r": error ([a-z0-9-]+) ", stderr)
-        self.reason = (f"refused: {code.group(1)}" if code else
-                       f"{Path(argv[0]).name} exited {returncode}: {stderr.strip()[-200:]}")
-        super().__init__(f"{' '.join(argv[:4])}... exited {returncode}: {stderr[-500:]}")
+    def __init__(self, argv: list[str], returncode: int, output: str):
+        code = re.search(r": error ([a-z0-9-]+) ", output)
+        said = f"error {code.group(1)}" if code else output.strip()[-200:]
+        self.reason = f"{Path(argv[0]).name} exited {returncode}: {said}"
+        super().__init__(f"{' '.join(argv[:4])}... exited {returncode}: {output[-500:]}")
 
 
 def _cpu() -> float:
@@ -70,11 +71,11 @@ def run_once(command: Command) -> tuple[float, float]:
     cpu = _cpu()
     start = time.perf_counter()
     result = subprocess.run(command.argv, cwd=command.cwd, env=command.env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, check=False)
+                            stderr=subprocess.DEVNULL, check=False)
     elapsed = time.perf_counter() - start
     used = _cpu() - cpu
-    if result.returncode not in command.ok:
-        raise Failed(command.argv, result.returncode, result.stderr.decode(errors="replace"))
+    if result.returncode not in command.ok:  # run it again, untimed, for what it says
+        raise Failed(command.argv, *output_of(command))
     return elapsed, used
 
 

@@ -78,8 +78,8 @@ def test_the_report_fails_on_any_row_not_met_and_ignores_rows_without_a_goal() -
 
 
 def test_a_failed_command_is_told_by_mpigen_s_error_code() -> None:
-    stderr = "big.yaml:1:1: error file-too-large file has 270000000 characters; mpigen reads at most 67108864\n"
-    assert Failed(["/x/mpigen", "validate"], 1, stderr).reason == "refused: file-too-large"
+    output = "big.yaml:1:1: error file-too-large file has 270000000 characters; mpigen reads at most 67108864\n"
+    assert Failed(["/x/mpigen", "validate"], 1, output).reason == "mpigen exited 1: error file-too-large"
     assert Failed(["/x/kubeconform"], 2, "boom\n").reason == "kubeconform exited 2: boom"
 
 
