@@ -205,11 +205,15 @@ def corpus_rows(inputs: Inputs, kc: str | None, kv: str | None, repeat: int) -> 
         code, output = output_of(command)
         read = files_read(output, peer)
         if code not in command.ok or read != count:
-            missing[peer] = f"({peer} exited {code} and read {read} of {count} files: {output[-300:]!r})"
+            said = "no file count" if read is None else f"{read} of {count} files read"
+            missing[peer] = f"({peer} exited {code}, {said}: {output[-300:]!r})"
             del commands[peer]
     if "mpigen" in missing:
         return [Row(name, None, note=missing["mpigen"]) for name in names]
-    timings = dict(zip(commands, in_turns(list(commands.values()), repeat)))
+    try:
+        timings = dict(zip(commands, in_turns(list(commands.values()), repeat)))
+    except Failed as error:
+        return [failed_row(name, error) for name in names]
     mine = timings["mpigen"]
     rows = []
     for name, peer, limit in ((names[0], "kubeconform", 0.8), (names[1], "kubectl-validate", 0.3)):
