@@ -5,17 +5,23 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCALBIN := $(CURDIR)/bin
 KUBECONFORM_VERSION := v0.7.0
+KUBECTL_VALIDATE_VERSION := v0.0.4
 GOFLAGS_LOCAL := GOBIN=$(LOCALBIN) GOFLAGS="-mod=mod -trimpath" GOMODCACHE=$(CURDIR)/.cache/gomod
 
 .PHONY: setup demo test golden schemas examples upstream-expected spec-validator check-schemas clean tools bench oracle fuzz
 
 setup: $(STAMP)
 
-# External tools the integration tests run, installed into ./bin by the project itself.
-tools: $(LOCALBIN)/kubeconform
+# External tools, installed into ./bin by the project itself: kubeconform (the integration tests
+# and `make bench`) and kubectl-validate (`make bench` only: its first build takes ~9 minutes, so
+# `make test` builds kubeconform alone).
+tools: $(LOCALBIN)/kubeconform $(LOCALBIN)/kubectl-validate
 
 $(LOCALBIN)/kubeconform:
 	$(GOFLAGS_LOCAL) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
+
+$(LOCALBIN)/kubectl-validate:
+	$(GOFLAGS_LOCAL) go install sigs.k8s.io/kubectl-validate@$(KUBECTL_VALIDATE_VERSION)
 
 # Two steps into one .venv: mpigen and what it needs to run (`make demo`: no test tool, no
 # Kubernetes client), then the test extra (`make setup`, `make test`: pytest, hypothesis, kubectl,
@@ -41,7 +47,7 @@ demo: $(RUNSTAMP)
 	@echo "mpigen is in $(BIN): '. $(BIN)/activate' puts it on PATH (or 'pipx install .', see the README's Install)" >&2
 
 # pytest exits 5 when it collects no test: that is a failure here too (make stops on any non-zero).
-test: setup tools
+test: setup $(LOCALBIN)/kubeconform
 	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m pytest -q --ignore=tests/e2e
 
 golden: setup
@@ -78,7 +84,7 @@ check-schemas: setup
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
 
-# Benchmarks beside the peers (kubeconform, kubectl kustomize); figures go to BENCHMARKS.md.
+# Benchmarks beside the peers (kubeconform, kubectl-validate, kubectl kustomize); figures go to BENCHMARKS.md.
 bench: setup tools
 	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run
 
@@ -126,6 +132,7 @@ cluster: setup
 cluster-down:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python -m cluster down; else echo "no cluster (no .venv)"; fi
 
-# End-to-end tests against the local cluster (tests/e2e); starts it if it is not running.
-e2e: setup tools cluster
+# End-to-end tests against the local cluster (tests/e2e); starts it if it is not running. Like
+# `make test` (CI runs both), it builds kubeconform only, not kubectl-validate.
+e2e: setup $(LOCALBIN)/kubeconform cluster
 	$(CLUSTER_PATH) KUBECONFIG=$(CURDIR)/.cache/cluster/kubeconfig $(BIN)/python -m pytest -q tests/e2e
