@@ -109,10 +109,13 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     for obj, prefix, doc in trainjobs:
         diagnostics.extend(_object(obj, prefix, doc, filename, with_file, coverage))
     if not documents and not diagnostics:
-        diagnostics.append(Diagnostic(filename, None, None, "", "empty-file", Severity.INFO,
+        diagnostics.append(Diagnostic(filename, None, None, "", EMPTY_FILE, Severity.INFO,
                                       "the file holds no YAML document (it is empty or only comments): nothing "
                                       "to check"))
     return [d for d in diagnostics if d.code not in options.disabled]
+
+
+EMPTY_FILE = "empty-file"
 
 
 def _is_trainjob(obj: Any) -> bool:
@@ -148,12 +151,22 @@ def run_runtimes(files: Iterable[tuple[str, bytes]]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for name, raw in files:
         text, _ = decode(raw, name)
-        if text is None or "TrainingRuntime" not in text:  # every runtime's kind says so
+        if text is not None and RUNTIME_WORD in text:
+            found += runtimes_in(iter_text(text, name))
+    return found
+
+
+RUNTIME_WORD = "TrainingRuntime"
+"""What the kind of every training runtime says: a text without it holds none."""
+
+
+def runtimes_in(items: Iterable[Document | Diagnostic]) -> list[dict[str, Any]]:
+    """The training runtimes of a text's documents (:func:`run_runtimes`)."""
+    found: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
             continue
-        for item in iter_text(text, name):
-            if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
-                continue
-            found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
+        found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
     return found
 
 
