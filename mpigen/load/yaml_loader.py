@@ -44,12 +44,18 @@ def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = body[: exc.start].count(b"\n") + 1
-        line_start = body.rfind(b"\n", 0, exc.start) + 1
-        col = len(body[line_start: exc.start].decode("utf-8", errors="replace")) + 1
-        return None, [Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
-                                 f"file is not UTF-8 (byte 0x{body[exc.start]:02x}); save it as UTF-8")]
+        return None, [not_utf8(body, exc, filename)]
     return text, []
+
+
+def not_utf8(body: bytes, exc: UnicodeDecodeError, filename: str, offset: int = 0) -> Diagnostic:
+    """Where ``body`` (a text's bytes after a BOM, or a piece of them that starts a line, with
+    ``offset`` lines before it) stops being UTF-8, as :func:`decode` reports it."""
+    line = body[: exc.start].count(b"\n") + 1 + offset
+    line_start = body.rfind(b"\n", 0, exc.start) + 1
+    col = len(body[line_start: exc.start].decode("utf-8", errors="replace")) + 1
+    return Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
+                      f"file is not UTF-8 (byte 0x{body[exc.start]:02x}); save it as UTF-8")
 
 
 def load_bytes(raw: bytes, filename: str) -> LoadResult:
