@@ -109,13 +109,14 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     for obj, prefix, doc in trainjobs:
         diagnostics.extend(_object(obj, prefix, doc, filename, with_file, coverage))
     if not documents and not diagnostics:
-        diagnostics.append(Diagnostic(filename, None, None, "", EMPTY_FILE, Severity.INFO,
+        diagnostics.append(Diagnostic(filename, None, None, "", "empty-file", Severity.INFO,
                                       "the file holds no YAML document (it is empty or only comments): nothing "
                                       "to check"))
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
 EMPTY_FILE = "empty-file"
+"""The code :func:`validate_items` gives a file with no document and nothing else to say."""
 
 
 def _is_trainjob(obj: Any) -> bool:
