@@ -36,16 +36,24 @@ _JSON_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[{\[]")
 
 def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
     """Bytes -> text: UTF-8 (a BOM is accepted and dropped); anything else is an error."""
-    limit = MAX_JSON_BYTES if len(raw) > MAX_BYTES and _JSON_START.match(raw) else MAX_BYTES
-    if len(raw) > limit:
-        return None, [_diag(filename, "file-too-large",
-                            f"file is {len(raw)} bytes; mpigen reads at most {limit} bytes")]
+    refused = too_large(len(raw), raw, filename)
+    if refused is not None:
+        return None, [refused]
     body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [not_utf8(body, exc, filename)]
     return text, []
+
+
+def too_large(size: int, head: bytes, filename: str) -> Diagnostic | None:
+    """Whether :func:`decode` refuses a text of ``size`` bytes that starts with ``head`` (all of
+    it, or enough to hold its first character beside blanks and a BOM) as too large."""
+    limit = MAX_JSON_BYTES if size > MAX_BYTES and _JSON_START.match(head) else MAX_BYTES
+    if size <= limit:
+        return None
+    return _diag(filename, "file-too-large", f"file is {size} bytes; mpigen reads at most {limit} bytes")
 
 
 def not_utf8(body: bytes, exc: UnicodeDecodeError, filename: str, offset: int = 0) -> Diagnostic:

@@ -9,7 +9,8 @@ file's documents start too, and each is read with the count of lines before it. 
 text would not be cut (directives, line breaks other than newlines, nesting the parser would not
 survive: :class:`~mpigen.load.scan.Cuts`), or a piece holds no more than the whole file, the
 whole file is read as before: that path, which refuses a YAML file over
-:data:`~mpigen.load.yaml_loader.MAX_BYTES`, decides. So does an error that stops a piece before
+:data:`~mpigen.load.yaml_loader.MAX_BYTES`, decides (such a file is refused from its size,
+not read). So does an error that stops a piece before
 its end (a one-piece read may say something else there), and a text that is not UTF-8 is reported
 where :func:`~mpigen.load.yaml_loader.decode` reports it, alone.
 
@@ -26,11 +27,12 @@ documents, reads the file whole.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, BinaryIO, Callable
 
 from ..diagnostics import Diagnostic, UsageError
 from ..load.scan import Cuts
-from ..load.yaml_loader import MAX_BYTES, iter_text, not_utf8
+from ..load.yaml_loader import MAX_BYTES, iter_text, not_utf8, too_large
 from .engine import RUNTIME_WORD, Coverage, ValidateOptions, run_runtimes, runtimes_in, with_run_runtimes
 from .parallel import (MAX_TASKS, PIECES_PER_WORKER, Piece, _cores, _piece, in_pieces, merged, processes_by_size,
                        stopped_early, validate_files)
@@ -46,6 +48,8 @@ MAX_PARTS = (MAX_TASKS - 1) // 2
 """Pieces are at least the file's size over this (any two pieces in a row hold more: see
 :class:`~mpigen.load.scan.Cuts`), so there are never more than :data:`.parallel.MAX_TASKS`."""
 _BOM = b"\xef\xbb\xbf"
+_BLANK = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
+"""A start that does not yet say whether a text is JSON (its limit is larger: see decode)."""
 _RUNTIME = RUNTIME_WORD.encode()
 
 
@@ -152,8 +156,15 @@ def _range(task: tuple[str, str, int, int, int, ValidateOptions]) -> Piece | Dia
 
 def _whole(path: str, options: ValidateOptions, beside: Callable[[], dict[str, bytes]],
            names_runtimes: Callable[[bytes], bool], coverage: Coverage | None, workers: int | None) -> list[Diagnostic]:
-    """The file read whole and checked as any file is."""
+    """The file read whole and checked as any file is; not read when it is too large to be read
+    (the whole read's only diagnostic then, said from its size and first block)."""
     with _opened(path) as file:
+        size = os.fstat(file.fileno()).st_size
+        head = _read(file, BLOCK_BYTES) if size > MAX_BYTES else b""
+        refused = None if _BLANK.fullmatch(head) else too_large(size, head, path)
+        if refused is not None:
+            return [] if refused.code in options.disabled else [refused]
+        file.seek(0)
         raw = _read(file, -1)
     found, _ = validate_files({path: raw}, options, coverage=coverage, beside=beside() if names_runtimes(raw) else None,
                               workers=workers)

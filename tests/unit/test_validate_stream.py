@@ -147,38 +147,54 @@ def test_every_piece_knows_the_runtimes_of_the_whole(tmp_path: Path, pieces) -> 
     assert count > 8
 
 
-def test_a_document_larger_than_the_limit_makes_the_file_too_large(tmp_path: Path, pieces, monkeypatch) -> None:
+@pytest.fixture
+def reads(tmp_path: Path, monkeypatch) -> Path:
+    """The size of every read of the file, whether of a block or a piece, in this process or a
+    worker: one a line in the file returned."""
+    notes = tmp_path / "reads"
+    notes.touch()
+    real = module._read
+
+    def noted(file, size):
+        data = real(file, size)
+        with open(notes, "a") as out:
+            out.write(f"{len(data)}\n")
+        return data
+
+    monkeypatch.setattr(module, "_read", noted)
+    return notes
+
+
+def test_a_document_larger_than_the_limit_makes_the_file_too_large(tmp_path: Path, pieces, reads: Path,
+                                                                   monkeypatch) -> None:
     """Limits made small: a file over its limit, one of whose documents is too (14 kB of a
-    12 kB limit), is refused as a whole read refuses it; under a limit above every piece, read."""
+    12 kB limit), is refused as a whole read refuses it, from its size (not read whole); under a
+    limit above every piece, read."""
     from mpigen.load import yaml_loader
 
     text = _text() + "---\nbig: |\n" + "  line\n" * 2000 + _text()
     monkeypatch.setattr(yaml_loader, "MAX_BYTES", len(text) // 2)
     monkeypatch.setattr(module, "MAX_BYTES", 12_000)
-    whole, streamed = _both(tmp_path, text.encode())
-    assert streamed == whole and [d.code for d in whole[0]] == ["file-too-large"]
-    assert pieces == []
+    monkeypatch.setattr(module, "BLOCK_BYTES", 4096)
+    path = tmp_path / "big.yaml"
+    path.write_text(text)
+    streamed = module.validate_large_file(str(path), ValidateOptions(), dict, bool, block_size=97)
+    assert max(int(n) for n in reads.read_text().split()) == 4096 and pieces == []
+    whole, _ = validate_files({str(path): text.encode()}, ValidateOptions())
+    assert streamed == whole and [d.code for d in whole] == ["file-too-large"]
+    assert module.validate_large_file(str(path), ValidateOptions(disabled=frozenset({"file-too-large"})), dict,
+                                      bool) == []
     monkeypatch.setattr(module, "MAX_BYTES", 16_000)
     _, streamed = _both(tmp_path, text.encode())
     assert "file-too-large" not in {d.code for d in streamed[0]} and streamed[1]
     assert len(pieces) > 8
 
 
-def test_a_file_over_the_limit_is_read_in_bounded_pieces(tmp_path: Path, monkeypatch) -> None:
+def test_a_file_over_the_limit_is_read_in_bounded_pieces(tmp_path: Path, reads: Path) -> None:
     """A 72 MB file of 72 documents (over the 64 MiB a read may hold): every read, whether of a
     block or a piece, in this process or a worker, is at most a piece."""
     from mpigen.load.yaml_loader import MAX_BYTES
 
-    notes = tmp_path / "reads"
-    real = module._read
-
-    def noted(file, size):
-        data = real(file, size)
-        with open(notes, "a") as out:  # (the workers' reads too)
-            out.write(f"{len(data)}\n")
-        return data
-
-    monkeypatch.setattr(module, "_read", noted)
     comment = "# " + "x" * 999_000 + "\n"
     path = tmp_path / "huge.yaml"
     with open(path, "w") as out:
@@ -191,9 +207,9 @@ def test_a_file_over_the_limit_is_read_in_bounded_pieces(tmp_path: Path, monkeyp
     found = module.validate_large_file(str(path), ValidateOptions(), dict, bool, coverage, workers=2)
     assert sorted((d.line, d.code) for d in found) == [(8 + 8 * i, "schema") for i in range(72)]
     assert coverage.checked == 72
-    reads = [int(line) for line in notes.read_text().split()]
-    assert sum(reads) > 2 * MAX_BYTES  # scanned, then read piece by piece
-    assert max(reads) <= module.PIECE_BYTES
+    sizes = [int(line) for line in reads.read_text().split()]
+    assert sum(sizes) > 2 * MAX_BYTES  # scanned, then read piece by piece
+    assert max(sizes) <= module.PIECE_BYTES
 
 
 # The cuts themselves: what split_documents and nesting_beyond_parser say of the whole text.
