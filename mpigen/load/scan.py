@@ -143,7 +143,8 @@ class Cuts:
         self.markers += block.count(b"\n---") + (at > 0 and block.startswith(b"---"))
         if self.refused is None:
             self.refused = _refusal(block)
-        if self.refused is None and (b"[" in block or b"{" in block):
+        if self.refused is None and (b"[" in block or b"{" in block
+                                     or (self._depth and (b"]" in block or b"}" in block))):
             self._brackets(block)
         if self.refused is not None:
             return

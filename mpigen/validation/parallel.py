@@ -13,7 +13,7 @@ diagnostics, and the merged report is the same, byte for byte, as a single-proce
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from ..diagnostics import Diagnostic
 from ..load.document import Document
@@ -128,9 +128,10 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool, wor
 
 Piece = tuple[list[Diagnostic], list[Document], Coverage, tuple[int, bool]]
 """A piece of a large file checked (:func:`_piece`)."""
+Result = TypeVar("Result")
 
 
-def in_pieces(tasks: list[Any], work: Callable[[Any], Piece], workers: int) -> list[Piece]:
+def in_pieces(tasks: list[Any], work: Callable[[Any], Result], workers: int) -> list[Result]:
     """The pieces of a large file checked: the first here (see the module), then the others by
     this process and the workers."""
     first = work(tasks[0])

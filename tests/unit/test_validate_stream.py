@@ -281,3 +281,15 @@ def test_validate_streams_one_large_file_given_by_its_path(tmp_path: Path, piece
     assert together.diagnostics == whole.diagnostics and len(pieces) == count
     monkeypatch.setattr(mpigen.validation, "STREAM_FROM", path.stat().st_size + 1)
     assert validate(str(path)) == whole and len(pieces) == count
+
+
+def test_a_block_of_closing_brackets_alone_lowers_the_depth() -> None:
+    """4,000 brackets opened on one line and closed on the next, then 4,000 more: never past the
+    parser's 5,000 levels, in blocks of one line as in the whole text."""
+    from mpigen.load.scan import Cuts
+
+    text = "---\na: " + "[" * 4000 + "\n" + "]" * 4000 + "\n---\nb: " + "[" * 4000 + "]" * 4000 + "\n"
+    cuts = Cuts(100)
+    for line in text.splitlines(keepends=True):
+        cuts.feed(line.encode())
+    assert nesting_beyond_parser(text) is None and cuts.refused is None
