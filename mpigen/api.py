@@ -16,8 +16,8 @@ The reference, with examples (each run by tests/integration/test_readme_api.py),
 from __future__ import annotations
 
 import os
-from stat import S_ISREG
 from dataclasses import dataclass, field, replace
+from stat import S_ISREG
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
 
 from .diagnostics import Diagnostic, Severity, UsageError, has_errors, sort_diagnostics

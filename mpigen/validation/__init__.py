@@ -3,8 +3,8 @@
 The stage's public names, which the commands and :mod:`mpigen.migrate` import from here: the
 layers over files (:mod:`.engine`, in parallel by :mod:`.parallel`, one large file in pieces
 by :mod:`.stream`) and what the API server and the operators accept (:mod:`.admission`), and
-the jobs of a file with that verdict on them (:mod:`.jobs`, for ``explain`` and ``podgroup``). The validate command also uses :mod:`.discover`,
-:mod:`.report` and :mod:`.kubeconform`.
+the jobs of a file with that verdict on them (:mod:`.jobs`, for ``explain`` and ``podgroup``).
+The validate command also uses :mod:`.discover`, :mod:`.report` and :mod:`.kubeconform`.
 """
 
 from .admission import prune_nulls, schema_for

@@ -7,12 +7,14 @@ The report is the one the whole file read gives (:func:`.parallel.validate_files
 bytes), byte for byte: the pieces start at document markers (a line ``---``), where the whole
 file's documents start too, and each is read with the count of lines before it. Where the whole
 text would not be cut (directives, line breaks other than newlines, nesting the parser would not
-survive: :class:`~mpigen.load.scan.Cuts`), or a piece holds no more than the whole file, the
-whole file is read as before: that path, which refuses a YAML file over
-:data:`~mpigen.load.yaml_loader.MAX_BYTES`, decides (such a file is refused from its size,
-not read). So does an error that stops a piece before
-its end (a one-piece read may say something else there), and a text that is not UTF-8 is reported
-where :func:`~mpigen.load.yaml_loader.decode` reports it, alone.
+survive: :class:`~mpigen.load.scan.Cuts`), or it is one piece, the whole file is read as
+before: that path, which refuses a YAML file over :data:`~mpigen.load.yaml_loader.MAX_BYTES`,
+decides (such a file is refused from its size, not read). So does an error that stops a piece
+before its end (a one-piece read may say something else there); and a text that is not UTF-8 is
+reported where :func:`~mpigen.load.yaml_loader.decode` reports it, alone.
+
+As for a large file cut into pieces in memory (:func:`.parallel._large_file`), a Helm template
+(``template-file``) is recognised only where the whole file decides (an error stopped a piece).
 
 The size limit: :data:`~mpigen.load.yaml_loader.MAX_BYTES` bounds what one read holds, so a file
 over it is read when every piece is within it: each document at most that large (and the file
@@ -45,8 +47,9 @@ PIECE_BYTES = 4 * 1024 * 1024
 BLOCK_BYTES = 1024 * 1024
 """How much of the file the scan for cuts reads at a time."""
 MAX_PARTS = (MAX_TASKS - 1) // 2
-"""Pieces are at least the file's size over this (any two pieces in a row hold more: see
-:class:`~mpigen.load.scan.Cuts`), so there are never more than :data:`.parallel.MAX_TASKS`."""
+"""The target size of a piece is at least the file's size over this: any two pieces in a row
+hold more than the target (:class:`~mpigen.load.scan.Cuts`), so there are never more pieces than
+:data:`.parallel.MAX_TASKS`."""
 _BOM = b"\xef\xbb\xbf"
 _BLANK = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
 """A start that does not yet say whether a text is JSON (its limit is larger: see decode)."""
