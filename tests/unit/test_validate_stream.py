@@ -14,35 +14,20 @@ from mpigen.load.scan import _marker_from, breaks_are_newlines, nesting_beyond_p
 from mpigen.validation import stream as module
 from mpigen.validation.engine import ValidateOptions
 from mpigen.validation.parallel import validate_files
+from tests.unit.test_validate_parallel import BAD, BROKEN, GOOD, HAZARDS, OPEN_QUOTE, RUNTIME, TRAINJOB
 
-ROOT = Path(__file__).resolve().parents[2]
-GOOD = (ROOT / "golden/horovod-volcano/base.yaml").read_text()
-BAD = (ROOT / "tests/cases/validate/mixed.yaml").read_text()
-HAZARDS = """\
+MULTIBYTE = """\
 ---
 apiVersion: v1
 kind: ConfigMap
-metadata: {name: hazards}
-data:
-  a: y
-  a: again
-  on: 1
-  t: !!binary aGk=
-  list: [n, "y", 1.10]
-  base: &b {x: 1}
-  merged: {<<: *b, z: 2}
-  text: "é 日本 ---"
----
-tagged: !custom value
+metadata: {name: multibyte}
+data: {text: "é 日本 ---", "clé": "y"}
 """
-BROKEN = "---\nbroken: [unclosed\n"
-OPEN_QUOTE = "---\nq: 'never closed\n"
-RUNTIME, TRAINJOB = (ROOT / "tests/cases/trainjobs/torch-coscheduling.yaml").read_text().split("\n---\n")
 
 
 def _text(extra: str = "", where: int | None = None, count: int = 45) -> str:
-    return "".join((HAZARDS if i % 3 == 0 else (BAD if i % 7 == 3 else GOOD)) + (extra if i == where else "")
-                   for i in range(count))
+    return "".join((HAZARDS + MULTIBYTE if i % 3 == 0 else (BAD if i % 7 == 3 else GOOD))
+                   + (extra if i == where else "") for i in range(count))
 
 
 def _both(tmp_path: Path, raw: bytes, block_size: int = 97, workers: int = 2, **options):
@@ -138,7 +123,7 @@ def test_a_file_that_is_not_utf8_is_said_so_once_where_the_whole_read_says(tmp_p
 def test_every_piece_knows_the_runtimes_of_the_whole(tmp_path: Path, pieces) -> None:
     """The TrainJob in the first piece, its runtime in the last: found by reading the pieces that
     name it; without it, the TrainJob's runtime is missing in both reads."""
-    text = "---\n" + TRAINJOB + GOOD * 40 + "---\n" + RUNTIME + "\n"
+    text = "---\n" + TRAINJOB + GOOD * 40 + "---\n" + RUNTIME
     whole, streamed = _both(tmp_path, text.encode())
     assert whole == streamed and whole[0] == []
     count = len(pieces)
