@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from stat import S_ISREG
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
 
 from .diagnostics import Diagnostic, Severity, UsageError, has_errors, sort_diagnostics
@@ -166,7 +167,7 @@ def validate(inputs: Input | Sequence[Input], *, gang: str | None = None, schedu
     """
     from .lint.base import LintOptions
     from .pipeline import Options
-    from .validation import SKIPPED, Coverage, ValidateOptions, validate_files
+    from .validation import SKIPPED, STREAM_FROM, Coverage, ValidateOptions, validate_files, validate_large_file
     from .validation.discover import MissingPath, discover
 
     _check_gang(gang)
@@ -181,7 +182,7 @@ def validate(inputs: Input | Sequence[Input], *, gang: str | None = None, schedu
                          trainer_runtimes=runtimes, namespaces=known_namespaces),
         build=Options(version, classes, runtimes, disabled), disabled=disabled, server_side=server_side)
     items = [inputs] if _one(inputs) else list(inputs)  # type: ignore[arg-type]
-    contents: dict[str, bytes] = {}
+    contents: dict[str, bytes | None] = {}  # None: a large file, not read yet (streamed when alone)
     paths: list[str] = []
     data: set[str] = set()
     for index, item in enumerate(items):
@@ -193,20 +194,24 @@ def validate(inputs: Input | Sequence[Input], *, gang: str | None = None, schedu
                 raise UsageError(f"{exc}: no such file or folder", str(exc)) from None
             for name in files:
                 if name not in contents:
-                    contents[name] = read_bytes(name)
+                    contents[name] = None if not kubeconform and _large(name, STREAM_FROM) else read_bytes(name)
                     paths.append(name)
             continue
         raw, name = _content(item, f"{DATA[:-1]}[{index}]>")
         if isinstance(item, Mapping):
             data.add(name)
         contents[name] = raw
-    beside = read_beside(paths) if any(map(names_runtimes, contents.values())) else None
     coverage = Coverage()
-    diagnostics, documents = validate_files(contents, options, keep_documents=kubeconform, coverage=coverage,
-                                            beside=beside)
+    if len(contents) == 1 and None in contents.values():  # one large file: read in pieces
+        diagnostics = validate_large_file(paths[0], options, lambda: read_beside(paths), names_runtimes, coverage)
+    else:
+        read = {name: read_bytes(name) if raw is None else raw for name, raw in contents.items()}
+        beside = read_beside(paths) if any(map(names_runtimes, read.values())) else None
+        diagnostics, documents = validate_files(read, options, keep_documents=kubeconform, coverage=coverage,
+                                                beside=beside)
+        if kubeconform:
+            diagnostics += _kubeconform(read, documents, diagnostics)
     diagnostics = found + diagnostics
-    if kubeconform:
-        diagnostics += _kubeconform(contents, documents, diagnostics)
     if require_schema:  # the notes on skipped objects become errors
         diagnostics = [replace(d, severity=Severity.ERROR) if d.code in SKIPPED else d for d in diagnostics]
     diagnostics = [replace(d, line=None, column=None) if d.file in data else d for d in diagnostics]
@@ -310,6 +315,16 @@ def read_bytes(path: str) -> bytes:
         raise UsageError(f"{path}: is a folder, not a file", path) from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
+
+
+def _large(path: str, size: int) -> bool:
+    """Whether ``path`` is a regular file of at least ``size`` bytes (one that cannot be read is
+    said so when it is read)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return False
+    return S_ISREG(stat.st_mode) and stat.st_size >= size
 
 
 def _one(inputs: Any) -> bool:

@@ -36,20 +36,34 @@ _JSON_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*[{\[]")
 
 def decode(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
     """Bytes -> text: UTF-8 (a BOM is accepted and dropped); anything else is an error."""
-    limit = MAX_JSON_BYTES if len(raw) > MAX_BYTES and _JSON_START.match(raw) else MAX_BYTES
-    if len(raw) > limit:
-        return None, [_diag(filename, "file-too-large",
-                            f"file is {len(raw)} bytes; mpigen reads at most {limit} bytes")]
+    refused = too_large(len(raw), raw, filename)
+    if refused is not None:
+        return None, [refused]
     body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = body[: exc.start].count(b"\n") + 1
-        line_start = body.rfind(b"\n", 0, exc.start) + 1
-        col = len(body[line_start: exc.start].decode("utf-8", errors="replace")) + 1
-        return None, [Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
-                                 f"file is not UTF-8 (byte 0x{body[exc.start]:02x}); save it as UTF-8")]
+        return None, [not_utf8(body, exc, filename)]
     return text, []
+
+
+def too_large(size: int, head: bytes, filename: str) -> Diagnostic | None:
+    """Whether :func:`decode` refuses a text of ``size`` bytes that starts with ``head`` (all of
+    it, or enough to hold its first character beside blanks and a BOM) as too large."""
+    limit = MAX_JSON_BYTES if size > MAX_BYTES and _JSON_START.match(head) else MAX_BYTES
+    if size <= limit:
+        return None
+    return _diag(filename, "file-too-large", f"file is {size} bytes; mpigen reads at most {limit} bytes")
+
+
+def not_utf8(body: bytes, exc: UnicodeDecodeError, filename: str, offset: int = 0) -> Diagnostic:
+    """Where ``body`` (a text's bytes after a BOM, or a piece of them that starts a line, with
+    ``offset`` lines before it) stops being UTF-8, as :func:`decode` reports it."""
+    line = body[: exc.start].count(b"\n") + 1 + offset
+    line_start = body.rfind(b"\n", 0, exc.start) + 1
+    col = len(body[line_start: exc.start].decode("utf-8", errors="replace")) + 1
+    return Diagnostic(filename, line, col, "", "yaml-encoding", Severity.ERROR,
+                      f"file is not UTF-8 (byte 0x{body[exc.start]:02x}); save it as UTF-8")
 
 
 def load_bytes(raw: bytes, filename: str) -> LoadResult:

@@ -115,6 +115,10 @@ def validate_items(items: Iterable[Document | Diagnostic], filename: str, option
     return [d for d in diagnostics if d.code not in options.disabled]
 
 
+EMPTY_FILE = "empty-file"
+"""The code :func:`validate_items` gives a file with no document and nothing else to say."""
+
+
 def _is_trainjob(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("apiVersion") == TRAINER_API and obj.get("kind") == TRAINJOB_KIND
 
@@ -148,12 +152,22 @@ def run_runtimes(files: Iterable[tuple[str, bytes]]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for name, raw in files:
         text, _ = decode(raw, name)
-        if text is None or "TrainingRuntime" not in text:  # every runtime's kind says so
+        if text is not None and RUNTIME_WORD in text:
+            found += runtimes_in(iter_text(text, name))
+    return found
+
+
+RUNTIME_WORD = "TrainingRuntime"
+"""What the kind of every training runtime says: a text without it holds none."""
+
+
+def runtimes_in(items: Iterable[Document | Diagnostic]) -> list[dict[str, Any]]:
+    """The training runtimes of a text's documents (:func:`run_runtimes`)."""
+    found: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
             continue
-        for item in iter_text(text, name):
-            if isinstance(item, Diagnostic) or item.data is None or is_spec(item.data):
-                continue
-            found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
+        found += [prune_nulls(obj) for _, obj in objects(item.data) if is_runtime(obj) and "$patch" not in obj]
     return found
 
 

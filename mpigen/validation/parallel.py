@@ -13,13 +13,13 @@ diagnostics, and the merged report is the same, byte for byte, as a single-proce
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..diagnostics import Diagnostic
 from ..load.document import Document
 from ..load.scan import nesting_beyond_parser, split_documents
 from ..load.yaml_loader import decode, iter_text
-from .engine import Coverage, ValidateOptions, run_runtimes, validate_bytes, validate_items, with_run_runtimes
+from .engine import EMPTY_FILE, Coverage, ValidateOptions, run_runtimes, validate_bytes, validate_items, with_run_runtimes
 
 SECONDS_PER_DOCUMENT = 120e-6
 SECONDS_PER_BYTE = 170e-9
@@ -95,11 +95,18 @@ def processes_for(items: list[tuple[str, bytes]], cores: int) -> int:
     """How many processes (this one and the workers, at most ``cores``) the files are worth: one
     per :data:`MIN_WORK_PER_PROCESS` of their estimated CPU time. Documents are counted (by
     their ``---`` markers) only when the bytes alone do not already fill every core."""
+    return processes_by_size(sum(len(raw) for _, raw in items), len(items),
+                             lambda: sum(raw.count(b"\n---") for _, raw in items), cores)
+
+
+def processes_by_size(size: int, files: int, markers: Callable[[], int], cores: int) -> int:
+    """:func:`processes_for` of ``files`` of ``size`` bytes in all, whose lines after their
+    first that start with ``---`` are counted by ``markers`` when needed."""
     if cores < 2:
         return 1
-    estimate = sum(len(raw) for _, raw in items) * SECONDS_PER_BYTE + len(items) * SECONDS_PER_DOCUMENT
+    estimate = size * SECONDS_PER_BYTE + files * SECONDS_PER_DOCUMENT
     if estimate < cores * MIN_WORK_PER_PROCESS:  # close to the line: the documents beyond each file's first
-        estimate += sum(raw.count(b"\n---") for _, raw in items) * SECONDS_PER_DOCUMENT
+        estimate += markers() * SECONDS_PER_DOCUMENT
     return max(1, min(cores, int(estimate / MIN_WORK_PER_PROCESS)))
 
 
@@ -113,18 +120,41 @@ def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool, wor
     if text is None or len(pieces) < 3:
         return _file(name, raw, options, keep)
     tasks = [(name, lines, piece, options, keep) for lines, piece in pieces]
-    first = _piece(tasks[0])
-    done = [first] + _shared(tasks[1:], _piece, workers)
-    if any(stopped for _, _, _, (_, stopped) in done[:-1]):
-        # An error stopped a piece before its end of the file: what a one-piece read says there
-        # can differ (an unclosed quote runs on into the next document's marker), so it decides.
+    done = in_pieces(tasks, _piece, workers)
+    if stopped_early(done):
         return _file(name, raw, options, keep)
+    return merged(done)
+
+
+Piece = tuple[list[Diagnostic], list[Document], Coverage, tuple[int, bool]]
+"""A piece of a large file checked (:func:`_piece`)."""
+Result = TypeVar("Result")
+
+
+def in_pieces(tasks: list[Any], work: Callable[[Any], Result], workers: int) -> list[Result]:
+    """The pieces of a large file checked: the first here (see the module), then the others by
+    this process and the workers."""
+    first = work(tasks[0])
+    return [first] + _shared(tasks[1:], work, workers)
+
+
+def stopped_early(done: list[Piece]) -> bool:
+    """Whether an error stopped a piece before its end of the file: what a one-piece read says
+    there can differ (an unclosed quote runs on into the next document's marker), so it decides."""
+    return any(stopped for _, _, _, (_, stopped) in done[:-1])
+
+
+def merged(done: list[Piece]) -> Checked:
+    """The pieces' results as one file's, documents numbered on from piece to piece. A piece
+    of empty documents or comments alone says ``empty-file`` of itself: the file is empty only
+    when every piece says so."""
     diagnostics: list[Diagnostic] = []
     documents: list[Document] = []
     coverage = Coverage()
     before = 0
+    empty = all(len(found) == 1 and found[0].code == EMPTY_FILE for found, _, _, _ in done)
     for found, docs, counted, (count, stopped) in done:
-        diagnostics += found
+        diagnostics += found if empty and not diagnostics else [d for d in found if d.code != EMPTY_FILE]
         for doc in docs:  # document numbers restart in each piece
             doc.index += before
         documents += docs

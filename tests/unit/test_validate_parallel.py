@@ -82,6 +82,19 @@ def test_pieces_give_every_line_and_position_of_the_whole(monkeypatch, where: in
     assert by_file["big.yaml"] == whole  # data, line, positions, key positions, plain texts
 
 
+def test_pieces_of_empty_documents_do_not_say_the_file_is_empty(monkeypatch) -> None:
+    """A piece that holds empty documents or comments only: the file is not empty (a piece said
+    so of itself), unless every piece is."""
+    from mpigen.validation import parallel as module
+
+    monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)  # every core, whatever the work
+    for text in (GOOD * 10 + "---\n# nothing\n" * 300, "---\n# nothing\n" * 300):
+        one, _ = validate_bytes(text.encode(), "big.yaml", ValidateOptions())
+        pieces, _ = validate_files({"big.yaml": text.encode()}, ValidateOptions(), workers=40)
+        assert pieces == one
+    assert [d.code for d in one] == ["empty-file"]
+
+
 def test_many_files_in_processes_report_in_file_order(monkeypatch) -> None:
     from mpigen.validation import parallel as module
 
