@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bench.measure import Failed
+from bench.measure import Failed, Timing
 from bench.peers import (CORPUS, ROOT, Reader, copy_corpus, corpus_kinds, crd_pins, files_read,
                          kubectl_validate, offline_env, write_crds)
-from bench.run import GROUPS, parse_args
+import bench.run
+from bench.run import GROUPS, Inputs, cluster_rows, parse_args
 from bench.table import GrowthRow, Row, report
 
 
@@ -84,6 +85,31 @@ def test_a_failed_command_is_told_by_mpigen_s_error_code() -> None:
 
 
 # --------------------------------------------------------------------------- the command line
+
+
+def test_a_cluster_file_mpigen_refuses_is_not_met_and_not_timed(tmp_path: Path, monkeypatch) -> None:
+    """podgroup exits 1 when the gang does not fit (a verdict, timed) and when it refuses the file
+    (file-too-large: nothing to time; the row once printed such a refusal as met, at 0.03x)."""
+    as_json, as_yaml = tmp_path / "c.json", tmp_path / "c.yaml"
+    as_json.write_text("{}")
+    as_yaml.write_text("a: 1\n")
+    monkeypatch.setattr(Inputs, "cluster", lambda self, nodes, pods: (as_json, as_yaml))
+    refusal = "c.yaml:1:1: error file-too-large file has 729320566 characters; mpigen reads at most 67108864\n"
+    monkeypatch.setattr(bench.run, "output_of", lambda command: (1, refusal) if str(as_yaml) in command.argv
+                        else (1, "c.json: the gang does not fit\n"))
+    timed: list[list[str]] = []
+
+    def in_turns(commands, repeat):
+        timed.append(commands[0].argv)
+        return [Timing(1.0, 1.0), Timing(0.5, 0.5)]
+
+    monkeypatch.setattr(bench.run, "in_turns", in_turns)
+    monkeypatch.setattr(bench.run, "peak_rss", lambda command: 100)
+    rows, json_seconds = cluster_rows(Inputs(tmp_path), 5, 50, 1)
+    assert [str(as_json) in argv for argv in timed] == [True]
+    assert json_seconds == 1.0
+    assert rows[0].met is True
+    assert rows[1].met is False and "mpigen exited 1: error file-too-large" in rows[1].line()
 
 
 def test_every_group_runs_by_default_and_only_selects_groups_in_their_order() -> None:
