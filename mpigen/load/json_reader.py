@@ -41,10 +41,12 @@ _SPACE_BEFORE_COLON = re.compile(r'"[ \t\r\n]+:')
 
 @functools.cache
 def _not_yaml() -> re.Pattern[str]:
-    """Characters YAML does not allow (libyaml's reader refuses them), and NEL, which it allows as a
-    line break: inside a quoted string it folds to a space. (Compiled when a non-ASCII JSON text
-    is first read: a class up to U+10FFFF takes ``re`` milliseconds, a third of PyYAML's import.)"""
-    return re.compile("[^\x09\x0a\x0d\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    """Characters YAML does not allow (libyaml's reader refuses them), and the line breaks it allows
+    beside newlines: NEL, which inside a quoted string folds to a space, and LINE and PARAGRAPH
+    SEPARATOR, which a quoted value keeps but which end a quoted key's line (a key of U+2028 is a
+    YAML syntax error). (Compiled when a non-ASCII JSON text is first read: a class up to U+10FFFF
+    takes ``re`` milliseconds, a third of PyYAML's import.)"""
+    return re.compile("[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 _YAML11_FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?")
 _NEGATIVE_ZERO = re.compile(r"[:\[,][ \t\n\r]*-0(?![0-9.eE])")
