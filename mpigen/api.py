@@ -396,10 +396,10 @@ def _cluster(cluster: ClusterArg) -> tuple[list[Diagnostic], Cluster | None]:
     if cluster is None or not isinstance(cluster, (str, os.PathLike)):
         return [], cluster
     from .load.cluster import read_cluster
-    from .load.yaml_loader import load_bytes
+    from .load.large_cluster import load
 
     raw, name = _content(cluster, DATA)
-    loaded = load_bytes(raw, name)
+    loaded = load(raw, name)
     read, diagnostics = read_cluster(loaded.documents, name)
     return loaded.diagnostics + diagnostics, read
 

@@ -131,8 +131,10 @@ def load_cluster(source: ClusterInput) -> tuple[Cluster | None, list[Diagnostic]
     if source.file is None:
         return None, []
     from .load.cluster import read_cluster
+    from .load.large_cluster import load
 
-    loaded, name = load_input(source.file)
+    raw, name = read_input(source.file)
+    loaded = load(raw, name)
     cluster, diagnostics = read_cluster(loaded.documents, name)
     return cluster, loaded.diagnostics + diagnostics
 
