@@ -86,7 +86,7 @@ clean:
 
 # Benchmarks beside the peers (kubeconform, kubectl-validate, kubectl kustomize); figures go to BENCHMARKS.md.
 bench: setup tools
-	PATH="$(LOCALBIN):$$PATH" $(BIN)/python -m bench.run
+	$(CLUSTER_PATH) $(BIN)/python -m bench.run
 
 # A fresh clone's `make demo` (the README's first command), pip's cache cold and warm; BENCHMARKS.md.
 .PHONY: bench-demo

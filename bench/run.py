@@ -1,10 +1,13 @@
 """`make bench`: issue 24's goals, mpigen beside its peers in the same run, on the same inputs.
 
-Four groups of rows (`--only GROUP`, repeatable; default: all), printed as two tables:
+Five groups of rows (`--only GROUP`, repeatable; default: all), printed as two tables:
 
 * cluster: `mpigen podgroup SPEC --cluster FILE` on a generated GPU cluster as `kubectl get
   nodes,pods -A -o json` and `-o yaml` print it, beside `json.load` of the JSON file, at the
   given scale and at a tenth of it (bench/cluster.py);
+* live: `mpigen podgroup SPEC --kube-context` reading the local cluster (cluster/, started if it is
+  not running) given the generated cluster's objects, beside `json.load` of kubectl's listing of the
+  same lists, at a tenth of the cluster rows' scale unless told (bench/live.py);
 * lint: `mpigen validate` beside kubeconform (1,000 small files, 1,000 files of 2.7 kB, one
   10,000-document file, the upstream corpus) and beside kubectl-validate (the corpus);
 * build: a cold `mpigen build SPEC --env prod` and the floor (`python -c "import click, yaml"`)
@@ -30,6 +33,7 @@ from typing import Callable, TypeVar
 
 from bench.cluster import write_cluster
 from bench.generate import write_manifests, write_specs, write_stream
+from bench.live import live_rows
 from bench.measure import Command, Failed, compile_times, in_turns, output_of, peak_rss
 from bench.peers import (CORES, copy_corpus, corpus_kinds, crd_pins, files_read, kubeconform, kubectl_validate,
                          module_reader, offline_env, tool, write_crds)
@@ -39,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 MPIGEN = [str(BIN / "mpigen")]
 KUBECTL = str(BIN / "kubectl")
-GROUPS = ("cluster", "lint", "build", "growth")
+GROUPS = ("cluster", "live", "lint", "build", "growth")
 NOT_INSTALLED = "({} is not installed: `make tools` puts it in ./bin)"
 T = TypeVar("T")
 
@@ -54,8 +58,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--specs", type=int, default=500, help="specs of the check rows (growth: 10x)")
     parser.add_argument("--cluster-nodes", type=int, default=5000, help="nodes of the cluster (also: a tenth)")
     parser.add_argument("--cluster-pods", type=int, default=150_000, help="pods of the cluster (also: a tenth)")
+    parser.add_argument("--live-nodes", type=int, help="nodes of the live row (default: a tenth of the cluster's)")
+    parser.add_argument("--live-pods", type=int, help="pods of the live row (default: a tenth of the cluster's)")
     args = parser.parse_args(argv)
     args.groups = [group for group in GROUPS if group in (args.only or GROUPS)]
+    args.live_nodes = args.cluster_nodes // 10 if args.live_nodes is None else args.live_nodes
+    args.live_pods = args.cluster_pods // 10 if args.live_pods is None else args.live_pods
     return args
 
 
@@ -304,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
                                 (args.cluster_nodes, args.cluster_pods)):
                 found, cluster[nodes] = cluster_rows(inputs, nodes, pods, max(1, args.repeat // 2))
                 rows += found
+        if "live" in args.groups:
+            rows += live_rows(Path(tmp), MPIGEN, str(ROOT / "specs/horovod-volcano.yaml"), args.live_nodes,
+                              args.live_pods, max(1, args.repeat // 2), log=lambda line: print(line, file=sys.stderr))
         if "lint" in args.groups:
             rows += lint_rows(inputs, args)
         if "build" in args.groups:

@@ -146,10 +146,15 @@ def healthy(state: dict | None) -> bool:
         return False
 
 
-def up(log=print) -> dict:
-    """Start the cluster, or reuse the one this checkout runs. Returns the state."""
+def up(log=print, api_only: bool = False) -> dict:
+    """Start the cluster, or reuse the one this checkout runs. Returns the state.
+
+    ``api_only``: etcd and the API server with every CRD, the namespaces and the fixtures'
+    PriorityClasses and Volcano queues, and no controller, scheduler or operator (`make bench`'s
+    live row: a store of objects to list, with no scheduler working over them). Such a cluster is
+    reused only as such, and a full one only as a full one."""
     state = load_state()
-    if healthy(state):
+    if healthy(state) and bool(state.get("api_only")) == api_only:
         log("reusing the running cluster")
         return state
     if state:
@@ -169,7 +174,7 @@ def up(log=print) -> dict:
                      free_ports(18)))
     server = f"https://127.0.0.1:{ports['apiserver']}"
     state = {"server": server, "pki": str(certs), "ports": ports, "processes": [],
-             "namespaces": [asdict(ns) for ns in NAMESPACES]}
+             "namespaces": [asdict(ns) for ns in NAMESPACES], "api_only": api_only}
     _save(state)
     kubeconfig_file(KUBECONFIG, server, certs)
     kubeconfig = str(KUBECONFIG)
@@ -213,6 +218,10 @@ def up(log=print) -> dict:
                  WAIT["crds"], [apiserver])
         apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
                for ns in (*(ns.name for ns in NAMESPACES), KUEUE_SYSTEM_NAMESPACE) if ns != "default"])
+        if api_only:
+            log("the fixtures' PriorityClasses and queues ...")
+            kubectl("apply", "--server-side", "--field-manager=mpigen-cluster", *(f"--filename={f}" for f in FIXTURES))
+            return state
 
         log("controllers and schedulers ...")
         kube = [f"--kubeconfig={kubeconfig}", f"--authentication-kubeconfig={kubeconfig}",

@@ -113,11 +113,41 @@ def test_a_cluster_file_mpigen_refuses_is_not_met_and_not_timed(tmp_path: Path, 
 
 
 def test_every_group_runs_by_default_and_only_selects_groups_in_their_order() -> None:
-    assert parse_args([]).groups == list(GROUPS) == ["cluster", "lint", "build", "growth"]
+    assert parse_args([]).groups == list(GROUPS) == ["cluster", "live", "lint", "build", "growth"]
     assert parse_args(["--only", "growth", "--only", "lint"]).groups == ["lint", "growth"]
     assert parse_args(["--only", "cluster", "--cluster-nodes", "50"]).groups == ["cluster"]
     with pytest.raises(SystemExit):
         parse_args(["--only", "everything"])
+
+
+def test_the_live_row_is_at_a_tenth_of_the_cluster_rows_unless_told() -> None:
+    args = parse_args(["--only", "live"])
+    assert (args.live_nodes, args.live_pods) == (500, 15_000)
+    args = parse_args(["--cluster-nodes", "50", "--cluster-pods", "90", "--live-pods", "7"])
+    assert (args.live_nodes, args.live_pods) == (5, 7)
+
+
+def test_a_generated_object_is_created_without_what_the_server_sets_or_refuses() -> None:
+    from bench.cluster import objects
+    from bench.live import LABEL, NO_KUBELET, creatable
+
+    generated = list(objects(2, 40))
+    made = [creatable(obj) for obj in generated]
+    assert generated == list(objects(2, 40))  # the generated objects are left as they are
+    for obj in made:
+        assert not {"uid", "resourceVersion", "creationTimestamp", "managedFields", "ownerReferences"} \
+            & set(obj["metadata"])
+        assert obj["metadata"]["labels"][LABEL] == "true"
+    nodes = [obj for obj in made if obj["kind"] == "Node"]
+    assert nodes and all(obj["status"]["allocatable"] for obj in nodes)  # a kubelet creates it with its status
+    pods = [obj for obj in made if obj["kind"] == "Pod"]
+    assert pods and all("status" not in obj and "priority" not in obj["spec"] and "preemptionPolicy" not in obj["spec"]
+                        and obj["spec"]["schedulerName"] == "default-scheduler" for obj in pods)
+    for pod in pods:
+        volumes = {volume["name"] for volume in pod["spec"].get("volumes", [])}
+        assert all(m["name"] in volumes for c in pod["spec"]["containers"] for m in c.get("volumeMounts", []))
+        kept = {(t["key"], t["effect"]) for t in pod["spec"]["tolerations"] if "tolerationSeconds" not in t}
+        assert {(key, "NoExecute") for key in NO_KUBELET} <= kept
 
 
 # ------------------------------------------------------------------------------------ the peers
