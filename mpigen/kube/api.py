@@ -69,6 +69,10 @@ class Api:
     def get(self, path: str, query: list[tuple[str, str]] | None = None) -> dict[str, Any]:
         """The JSON answer of ``GET path?query``; :class:`Forbidden` (403), :class:`NotServed` (404),
         :class:`KubeError` for any other failure."""
+        return self._answer(path, self._body(path, query))
+
+    def _body(self, path: str, query: list[tuple[str, str]] | None) -> tuple[int, str, bytes]:
+        """The status, reason and body of ``GET path?query`` (:class:`KubeError` if it cannot be sent)."""
         import urllib3
 
         request = self.client.param_serialize("GET", path, query_params=query or [],
@@ -76,11 +80,14 @@ class Api:
                                               auth_settings=["BearerToken"])
         try:
             response = self.client.call_api(*request, _request_timeout=TIMEOUT)
-            body = response.read()
+            return response.status, response.reason, response.read()
         except urllib3.exceptions.HTTPError as exc:
             reason = exc.reason if isinstance(exc, urllib3.exceptions.MaxRetryError) and exc.reason else exc
             raise KubeError(f"cannot reach {self._where()}: {_POOL.sub('', str(reason))}") from None
-        if response.status == 200:
+
+    def _answer(self, path: str, answered: tuple[int, str, bytes]) -> dict[str, Any]:
+        status, reason, body = answered
+        if status == 200:
             try:
                 answer = json.loads(body)
             except ValueError:
@@ -88,39 +95,53 @@ class Api:
             if not isinstance(answer, dict):
                 raise KubeError(f"{self._where()} answered GET {path} with something else than a JSON object")
             return answer
-        message = _status_message(body) or f"{response.status} {response.reason}"
-        if response.status == 403:
+        message = _status_message(body) or f"{status} {reason}"
+        if status == 403:
             raise Forbidden(message)
-        if response.status == 404:
+        if status == 404:
             raise NotServed(message)
-        if response.status == 401:
+        if status == 401:
             raise KubeError(f"{self._where()} refuses the credentials of the context (401 Unauthorized): {message}")
-        raise KubeError(f"{self._where()} answered GET {path} with {response.status} {response.reason}: {message}")
+        raise KubeError(f"{self._where()} answered GET {path} with {status} {reason}: {message}")
 
     def list(self, path: str, field_selector: str = "", label_selector: str = "") -> list[dict[str, Any]]:
-        """Every object of a list, page by page (``limit``, ``continue``)."""
+        """Every object of a list, page by page (``limit``, ``continue``).
+
+        The next page is asked for as soon as a page arrives, before it is decoded: the server
+        writes its list metadata, the continue token with it, before the items, so the token is
+        read from the page's first bytes (:func:`_continue_in`), and the server prepares the next
+        page while this one is decoded. The decoded page's own token is checked against it."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def query(token: str) -> list[tuple[str, str]]:
+            asked = [("limit", str(PAGE))]
+            asked += [("fieldSelector", field_selector)] if field_selector else []
+            asked += [("labelSelector", label_selector)] if label_selector else []
+            return asked + ([("continue", token)] if token else [])
+
         items: list[dict[str, Any]] = []
         token = ""
-        while True:
-            query = [("limit", str(PAGE))]
-            if field_selector:
-                query.append(("fieldSelector", field_selector))
-            if label_selector:
-                query.append(("labelSelector", label_selector))
-            if token:
-                query.append(("continue", token))
-            page = self.get(path, query)
-            found = page.get("items") or []
-            if not isinstance(found, list):
-                raise KubeError(f"{self._where()} answered GET {path} with items that are not a list")
-            items += [item for item in found if isinstance(item, dict)]
-            metadata = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
-            following = metadata.get("continue") or ""
-            if not following:
-                return items
-            if following == token:
-                raise KubeError(f"{self._where()} gives the same continue token twice for GET {path}")
-            token = following
+        with ThreadPoolExecutor(max_workers=1) as fetcher:
+            arriving = fetcher.submit(self._body, path, query(token))
+            while True:
+                answered = arriving.result()
+                guess = _continue_in(answered[2]) if answered[0] == 200 else None
+                if guess:
+                    arriving = fetcher.submit(self._body, path, query(guess))
+                page = self._answer(path, answered)
+                found = page.get("items") or []
+                if not isinstance(found, list):
+                    raise KubeError(f"{self._where()} answered GET {path} with items that are not a list")
+                items += [item for item in found if isinstance(item, dict)]
+                metadata = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
+                following = metadata.get("continue") or ""
+                if not following:
+                    return items
+                if following == token:
+                    raise KubeError(f"{self._where()} gives the same continue token twice for GET {path}")
+                token = following
+                if following != guess:  # not read from the first bytes: asked for now
+                    arriving = fetcher.submit(self._body, path, query(token))
 
     def discover(self, wanted: tuple[Resource, ...]) -> dict[Resource, Served]:
         """Where the server serves each of ``wanted`` (those it does not serve are left out): the core
@@ -152,6 +173,19 @@ class Api:
                 if all(r in found for r in mine):
                     break
         return found
+
+
+_LIST_METADATA = re.compile(rb'"metadata":\{([^{}]*)\}')
+_CONTINUE = re.compile(rb'"continue":"([^"\\]+)"')
+
+
+def _continue_in(body: bytes) -> str | None:
+    """The continue token of a list page, read from its first bytes (the list's metadata comes
+    before its items as the API server writes it); None when it is not there. A guess: the
+    decoded page says the token for certain."""
+    metadata = _LIST_METADATA.search(body, 0, 4096)
+    found = _CONTINUE.search(metadata.group(1)) if metadata else None
+    return found.group(1).decode() if found else None
 
 
 def _status_message(body: bytes) -> str:

@@ -15,16 +15,22 @@ the file reader reports it (``cluster``), at the object (``context C: nodes/node
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, Severity
 from ..load.cluster import Cluster, read_cluster
 from ..load.document import Document
+from ..load.pause import collector_paused
 from ..scheduler.fit import Origin
 from .api import Api, Forbidden, NotServed, Served
 from .kubeconfig import KubeError, connect
 from .resources import RESOURCES, SERVED_BY, Resource
+
+
+FREEZE_OBJECTS = 5_000
+"""Nodes and Pods from which what the reading leaves is frozen (``gc.freeze``)."""
 
 
 def _plural(kind: str) -> str:
@@ -80,6 +86,19 @@ def read_cluster_with(api: Api, served: Mapping[Resource, Served] | None = None
                       ) -> tuple[Cluster, list[Diagnostic]]:
     """:func:`read_live` on a connection already open (``mpigen diagnose`` reads more on it);
     ``served``: where the server serves :data:`RESOURCES`, when discovery has been read already."""
+    if served is None:
+        served = discover(api, RESOURCES)
+    # As a large file is read (mpigen.load.pause): the collections that the pages' millions of
+    # objects would trigger find no garbage, and took half of the reading's time; what a large
+    # cluster leaves is frozen, kept for the rest of the run.
+    with collector_paused():
+        cluster, diagnostics = _read(api, served)
+        if len(cluster.nodes) + len(cluster.pods) >= FREEZE_OBJECTS:
+            gc.freeze()
+    return cluster, diagnostics
+
+
+def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Diagnostic]]:
     connection = api.connection
     label = f"context {connection.context}"
     diagnostics: list[Diagnostic] = []
@@ -87,8 +106,6 @@ def read_cluster_with(api: Api, served: Mapping[Resource, Served] | None = None
     def say(code: str, severity: Severity, message: str) -> None:
         diagnostics.append(Diagnostic(label, None, None, "", code, severity, message))
 
-    if served is None:
-        served = discover(api, RESOURCES)
     documents: list[Document] = []
     names: dict[int, str] = {}  # a document's line -> its object's name
     pods_listed = False

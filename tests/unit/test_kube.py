@@ -530,3 +530,36 @@ def test_managed_fields_are_left_out_as_kubectl_get_leaves_them_out(tmp_path: Pa
         found, _ = live(token_config(tmp_path, fake, pki))
     expected, _ = from_file(as_file(objects()))
     assert content(found) == content(expected)
+
+
+def test_the_next_page_is_asked_for_with_the_token_of_the_pages_first_bytes() -> None:
+    from mpigen.kube.api import _continue_in
+
+    page = b'{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"eyJ2Ijo","remainingItemCount":3},"items":[]}'
+    assert _continue_in(page) == "eyJ2Ijo"
+    assert _continue_in(b'{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"continue":"x"}}]}') \
+        is None  # an item's metadata is not the list's
+    assert _continue_in(b'{"items":[]}') is None
+
+
+def test_a_wrong_guess_of_the_next_token_is_corrected_by_the_decoded_page() -> None:
+    """The token read from a page's first bytes is a guess: the decoded metadata decides, and the
+    page it names is asked for (here the first bytes name a page that does not exist)."""
+    from mpigen.kube.api import Api
+
+    pages = {"": (b'{"metadata":{"continue":"bogus"},"items":[{"n":1}],"metadata":{"continue":"2"}}'),
+             "2": b'{"metadata":{},"items":[{"n":2}]}',
+             "bogus": b'{"metadata":{},"items":[{"n":99}]}'}
+    asked = []
+
+    class Pages(Api):
+        def __init__(self) -> None:
+            pass
+
+        def _body(self, path: str, query: list[tuple[str, str]] | None) -> tuple[int, str, bytes]:
+            token = dict(query or []).get("continue", "")
+            asked.append(token)
+            return 200, "OK", pages[token]
+
+    assert Pages().list("/api/v1/pods") == [{"n": 1}, {"n": 2}]
+    assert asked[0] == "" and "2" in asked
