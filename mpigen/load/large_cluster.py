@@ -15,9 +15,10 @@ quoted ones as strings, unquoted ``y`` and ``n`` warned about, non-finite number
 duplicate keys reported and the first kept, nesting held to :data:`~mpigen.load.builder.MAX_DEPTH`.
 What the YAML reader takes and kubectl never prints is refused where it is built, with a message
 naming ``-o json`` (read by the JSON reader at any size): anchors and aliases, tags, merge keys.
-What is not built is not checked: a duplicate key inside a Pod's ``managedFields`` goes unseen,
-and rapidyaml takes a few texts libyaml refuses (``a: @x``). Both are outside what the cluster
-check reads; a file kubectl printed has neither.
+What is not built is not checked: a duplicate key inside a Pod's ``managedFields`` goes unseen; in
+a mapping built in part (an object, its metadata, spec and status) each kept key is looked up, so
+a second copy of it is not reported (the first is read, as the YAML reader reads it); and rapidyaml
+takes a few texts libyaml refuses (``a: @x``). A file kubectl printed has none of these.
 """
 
 from __future__ import annotations
