@@ -65,6 +65,28 @@ def shown(name: str, value: int, like: Quantity | None = None) -> str:
     return str(Quantity(value, 0, like.format if like is not None else "DecimalSI"))
 
 
+_BINARY_UNITS = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+
+
+def bytes_shown(value: float) -> str:
+    """An amount of bytes (memory, ephemeral-storage) as a reader takes it in: exact when a user
+    would write it so, a whole number of Mi in binary units (``64Gi``), a number of up to seven
+    digits as it is (``2000``), a round decimal in decimal units (``2G``); else, as a sum over a
+    cluster's nodes or a total multiplied by an overcommit factor is, in the largest binary unit
+    it reaches, to six significant digits (``393.703Ti``, not ``432880890933248``)."""
+    if value == int(value):
+        units = int(value)
+        if units % (1 << 20) == 0:
+            return str(Quantity(units, 0, "BinarySI"))
+        if abs(units) < 10**7:
+            return str(units)
+        decimal = str(Quantity(units, 0, "DecimalSI"))
+        if len(decimal.lstrip("-")) <= 7:
+            return decimal
+    power = min(len(_BINARY_UNITS) - 1, max(0, (int(abs(value)).bit_length() - 1) // 10))
+    return f"{value / 1024 ** power:.6g}{_BINARY_UNITS[power]}"
+
+
 @dataclass(frozen=True)
 class Taint:
     key: str

@@ -12,6 +12,7 @@ from mpigen.load.yaml_loader import load_text
 from mpigen.operator import mpi_controller as ctl
 from mpigen.operator import training_controller as tc
 from mpigen.operator.quantity import Quantity
+from mpigen.scheduler.nodes import bytes_shown
 from mpigen.scheduler.fit import CANNOT_FIT, FITS, MAY_NOT_FIT, Origin, Role, gang_fit, node_list
 from mpigen.scheduler.gang import gang_of
 from mpigen.scheduler.nodes import Node, Taint, pod_requests, pod_shape, rejection, tolerates
@@ -361,3 +362,13 @@ def test_node_names_are_shortened() -> None:
     assert node_list(["a-08", "a-09", "a-10", "b"]) == "a-08..a-10, b"
     assert node_list(["a-8", "a-9", "a-10"]) == "a-8, a-9, a-10"
     assert node_list([f"n{i}" for i in range(0, 40, 2)]) == "n0, n2, n4, n6, n8 and 15 more"
+
+
+@pytest.mark.parametrize("value, text", [
+    (0, "0"), (2000, "2000"), (1234567, "1234567"), (64 << 30, "64Gi"), (-(64 << 30), "-64Gi"),
+    (2 * 10**9, "2G"), (1.5 * 2**30, "1536Mi"),  # an integral float is exact
+    (12345678, "11.7738Mi"), (432880890933248, "393.703Ti"), (-8374145132480102, "-7.43773Pi"),
+    ((64 << 30) * 1.2, "76.8Gi"), (0.5, "0.5"), (2**70 + 1, "1024Ei"),
+])
+def test_bytes_are_shown_exactly_when_a_user_would_write_them_so_else_in_units(value, text):
+    assert bytes_shown(value) == text

@@ -186,6 +186,18 @@ def test_overcommit_when_the_required_resources_of_pg_are_too_large():
         "else runs",)  # 20G of memory is within 24Gi
 
 
+def test_overcommit_shows_a_real_cluster_s_memory_in_units():
+    """Nodes report memory in Ki (1056773616Ki): their sum, and that sum times 1.2, are not a
+    whole number of Mi, and are shown in the binary unit they reach (not as 15-digit numbers)."""
+    nodes = [node(f"n{i}", "1", "1056773616Ki") for i in range(300)]
+    verdict = judged(podgroup("pg2", "c1", "Pending", {"cpu": "100m", "memory": "400Ti"}), *nodes, queue("c1"),
+                     volcano_conf=conf("overcommit"))
+    assert verdict.outcome == CANNOT_ADMIT
+    assert verdict.reasons[0].startswith(
+        "the cluster's 300 nodes: 295.259Ti memory allocatable x overcommit-factor 1.2 leave 354.311Ti, none reserved; "
+        "this gang needs 400Ti"), verdict.reasons[0]
+
+
 def test_overcommit_counts_one_more_inqueue_podgroup_over_the_total():
     """Three PodGroups of 2 cpu are 6 cpu of 7.2: a fourth is over."""
     inqueue = [podgroup(f"pg{i}", "c1", "Inqueue", NORMAL) for i in range(3)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...operator.quantity import Quantity
-from ..nodes import Taint
+from ..nodes import Taint, bytes_shown
 
 KUEUE_VERSION = "v0.19.2"
 UNLIMITED = 2**63 - 1  # resources.Unlimited
@@ -32,14 +32,14 @@ def kueue_amount(name: str, quantity: Quantity) -> int:
 
 def shown(resource: str, value: int) -> str:
     """An int64 amount (cpu in millicores, the rest in units) as a quantity: cpu in cores, memory
-    and ephemeral-storage in binary units when a whole number of Mi, the rest as numbers;
-    :data:`UNLIMITED` (or more) as "unlimited"."""
+    and ephemeral-storage as :func:`~mpigen.scheduler.nodes.bytes_shown` writes them, the rest
+    as numbers; :data:`UNLIMITED` (or more) as "unlimited"."""
     if value >= UNLIMITED:
         return "unlimited"
     if resource == CPU:
         return str(Quantity(value, -3))
-    if resource in ("memory", "ephemeral-storage") and value and value % (1 << 20) == 0:
-        return str(Quantity(value, 0, "BinarySI"))
+    if resource in ("memory", "ephemeral-storage"):
+        return bytes_shown(value)
     return str(value)
 
 

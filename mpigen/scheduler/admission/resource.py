@@ -16,6 +16,7 @@ import sys
 from typing import Iterable, Mapping
 
 from ...operator.quantity import Quantity
+from ..nodes import bytes_shown
 
 CPU, MEMORY, PODS, EPHEMERAL_STORAGE = "cpu", "memory", "pods", "ephemeral-storage"
 MIN_RESOURCE = 0.1  # minResource: amounts below it count as none
@@ -231,16 +232,15 @@ def total(resources: Iterable[Resource]) -> Resource:
 
 def shown(name: str, value: float) -> str:
     """An amount of a :class:`Resource` as the quantity a user writes (``16``, ``500m``, ``64Gi``);
-    a fractional one (a total multiplied by the ``overcommit-factor``) with six significant digits."""
+    a fractional one (a total multiplied by the ``overcommit-factor``) with six significant digits,
+    memory as :func:`~mpigen.scheduler.nodes.bytes_shown` writes it."""
     if value >= MAX_FLOAT or value >= UNLIMITED_SCALAR:
         return "unlimited"
+    if name == MEMORY:
+        return bytes_shown(value)
     if value != int(value):
-        if name == MEMORY:
-            return f"{value / 2**30:.6g}Gi"
         return f"{value / (1 if name == PODS else 1000):.6g}"
     units = int(value)
-    if name == MEMORY:  # binary when a whole number of Mi (64Gi), else decimal (2G, not 1953125Ki)
-        return str(Quantity(units, 0, "BinarySI" if units % (1 << 20) == 0 else "DecimalSI"))
     if name == PODS:
         return str(units)
     if name != CPU and units % 1000:  # a fraction of a device: 46.08 reads better than 46080m
