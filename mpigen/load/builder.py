@@ -17,7 +17,8 @@ import yaml
 from ..diagnostics import Diagnostic, Severity, format_path
 from .document import Path, Position
 from .resolve import (_GO_YAML_BOOLS, _MAP_TAGS, _MERGE_TAG, _SCALAR_TAGS, _SEQ_TAGS, _STR_TAG, _TEXT_TAGS,
-                      _construct, _json_key, _MappingNode, _ScalarNode, _SequenceNode)
+                      _construct, _json_key, _MappingNode, _ScalarNode, _SequenceNode, bool_key_note,
+                      bool_value_note, duplicate_key_note, not_finite_note, sent_key_note, unreadable_note)
 
 MAX_NODES = 250_000
 """Nodes aliases may add to one document, each use counted in full (a document without aliases
@@ -159,20 +160,16 @@ class _Builder:
             if not node.style and node.value in _GO_YAML_BOOLS:
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-bool",
-                    f"kubectl's YAML reader takes the unquoted {node.value} for a boolean "
-                    f'({_GO_YAML_BOOLS[node.value]}): write "{node.value}" in quotes',
-                    node.start_mark, path, Severity.WARNING, offset=self.offset))
+                    bool_value_note(node.value), node.start_mark, path, Severity.WARNING, offset=self.offset))
                 self.plain[path] = node.value  # what kubectl sends is a boolean: see kubectl_reads
             return node.value
         try:
             value = _construct(node)
         except (yaml.YAMLError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
             # PyYAML's constructors fail in many ways on explicit tags (`!!int ''`, `!!bool maybe`)
-            raise _Problem("yaml-value", f"cannot read {node.value!r} as {tag.rsplit(':', 1)[-1]}: {exc}",
-                           node.start_mark, path) from None
+            raise _Problem("yaml-value", unreadable_note(node.value, tag, exc), node.start_mark, path) from None
         if isinstance(value, float) and not math.isfinite(value):
-            raise _Problem("yaml-value", f"{node.value!r} is not a finite number (JSON cannot hold it)",
-                           node.start_mark, path)
+            raise _Problem("yaml-value", not_finite_note(node.value), node.start_mark, path)
         if not node.style:  # plain (the C parser says '', the Python one None)
             self.plain[path] = node.value
         if value is None:
@@ -190,9 +187,7 @@ class _Builder:
         if not node.style and node.value in _GO_YAML_BOOLS:
             self.diagnostics.append(_diag(
                 self.filename, "yaml-key",
-                f"kubectl's YAML reader takes the unquoted key {node.value} for the boolean "
-                f'{_GO_YAML_BOOLS[node.value]} and sends it as "{_GO_YAML_BOOLS[node.value]}": '
-                f'write "{node.value}" in quotes', node.start_mark, path + (node.value,), Severity.WARNING,
+                bool_key_note(node.value), node.start_mark, path + (node.value,), Severity.WARNING,
                 offset=self.offset))
         elif not node.style and not node.tag.endswith(("str", "timestamp")):
             try:
@@ -203,8 +198,7 @@ class _Builder:
             if sent != node.value:
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-key",
-                    f"YAML 1.1 (kubectl's YAML reader) reads the unquoted key {node.value} as {sent!r}: "
-                    f'write "{node.value}" in quotes', node.start_mark, path + (node.value,), Severity.WARNING,
+                    sent_key_note(node.value, sent), node.start_mark, path + (node.value,), Severity.WARNING,
                 offset=self.offset))
         return node.value
 
@@ -247,8 +241,7 @@ class _Builder:
                     k for k, _ in own_pairs if k.value == key))  # the first such key (keys are their text)
                 self.diagnostics.append(_diag(
                     self.filename, "yaml-duplicate-key",
-                    f"duplicate key {key!r} (first at line {first[0]}); YAML keeps only one of them",
-                    key_mark, child, offset=self.offset))
+                    duplicate_key_note(key, first[0]), key_mark, child, offset=self.offset))
                 continue
             if deep:
                 raise _Problem("yaml-too-deep", f"YAML nesting is deeper than {MAX_DEPTH} levels",

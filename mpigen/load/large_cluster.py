@@ -37,7 +37,8 @@ from ..diagnostics import Diagnostic, Severity, format_path
 from .builder import MAX_DEPTH
 from .document import Document, LoadResult, Path, Position
 from .pause import collector_paused
-from .resolve import _GO_YAML_BOOLS, _TEXT_TAGS, _construct, _json_key, _Loader
+from .resolve import (_GO_YAML_BOOLS, _TEXT_TAGS, _construct, _json_key, _Loader, bool_key_note, bool_value_note,
+                      duplicate_key_note, not_finite_note, sent_key_note, unreadable_note)
 
 _ALL: dict[str, Any] = {}
 """In :data:`KEEP`: the whole value."""
@@ -186,7 +187,7 @@ class _Reader:
         self._key_notes: dict[str, str | None] = {}  # an unquoted key's text -> the warning about it
         self._plain_values: dict[str, Any] = {}  # an unquoted scalar's text -> its value (not y, n...)
         self.plain: dict[Path, str] = {}  # of the document being built: see Document.plain
-        self.MAP, self.SEQ, self.VAL = ryml.MAP, ryml.SEQ, ryml.VAL
+        self.MAP, self.SEQ = ryml.MAP, ryml.SEQ
         self.VALNIL, self.KEYQUO, self.VALQUO = ryml.VALNIL, ryml.KEYQUO, ryml.VALQUO
         self.VAL_STYLE, self.KEY_STYLE = ryml.VAL_STYLE & ~ryml.VAL_PLAIN, ryml.KEY_STYLE & ~ryml.KEY_PLAIN
         self.ALIAS = ryml.KEYREF | ryml.VALREF | ryml.KEYANCH | ryml.VALANCH
@@ -286,8 +287,7 @@ class _Reader:
             key = "" if view is None else str(view, "utf-8")
             if key in first:
                 line = self.position(first[key], key=True)[0]
-                self._report(child, "yaml-duplicate-key", f"duplicate key {key!r} (first at line {line}); YAML "
-                             "keeps only one of them", path + (key,), key=True)
+                self._report(child, "yaml-duplicate-key", duplicate_key_note(key, line), path + (key,), key=True)
             else:
                 first[key] = child
                 bits = type_of(child)
@@ -327,8 +327,7 @@ class _Reader:
         tag = _resolver.resolve(yaml.ScalarNode, text, (True, False))
         if tag in _TEXT_TAGS:
             if text in _GO_YAML_BOOLS:
-                self._report(node, "yaml-bool", f"kubectl's YAML reader takes the unquoted {text} for a boolean "
-                             f'({_GO_YAML_BOOLS[text]}): write "{text}" in quotes', path, Severity.WARNING)
+                self._report(node, "yaml-bool", bool_value_note(text), path, Severity.WARNING)
                 self.plain[path] = text  # what kubectl sends is a boolean: see kubectl_reads
                 return text
             value = text
@@ -336,10 +335,9 @@ class _Reader:
             try:
                 value = _construct(yaml.ScalarNode(tag, text))
             except (yaml.YAMLError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
-                raise _Refused("yaml-value", f"cannot read {text!r} as {tag.rsplit(':', 1)[-1]}: {exc}", node,
-                               path) from None
+                raise _Refused("yaml-value", unreadable_note(text, tag, exc), node, path) from None
             if isinstance(value, float) and not math.isfinite(value):
-                raise _Refused("yaml-value", f"{text!r} is not a finite number (JSON cannot hold it)", node, path)
+                raise _Refused("yaml-value", not_finite_note(text), node, path)
         if len(text) <= 256 and len(self._plain_values) < 65_536:
             self._plain_values[text] = value
         if value.__class__ is not str:
@@ -425,8 +423,7 @@ def _key_note(key: str) -> str | None:
     if key == "<<":
         return _MERGE
     if key in _GO_YAML_BOOLS:
-        return (f"kubectl's YAML reader takes the unquoted key {key} for the boolean {_GO_YAML_BOOLS[key]} and "
-                f'sends it as "{_GO_YAML_BOOLS[key]}": write "{key}" in quotes')
+        return bool_key_note(key)
     tag = _resolver.resolve(yaml.ScalarNode, key, (True, False))
     if tag.endswith(("str", "timestamp")):
         return None
@@ -434,8 +431,7 @@ def _key_note(key: str) -> str | None:
         sent = _json_key(_construct(yaml.ScalarNode(tag, key)))
     except Exception:  # an unreadable key: kept as text, as the YAML reader keeps it
         return None
-    return None if sent == key else (f"YAML 1.1 (kubectl's YAML reader) reads the unquoted key {key} as {sent!r}: "
-                                     f'write "{key}" in quotes')
+    return None if sent == key else sent_key_note(key, sent)
 
 
 def _beyond(what: str) -> str:

@@ -129,3 +129,38 @@ def _json_key(value: Any) -> str:
         return repr(value).removesuffix(".0") if value.is_integer() and abs(value) < 1e21 else repr(value)
     return str(value)
 
+
+# The YAML reader's words, the same from both readers (mpigen.load.builder and, for a cluster file
+# beyond the YAML reader's limit, mpigen.load.large_cluster): their tests compare them.
+
+def bool_value_note(text: str) -> str:
+    """yaml-bool: an unquoted y, n, Y or N value."""
+    return (f"kubectl's YAML reader takes the unquoted {text} for a boolean ({_GO_YAML_BOOLS[text]}): "
+            f'write "{text}" in quotes')
+
+
+def bool_key_note(key: str) -> str:
+    """yaml-key: an unquoted y, n, Y or N key."""
+    return (f"kubectl's YAML reader takes the unquoted key {key} for the boolean {_GO_YAML_BOOLS[key]} and "
+            f'sends it as "{_GO_YAML_BOOLS[key]}": write "{key}" in quotes')
+
+
+def sent_key_note(key: str, sent: str) -> str:
+    """yaml-key: an unquoted key that YAML 1.1 reads as another text (``1.10`` sent as ``1.1``)."""
+    return f'YAML 1.1 (kubectl\'s YAML reader) reads the unquoted key {key} as {sent!r}: write "{key}" in quotes'
+
+
+def duplicate_key_note(key: str, first_line: int) -> str:
+    """yaml-duplicate-key."""
+    return f"duplicate key {key!r} (first at line {first_line}); YAML keeps only one of them"
+
+
+def unreadable_note(text: str, tag: str, error: Exception) -> str:
+    """yaml-value: a scalar PyYAML's constructor for its tag refuses."""
+    return f"cannot read {text!r} as {tag.rsplit(':', 1)[-1]}: {error}"
+
+
+def not_finite_note(text: str) -> str:
+    """yaml-value: .inf, .nan."""
+    return f"{text!r} is not a finite number (JSON cannot hold it)"
+
