@@ -79,10 +79,9 @@ def compile_specs(loaded: LoadResult, filename: str, options: Options) -> Compil
     return CompileResult(jobs, sort_diagnostics(diagnostics))
 
 
-def _skip_null_override(error: Any) -> bool:
+def _skip_null_override(path: tuple, value: Any) -> bool:
     """In an environment, ``null`` removes a field: it is not a type error."""
-    path = list(error.absolute_path)
-    return error.instance is None and len(path) >= 4 and path[:2] == ["spec", "environments"]
+    return value is None and len(path) >= 4 and path[:2] == ("spec", "environments")
 
 
 def compile_document(doc: Document, filename: str, options: Options) -> tuple[CompiledJob | None, list[Diagnostic]]:

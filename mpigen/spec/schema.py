@@ -1,8 +1,8 @@
 """JSON Schema validation whose every error becomes a readable Diagnostic at the right line.
 
-jsonschema's own messages are written for schema authors; these are written for the person who
-wrote the YAML: "unknown field 'wrokers' (did you mean 'workers'?)", "missing required field
-'image'", "expected an integer, got the string '4'".
+jsonschema-rs finds the errors. Its messages are written for schema authors; these are written for
+the person who wrote the YAML: "unknown field 'wrokers' (did you mean 'workers'?)", "missing
+required field 'image'", "expected an integer, got the string '4'".
 """
 
 from __future__ import annotations
@@ -110,25 +110,12 @@ def precompiled_for(name: str) -> Any:
 
 @functools.lru_cache(maxsize=None)
 def fast_validator_for(name: str) -> Any:
-    """A compiled validator (jsonschema-rs) for the yes/no verdict, or None when not installed.
+    """The compiled validator (jsonschema-rs) of a schema: it answers "valid?" in microseconds,
+    and its errors of an object it rejects are explained by :func:`schema_problems`. Formats are
+    not checked (mpigen checks those the API server's decoder checks: :func:`format_problems`)."""
+    import jsonschema_rs
 
-    It answers "valid?" in microseconds; only an object it rejects goes through python-jsonschema,
-    whose errors give mpigen its detailed diagnostics. Formats are not checked by either.
-    """
-    try:
-        import jsonschema_rs
-    except ImportError:  # pragma: no cover - it is a dependency; the slow path still works
-        return None
     return jsonschema_rs.validator_for(load_schema(name), validate_formats=False)
-
-
-@functools.lru_cache(maxsize=None)
-def validator_for(name: str) -> Any:
-    import jsonschema  # heavy: imported only when a schema is checked
-
-    schema = load_schema(name)
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
 
 
 def describe(value: Any) -> str:
@@ -251,7 +238,7 @@ def schema_diagnostics(instance: Any, document: Document, filename: str, schema_
                        skip: Any = None, prefix: tuple = ()) -> list[Diagnostic]:
     """Every schema violation of ``instance`` (the data of ``document`` at ``prefix``), with positions.
 
-    ``skip(error)`` may return True for errors the caller handles itself. The CRD's CEL rules
+    ``skip(path, value)`` may return True for problems the caller handles itself. The CRD's CEL rules
     (``x-kubernetes-validations``, ported in :mod:`.schema_rules`) come after the structural ones.
     """
     out = _structural_diagnostics(instance, document, filename, schema_name, skip, prefix)
@@ -284,7 +271,11 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
                     text_of: Any = lambda path: None) -> list[tuple[tuple, str, str, bool]]:
     """Every structural schema violation of ``instance``: (path, code, message, whether the
     problem is the key at the path rather than its value). ``text_of(path)``: the scalar as
-    written at ``path``, when known (its YAML 1.1 reading is then explained)."""
+    written at ``path``, when known (its YAML 1.1 reading is then explained). ``skip(path,
+    value)`` may return True for problems the caller handles itself.
+
+    jsonschema-rs finds the errors (in microseconds when there is none); each is explained from
+    its kind, the instance and the schema at its keyword location."""
     out: list[tuple[tuple, str, str, bool]] = []
 
     def emit(path: tuple, message: str, key: bool = False, code: str = "schema") -> None:
@@ -296,25 +287,25 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
             emit(path, message, code=code)
     precompiled = precompiled_for(schema_name)
     if precompiled is not None and precompiled(instance):
-        return out  # its "valid" is python-jsonschema's (a rejection is explained below)
-    fast = fast_validator_for(schema_name)
-    if fast is not None and fast.is_valid(instance):
+        return out  # its "valid" is the validator's (a rejection is explained below)
+    validator = fast_validator_for(schema_name)
+    if validator.is_valid(instance):
         return out
     import json
 
-    validator = validator_for(schema_name)
-    root = validator.schema
+    root = load_schema(schema_name)
 
     def explain(error: Any) -> None:
-        if skip is not None and skip(error):
-            return
-        path = tuple(error.absolute_path)
+        path = tuple(error.instance_path)
         value = error.instance
-        kind = error.validator
-        if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(value, dict):
-            known = _properties(error.schema, root)
-            if kind == "additionalProperties" and not isinstance(error.schema.get("additionalProperties"), bool):
-                return  # not an unknown-field error
+        if skip is not None and skip(path, value):
+            return
+        kind = type(error.kind).__name__
+        keyword = error.schema_path[-1] if error.schema_path else ""
+        schema = _schema_at(root, error.schema_path[:-1])  # the (sub)schema whose keyword failed
+        limit = schema.get(keyword)  # the keyword's value, as the schema writes it
+        if kind in ("AdditionalProperties", "UnevaluatedProperties") and isinstance(value, dict):
+            known = _properties(schema, root)
             for key in sorted(value):
                 if key in known:
                     continue
@@ -329,62 +320,65 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
                 allowed = ", ".join(sorted(known))
                 emit(path + (key,), f"unknown field {key!r}{hint}; known fields: {allowed}",
                      key=True, code="unknown-field")
-        elif kind == "required":
-            missing = [name for name in error.validator_value if name not in value]
-            for name in missing:
-                emit(path, f"missing required field {name!r}", key=True, code="missing-field")
-        elif kind == "type":
-            types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        elif kind == "Required":
+            emit(path, f"missing required field {error.kind.property!r}", key=True, code="missing-field")
+        elif kind == "Type":
+            types = limit if isinstance(limit, list) else [limit]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
             emit(path, f"expected {want}, got {describe(value)}{_hint(value, types, text_of(path))}")
-        elif kind == "enum":
-            choices = [str(c) for c in error.validator_value]
+        elif kind == "Enum":
+            choices = [str(c) for c in limit]
             meaning = _CHOICE_HINTS.get((path[-1] if path else None, value.casefold())) \
                 if isinstance(value, str) else None
             close = did_you_mean(value, choices) if isinstance(value, str) and meaning is None else None
             hint = f": {meaning}" if meaning else f" (did you mean {close}?)" if close else ""
             emit(path, f"{describe(value)} is not allowed{hint}; choose one of: {', '.join(choices)}")
-        elif kind == "const":
-            emit(path, f"must be {error.validator_value!r}, got {describe(value)}")
-        elif kind in ("minimum", "exclusiveMinimum"):
-            emit(path, f"must be at least {error.validator_value}, got {value}")
-        elif kind in ("maximum", "exclusiveMaximum"):
-            emit(path, f"must be at most {error.validator_value}, got {value}")
-        elif kind == "minLength" and error.validator_value == 1:
+        elif kind == "Constant":
+            emit(path, f"must be {limit!r}, got {describe(value)}")
+        elif kind in ("Minimum", "ExclusiveMinimum"):
+            emit(path, f"must be {'at least' if kind == 'Minimum' else 'more than'} {limit}, got {value}")
+        elif kind in ("Maximum", "ExclusiveMaximum"):
+            emit(path, f"must be {'at most' if kind == 'Maximum' else 'less than'} {limit}, got {value}")
+        elif kind in ("MinLength", "MinProperties") and limit == 1:
             emit(path, "must not be empty")
-        elif kind == "minItems":
-            emit(path, f"needs at least {error.validator_value} item(s)")
-        elif kind == "maxLength":
-            emit(path, f"is {len(value)} characters long; at most {error.validator_value} are allowed")
-        elif kind == "pattern" and "propertyNames" in error.relative_schema_path:
-            emit(path + (value,), f"{json.dumps(value)} is not a valid name here "
-                 f"(names must match {error.validator_value})", key=True)
-        elif kind == "pattern" and "([KMGTPE]i)" in str(error.validator_value):
+        elif kind == "MinLength":
+            emit(path, f"is {len(value)} characters long; at least {limit} are needed")
+        elif kind == "MinProperties":
+            emit(path, f"needs at least {limit} field(s)")
+        elif kind == "MinItems":
+            emit(path, f"needs at least {limit} item(s)")
+        elif kind == "MaxItems":
+            emit(path, f"has {len(value)} items; at most {limit} are allowed")
+        elif kind == "MaxLength":
+            emit(path, f"is {len(value)} characters long; at most {limit} are allowed")
+        elif kind == "PropertyNames":
+            explain(error.kind.error)  # the key is the instance of the error inside
+        elif kind == "Pattern" and "propertyNames" in error.schema_path:
+            emit(path + (value,), f"{json.dumps(value)} is not a valid name here (names must match {limit})", key=True)
+        elif kind == "Pattern" and "([KMGTPE]i)" in str(limit):
             emit(path, quantity_message(value), code="quantity")
-        elif kind == "pattern":
-            what = error.schema.get("description", "")
-            emit(path, f"{describe(value)} is not valid here (it must match {error.validator_value})"
-                 + (f": {what}" if what else ""))
-        elif kind == "anyOf" and isinstance(value, dict) and all(
-                isinstance(s, dict) and set(s) == {"required"} for s in error.validator_value):
+        elif kind == "Pattern":
+            what = schema.get("description", "")
+            emit(path, f"{describe(value)} is not valid here (it must match {limit})" + (f": {what}" if what else ""))
+        elif kind == "AnyOf" and isinstance(value, dict) and all(
+                isinstance(s, dict) and set(s) == {"required"} for s in limit):
             # fields required together unless another is given (a spec's image and command, unless
             # spec.runtime names the Trainer runtime that has them): the last branch is the usual one
-            for name in error.validator_value[-1]["required"]:
+            for name in limit[-1]["required"]:
                 if name not in value:
                     emit(path, f"missing required field {name!r}", key=True, code="missing-field")
-        elif kind in ("anyOf", "oneOf"):
-            branches = [_referenced(s, root) for s in error.validator_value if isinstance(s, dict)]
+        elif kind in ("AnyOf", "OneOfNotValid"):
+            branches = [_referenced(s, root) for s in limit if isinstance(s, dict)]
             fits = [i for i, s in enumerate(branches) if "type" in s and any(
-                validator.is_type(value, t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]]))]
-            within = [e for e in error.context or () if len(fits) == 1 and list(e.relative_schema_path)[:1] == fits]
-            if within:  # the value has the shape of one branch: what is wrong inside it
-                for sub in within:
+                _is_type(value, t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]]))]
+            if len(fits) == 1 and error.kind.context[fits[0]]:
+                for sub in error.kind.context[fits[0]]:  # the value has the shape of one branch: what is wrong in it
                     explain(sub)
                 return
             types = [t for s in branches if "type" in s for t in (s["type"] if isinstance(s["type"], list)
                                                                   else [s["type"]])]
             want = " or ".join(_TYPE_WORDS.get(t, t) for t in types) or "a valid value"
-            desc = error.schema.get("description", "")
+            desc = schema.get("description", "")
             emit(path, f"expected {want}, got {describe(value)}" + (f" ({desc})" if desc else "")
                  + _hint(value, types, text_of(path)))
         else:
@@ -393,6 +387,25 @@ def schema_problems(instance: Any, schema_name: str, skip: Any = None,
     for error in validator.iter_errors(instance):
         explain(error)
     return out
+
+
+def _schema_at(root: dict[str, Any], location: Any) -> dict[str, Any]:
+    """The (sub)schema at a keyword location of jsonschema-rs (``properties/spec/type`` without
+    its keyword; a location inside a ``$ref`` starts at what it refers to)."""
+    schema: Any = root
+    for part in location:
+        schema = schema[part]
+    return schema if isinstance(schema, dict) else {}
+
+
+def _is_type(value: Any, name: str) -> bool:
+    """JSON Schema's ``type`` (draft 7 and 2020-12: 1.0 is an integer, a boolean is no number)."""
+    if name == "integer":
+        return (type(value) is int) or (type(value) is float and value.is_integer())
+    if name == "number":
+        return type(value) in (int, float)
+    return isinstance(value, {"null": type(None), "boolean": bool, "string": str, "array": list,
+                              "object": dict}.get(name, ()))
 
 
 # ------------------------------------------------------------------ what JSON Schema does not say

@@ -5,8 +5,8 @@ library (jsonschema-rs pulls in the e-mail and socket modules) costs more than t
 so the verdict "valid" comes from a function generated from the schema ahead of time:
 ``mpigen/spec/_spec_valid.py``, regenerated with ``python -m mpigen.spec.schemagen`` (a test
 fails while it is stale; until then the library decides, so a stale file costs time, never a
-wrong answer). Only "valid" is taken from it: a spec it rejects goes through the libraries as
-before, which explain every problem.
+wrong answer). Only "valid" is taken from it: a spec it rejects goes through jsonschema-rs,
+whose errors explain every problem.
 
 The generated check follows python-jsonschema's semantics (draft 2020-12, formats not checked):
 ``integer`` accepts 1.0, booleans are not numbers, ``pattern`` is ``re.search``, ``enum`` and

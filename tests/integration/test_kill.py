@@ -60,7 +60,6 @@ from mpigen.main import main
 import mpigen.spec.schema as schema, mpigen.emit.writer as writer
 import mpigen.pipeline, mpigen.render.kustomize, mpigen.load.yaml_loader  # noqa: F401  (warm imports)
 schema.fast_validator_for(schema.SPEC_SCHEMA)
-schema.validator_for(schema.SPEC_SCHEMA)
 if sys.argv[1] == "fallback":
     writer._exchange = lambda a, b: False
 print("ready", flush=True)

@@ -71,7 +71,7 @@ def test_every_imported_package_is_declared() -> None:
 
 def test_the_scan_sees_the_imports() -> None:
     """What the two tests above rest on: lazy imports inside functions are found too."""
-    assert {"yaml", "click", "jsonschema", "jsonschema_rs", "deepdiff"} <= _imported()
+    assert {"yaml", "click", "jsonschema_rs", "deepdiff", "ryml"} <= _imported()
 
 
 def test_every_extra_is_used_by_its_folder_only() -> None:

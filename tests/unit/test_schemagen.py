@@ -173,7 +173,7 @@ def test_unknown_constructs_are_refused(schema) -> None:
 
 
 def test_schema_diagnostics_unchanged_for_an_invalid_spec() -> None:
-    """A rejection still goes through the libraries: the messages are python-jsonschema's."""
+    """A rejection still goes through jsonschema-rs, whose errors mpigen explains."""
     from mpigen.load.yaml_loader import load_text
 
     text = "apiVersion: mpigen.dev/v1alpha1\nkind: TrainingJob\nmetadata: {name: a}\nspec: {wrokers: 2}\n"
