@@ -101,19 +101,27 @@ def configured(config: Config, version_option: str | None, cluster: ClusterInput
     return version, cluster
 
 
-def display_path(path: Path, base: Path | None = None) -> str:
+def display_path(path: Path | str, base: Path | None = None) -> str:
     """A path as the user reads it: relative to the working directory when under it, or when both
-    are under ``base`` (the configuration's folder: ``../deploy`` from a subfolder); else absolute."""
+    are under ``base`` (the configuration's folder: ``../deploy`` from a subfolder); else absolute.
+    (On strings: ``mpigen check`` shows every spec of a repository through it.)"""
     import os
-    from pathlib import Path
 
-    cwd = Path.cwd()
-    absolute = Path(os.path.abspath(path))
-    inside = absolute.is_relative_to(cwd)
+    cwd = os.getcwd()
+    absolute = os.path.abspath(path)
+    inside = _within(absolute, cwd)
     if not inside and base is not None:
-        root = Path(os.path.abspath(base))
-        inside = absolute.is_relative_to(root) and cwd.is_relative_to(root)
-    return os.path.relpath(absolute, cwd) if inside else str(absolute)
+        root = os.path.abspath(base)
+        inside = _within(absolute, root) and _within(cwd, root)
+    return os.path.relpath(absolute, cwd) if inside else absolute
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether the absolute, normalized ``path`` is ``folder`` or under it."""
+    import os
+
+    path, folder = os.path.normcase(path), os.path.normcase(folder)
+    return path == folder or path.startswith(folder if folder.endswith(os.sep) else folder + os.sep)
 
 
 def load_cluster(source: ClusterInput) -> tuple[Cluster | None, list[Diagnostic]]:

@@ -54,7 +54,7 @@ def _spec_paths(specs: tuple[str, ...], config: Config) -> tuple[list[str], bool
                          if os.path.isfile(p))
         if not matches:
             click.echo(f"mpigen: warning: specs pattern {pattern!r} in {config.path} matches no file", err=True)
-        found += [io.display_path(Path(p), config.root) for p in matches]
+        found += [io.display_path(p, config.root) for p in matches]
     return list(dict.fromkeys(found)), True  # none: every tree mpigen wrote is a spec's that is gone
 
 

@@ -40,9 +40,11 @@ def code_hash() -> str:
 
     package = Path(__file__).resolve().parents[1]  # mpigen/
     digest = hashlib.sha256(__version__.encode())
-    schemas = schemas_folder()
-    for path in sorted([*package.rglob("*.py"), *schemas.rglob("*.json")]):
-        stat = path.stat()
+    files = [os.path.join(folder, name)
+             for top, suffix in ((package, ".py"), (schemas_folder(), ".json"))
+             for folder, _, names in os.walk(top) for name in names if name.endswith(suffix)]
+    for path in sorted(files):
+        stat = os.stat(path)
         digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()
 
