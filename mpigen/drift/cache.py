@@ -101,21 +101,28 @@ class CheckCache:
 
         As git does: a file whose inode, size, mtime and ctime are those recorded, and whose mtime
         is well before the cache was written (so no write can have followed within the same clock
-        tick), is not read again; any other file is hashed.
+        tick), is not read again; any other file is hashed. A file hashed and found unchanged gets
+        its stat recorded and the cache written again (as git refreshes its index), so that a later
+        check reads it only if it changed: else every tree written within two seconds before the
+        cache (most of a ``check --fix``) would be read and hashed by every check.
         """
         try:
             stat = os.stat(path)
         except OSError:
             return False
         sha, size, mtime, ctime, inode = record
-        if (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino) == (size, mtime, ctime, inode) \
-                and max(mtime, ctime) < self.written_ns - 2_000_000_000:
+        now = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino]
+        if now == [size, mtime, ctime, inode] and max(mtime, ctime) < self.written_ns - 2_000_000_000:
             return True
         try:
             with open(path, "rb") as handle:
-                return _sha(handle.read()) == sha
+                unchanged = _sha(handle.read()) == sha
         except OSError:
             return False
+        if unchanged:
+            record[1:] = now  # the stat taken before the read: a write since changes it, or is racy again
+            self.changed = True
+        return unchanged
 
     def store(self, root: Path, spec: str, content: bytes, jobs: list[str], warnings: list[str]) -> None:
         """Record a spec whose trees were just found in step."""

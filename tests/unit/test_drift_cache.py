@@ -88,6 +88,34 @@ def test_a_tree_edit_that_keeps_size_and_mtime_is_still_found(repo, capsys) -> N
     assert "mpijob.yaml" in capsys.readouterr().out
 
 
+def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of what the cache hashes from now on (spec inputs and tree files alike)."""
+    sizes: list[int] = []
+    real = drift_cache._sha
+    monkeypatch.setattr(drift_cache, "_sha", lambda data: sizes.append(len(data)) or real(data))
+    return sizes
+
+
+def test_tree_files_read_once_are_not_read_again(repo, monkeypatch) -> None:
+    """Trees written just before the cache (a check --fix) are read and hashed by the next check,
+    which records their stat and writes the cache again; once that write is well after them, a
+    check reads none of them (and writes nothing)."""
+    assert main(["check"]) == 0  # fills the cache
+    [cache] = (repo / "cache").glob("check-*.json")
+    trees = [p for p in (repo / "deploy").rglob("*") if p.is_file()]
+    os.utime(cache, ns=(0, 0))  # as if the trees had been written after the cache: all must be read
+    hashed = _hashed(monkeypatch)
+    assert main(["check"]) == 0
+    assert len(hashed) == 3 + len(trees)  # the cache's key and salt, the spec, and every tree file
+    assert cache.stat().st_mtime_ns != 0  # written again, with their stat
+    later = max(p.stat().st_ctime_ns for p in trees) + 10_000_000_000
+    os.utime(cache, ns=(later, later))  # that write was ten seconds after the trees
+    hashed.clear()
+    assert main(["check"]) == 0
+    assert len(hashed) == 3  # the key, the salt and the spec only
+    assert cache.stat().st_mtime_ns == later  # nothing to write
+
+
 def test_a_new_mpigen_invalidates_the_cache(repo, monkeypatch) -> None:
     assert main(["check"]) == 0
     drift_cache.code_hash.cache_clear()
