@@ -21,6 +21,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
 
 from .diagnostics import Diagnostic, Severity, UsageError, has_errors, sort_diagnostics
+from .load.files import read_bytes
 from .versions import DEFAULT_OPERATOR_VERSION, OperatorVersion
 
 if TYPE_CHECKING:
@@ -303,18 +304,6 @@ def explain(source: Input, *, env: str | None = None, gang: str | None = None, s
         return ExplainResult([], diagnostics)
     jobs, more = explain_jobs(read, gang, scheduler_name, version, cluster_domain)
     return ExplainResult(jobs, diagnostics, sort_diagnostics(_unplaced(more, name)))
-
-
-def read_bytes(path: str) -> bytes:
-    """The bytes of the file at ``path``; :class:`~mpigen.diagnostics.UsageError` when it is a
-    folder or cannot be read (the command line's message)."""
-    try:
-        with open(path, "rb") as file:
-            return file.read()
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a file", path) from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}", path) from None
 
 
 def _large(path: str, size: int) -> bool:

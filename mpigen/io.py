@@ -32,7 +32,7 @@ def read_input(path: str) -> tuple[bytes, str]:
     """The bytes of a file or of stdin (``-``), and the name diagnostics give it."""
     if path == "-":
         return sys.stdin.buffer.read(), "<stdin>"
-    from .api import read_bytes
+    from .load.files import read_bytes
 
     return read_bytes(path), path
 

@@ -34,7 +34,6 @@ from ..config import Config
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
 from ..drift.cache import CheckCache
 from ..drift.compare import JobDrift, check_jobs, orphan_drift
-from ..drift.reapply import refused_changes
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
 
@@ -169,6 +168,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_input: 
                             [d.format() for d in found])
         cache.save()
     refused: list[Diagnostic] = []
+    if drifted:
+        from ..drift.reapply import refused_changes  # what the API server would refuse to change
     for result in drifted:
         for drift in result.drift:
             where = "/".join(p for p in (shown, result.job, drift.path) if p)

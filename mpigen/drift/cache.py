@@ -21,7 +21,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,6 +139,7 @@ class CheckCache:
     def save(self) -> None:
         if not self.changed:
             return
+        import tempfile  # only when there is something to write
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".check-", dir=self.path.parent)
