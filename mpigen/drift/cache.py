@@ -102,8 +102,8 @@ class CheckCache:
         is well before the cache was written (so no write can have followed within the same clock
         tick), is not read again; any other file is hashed. A file hashed and found unchanged gets
         its stat recorded and the cache written again (as git refreshes its index), so that a later
-        check reads it only if it changed: else every tree written within two seconds before the
-        cache (most of a ``check --fix``) would be read and hashed by every check.
+        check reads it only if it changed: else a tree written within two seconds before the cache
+        (a check right after ``check --fix`` in a small repository) would be read by every check.
         """
         try:
             stat = os.stat(path)

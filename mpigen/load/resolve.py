@@ -163,4 +163,3 @@ def unreadable_note(text: str, tag: str, error: Exception) -> str:
 def not_finite_note(text: str) -> str:
     """yaml-value: .inf, .nan."""
     return f"{text!r} is not a finite number (JSON cannot hold it)"
-
