@@ -123,9 +123,9 @@ def test_unreadable_file_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     def denied(name, *args, **kwargs):  # tests may run as root, who reads every file: simulate the refusal
         raise PermissionError(13, "Permission denied", str(name))
 
-    from mpigen import api
+    from mpigen.load import files
 
-    monkeypatch.setattr(api, "open", denied, raising=False)  # the module reads inputs with open()
+    monkeypatch.setattr(files, "open", denied, raising=False)  # the module reads inputs with open()
     assert main(["build", str(path)]) == 2
     assert "cannot read: Permission denied" in capsys.readouterr().err
 
