@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mpigen.spec import schema as schema_module
+from mpigen.spec import schema_formats
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 TOYS: dict[str, dict[str, Any]] = {
@@ -44,12 +45,13 @@ TOYS: dict[str, dict[str, Any]] = {
 @pytest.fixture(autouse=True)
 def toys(monkeypatch: pytest.MonkeyPatch):
     real = schema_module.load_schema
-    monkeypatch.setattr(schema_module, "load_schema", lambda name: TOYS.get(name) or real(name))
+    for module in (schema_module, schema_formats):
+        monkeypatch.setattr(module, "load_schema", lambda name: TOYS.get(name) or real(name))
     schema_module.fast_validator_for.cache_clear()
-    schema_module._format_tree.cache_clear()
+    schema_formats.format_tree.cache_clear()
     yield
     schema_module.fast_validator_for.cache_clear()
-    schema_module._format_tree.cache_clear()
+    schema_formats.format_tree.cache_clear()
 
 
 HINT = "; YAML read an unquoted value as a non-string: write it in quotes"
