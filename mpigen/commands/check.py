@@ -33,7 +33,7 @@ from .. import io
 from ..config import Config
 from ..diagnostics import EXIT_INVALID, EXIT_OK, Diagnostic, Severity, has_errors
 from ..drift.cache import CheckCache
-from ..drift.compare import JobDrift, check_jobs, orphan_drift
+from ..drift.compare import JobDrift, orphan_drift
 from . import OPERATOR_RULES, cluster_option, config_option, operator_version_option
 
 
@@ -85,11 +85,11 @@ class _CachedJob:
     source: str
 
 
-def _duplicates(jobs: list[Any]) -> list[Diagnostic]:
-    """Two spec files naming the same job would write the same tree."""
+def _duplicates(jobs: list[tuple[str, str]]) -> list[Diagnostic]:
+    """Two spec files naming the same job would write the same tree (``jobs``: (name, spec file))."""
     sources: dict[str, list[str]] = {}
-    for job in jobs:
-        sources.setdefault(job.name, []).append(job.source)
+    for name, source in jobs:
+        sources.setdefault(name, []).append(source)
     out = []
     for name, files in sorted(sources.items()):
         if len(set(files)) > 1:
@@ -131,10 +131,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_input: 
     cluster_bytes = io.cluster_key(cluster_input, cluster)
     disabled = ",".join(sorted(config.disable))  # the configuration's disable changes the verdict too
     cache = CheckCache.open(root, f"{version}\0{cluster_bytes.hex()}\0{disabled}")
-    jobs: list[Any] = []
     cached: list[_CachedJob] = []
-    compiled: dict[str, tuple[bytes, list[Any], list[Diagnostic]]] = {}
-    options = None
+    pending: list[tuple[str, bytes]] = []  # the specs to compile: (name, bytes)
     for path in paths:
         raw, name = io.read_input(path)
         entry = None if no_cache or not root.is_dir() else cache.lookup(root, name, raw)
@@ -143,29 +141,29 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_input: 
             for line in entry.get("warnings", []):
                 click.echo(line, err=True)
             continue
-        from ..load.yaml_loader import load_bytes  # only when a spec must be compiled
-        from ..pipeline import Options, compile_specs
+        pending.append((name, raw))
+    checked = []
+    if pending:
+        from ..drift.specs import check_specs  # only when a spec must be compiled
+        from ..pipeline import Options
 
-        options = options or Options(version, classes, io.cluster_runtimes(cluster), config.disable)
-        result = compile_specs(load_bytes(raw, name), name, options)
-        diagnostics += result.diagnostics
-        jobs += result.jobs
-        compiled[name] = (raw, result.jobs, result.diagnostics)
-    diagnostics += _duplicates(jobs + cached)
+        options = Options(version, classes, io.cluster_runtimes(cluster), config.disable)
+        checked = check_specs(pending, options, root)
+    results = [job for spec in checked for job in spec.jobs]
+    diagnostics += [d for spec in checked for d in spec.diagnostics]
+    diagnostics += _duplicates([(job.job, job.source) for job in results] + [(job.name, job.source) for job in cached])
     io.report(diagnostics)
     if has_errors(diagnostics):
         return EXIT_INVALID
 
-    results = check_jobs(jobs, root)
     if from_config:  # every spec there is: a tree of a job none defines is one whose spec is gone
-        results += orphan_drift(root, [job.name for job in jobs] + [job.name for job in cached])
+        results += orphan_drift(root, [job.job for job in results] + [job.name for job in cached])
     drifted = [r for r in results if not r.in_step]
     if not no_cache:
         in_step = {r.job for r in results if r.in_step}
-        for name, (raw, spec_jobs, found) in compiled.items():
-            if all(job.name in in_step for job in spec_jobs):
-                cache.store(root, name, raw, [job.name for job in spec_jobs],
-                            [d.format() for d in found])
+        for (name, raw), spec in zip(pending, checked):
+            if all(job.job in in_step for job in spec.jobs):
+                cache.store(root, name, raw, [job.job for job in spec.jobs], [d.format() for d in spec.diagnostics])
         cache.save()
     refused: list[Diagnostic] = []
     if drifted:

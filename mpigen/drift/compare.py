@@ -25,6 +25,7 @@ only then, so a check of hundreds of trees that are in step never loads it.
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 from dataclasses import dataclass, field
@@ -52,8 +53,13 @@ MAX_CHANGES = 50
 MAX_VALUE = 120
 """Characters of one value shown in a field change."""
 
-ABSENT = object()
-"""The value of a field a document does not have."""
+class _Absent(enum.Enum):
+    ABSENT = "absent"
+
+
+ABSENT = _Absent.ABSENT
+"""The value of a field a document does not have: an enum member, so that it stays itself when a
+worker of ``mpigen check`` (:mod:`mpigen.drift.specs`) sends a change back pickled."""
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,14 @@
 How many processes a run gets is decided from what its work costs (:func:`processes_for`): an
 estimate of its CPU time from its documents and bytes, against what a worker costs to start. A
 few files stay in one process; a thousand small ones, or one large file, get every core. Workers
-are forked (a bare ``os.fork``: see :func:`_shared`) after this process has checked the first
+are forked (a bare ``os.fork``: see :func:`shared`) after this process has checked the first
 file (or the first document of a large one), so they start with everything that imported and
 compiled (jsonschema-rs, the schemas, the lint rules) rather than each doing it again; they and
 this process take chunks of files from one queue until it is empty; each returns its files'
 diagnostics, and the merged report is the same, byte for byte, as a single-process run.
+
+:func:`spread` and :func:`shared` are not tied to validation: ``mpigen check`` compiles and
+compares its specs with them (:mod:`mpigen.drift.specs`).
 """
 
 from __future__ import annotations
@@ -45,11 +48,6 @@ def _file(name: str, raw: bytes, options: ValidateOptions, keep: bool) -> Checke
     return found, documents, coverage
 
 
-def _chunk(args: tuple[list[tuple[str, bytes]], ValidateOptions, bool]) -> list[Checked]:
-    files, options, keep = args
-    return [_file(name, raw, options, keep) for name, raw in files]
-
-
 def _piece(args: tuple[str, int, str, ValidateOptions, bool]) -> tuple[list[Diagnostic], list[Document], Coverage,
                                                                       tuple[int, bool]]:
     """One piece of a large file: its diagnostics and documents placed at their lines in the file,
@@ -74,13 +72,13 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
     each worker, and each piece of a large file, starts with them."""
     options = with_run_runtimes(options, run_runtimes([*contents.items(), *(beside or {}).items()]))
     items = list(contents.items())
-    processes = processes_for(items, workers or _cores())
+    processes = processes_for(items, workers or cores())
     if processes > 1 and len(items) == 1:
         results = [_large_file(*items[0], options, keep_documents, processes)]
     elif processes > 1:
         results = _in_processes(items, options, keep_documents, processes)
     else:
-        results = _chunk((items, options, keep_documents))
+        results = [_file(name, raw, options, keep_documents) for name, raw in items]
     diagnostics: list[Diagnostic] = []
     documents: dict[str, list[Document]] = {}
     for (name, _), (found, docs, counted) in zip(items, results):
@@ -102,12 +100,18 @@ def processes_for(items: list[tuple[str, bytes]], cores: int) -> int:
 def processes_by_size(size: int, files: int, markers: Callable[[], int], cores: int) -> int:
     """:func:`processes_for` of ``files`` of ``size`` bytes in all, whose lines after their
     first that start with ``---`` are counted by ``markers`` when needed."""
-    if cores < 2:
-        return 1
     estimate = size * SECONDS_PER_BYTE + files * SECONDS_PER_DOCUMENT
     if estimate < cores * MIN_WORK_PER_PROCESS:  # close to the line: the documents beyond each file's first
         estimate += markers() * SECONDS_PER_DOCUMENT
-    return max(1, min(cores, int(estimate / MIN_WORK_PER_PROCESS)))
+    return processes_by_estimate(estimate, cores)
+
+
+def processes_by_estimate(seconds: float, cores: int) -> int:
+    """How many processes (this one and the workers, at most ``cores``) work estimated at ``seconds``
+    of CPU time is worth: one per :data:`MIN_WORK_PER_PROCESS`."""
+    if cores < 2:
+        return 1
+    return max(1, min(cores, int(seconds / MIN_WORK_PER_PROCESS)))
 
 
 def _large_file(name: str, raw: bytes, options: ValidateOptions, keep: bool, workers: int) -> Checked:
@@ -135,7 +139,7 @@ def in_pieces(tasks: list[Any], work: Callable[[Any], Result], workers: int) -> 
     """The pieces of a large file checked: the first here (see the module), then the others by
     this process and the workers."""
     first = work(tasks[0])
-    return [first] + _shared(tasks[1:], work, workers)
+    return [first] + shared(tasks[1:], work, workers)
 
 
 def stopped_early(done: list[Piece]) -> bool:
@@ -163,14 +167,15 @@ def merged(done: list[Piece]) -> Checked:
     return diagnostics, documents, coverage
 
 
-def _cores() -> int:
+def cores() -> int:
+    """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
 
 
-def _shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[Any]:
+def shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[Any]:
     """``[work(task) for task in tasks]``, computed by this process and ``processes - 1`` children
     forked for it (one per task beyond the first when not given), all at once.
 
@@ -293,19 +298,32 @@ def _collect(pid: int, read_end: int, pickle: Any) -> tuple[bool, Any]:
 
 def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
                   workers: int) -> list[Any]:
-    # The first file is checked here before the workers start (see the module). Then many small
-    # interleaved chunks, taken by whichever process is free: files of different sizes and cores
-    # of different speeds even out. Order is restored below.
-    first = _chunk((items[:1], options, keep))
+    return spread(items, lambda item: _file(*item, options, keep), workers)
+
+
+Item = TypeVar("Item")
+
+
+def spread(items: list[Item], work: Callable[[Item], Result], processes: int) -> list[Result]:
+    """``[work(item) for item in items]`` on ``processes`` processes (:func:`shared`). The first item
+    is done here before the workers start (see the module). Then many small interleaved chunks,
+    taken by whichever process is free: items of different sizes and cores of different speeds even
+    out. Order is restored below. Only the results cross between processes (pickled): the items
+    and ``work`` are the workers' by the fork, so ``work`` may be any callable."""
+    if not items:
+        return []
+    first = work(items[0])
     rest = items[1:]
-    count = min(len(rest), workers * CHUNKS_PER_WORKER, MAX_TASKS)
+    count = min(len(rest), processes * CHUNKS_PER_WORKER, MAX_TASKS)
+    if count == 0:
+        return [first]
     chunks = [rest[i::count] for i in range(count)]
-    done = _shared([(chunk, options, keep) for chunk in chunks], _chunk, workers)
+    done = shared(chunks, lambda chunk: [work(item) for item in chunk], processes)
     results: list[Any] = [None] * len(rest)
     for offset, chunk_results in enumerate(done):
         for position, result in enumerate(chunk_results):
             results[offset + position * count] = result
-    return first + results
+    return [first, *results]
 
 
 CHUNKS_PER_WORKER = 16

@@ -36,7 +36,7 @@ from ..diagnostics import Diagnostic, UsageError
 from ..load.scan import Cuts
 from ..load.yaml_loader import MAX_BYTES, iter_text, not_utf8, too_large
 from .engine import RUNTIME_WORD, Coverage, ValidateOptions, run_runtimes, runtimes_in, with_run_runtimes
-from .parallel import (MAX_TASKS, PIECES_PER_WORKER, Piece, _cores, _piece, in_pieces, merged, processes_by_size,
+from .parallel import (MAX_TASKS, PIECES_PER_WORKER, Piece, _piece, cores, in_pieces, merged, processes_by_size,
                        stopped_early, validate_files)
 
 STREAM_FROM = 4 * 1024 * 1024
@@ -65,8 +65,8 @@ def validate_large_file(path: str, options: ValidateOptions, beside: Callable[[]
     ``beside``: the files beside it (read for their training runtimes), read only when
     ``names_runtimes`` says the file may need them. ``workers``: the cores to use (default:
     every core). ``block_size``: what the scan reads at a time."""
-    cores = workers or _cores()
-    scan = _scan(path, cores, block_size, names_runtimes)
+    available = workers or cores()
+    scan = _scan(path, available, block_size, names_runtimes)
     pieces = [] if scan is None else scan.cuts.pieces()
     if scan is None or len(pieces) < 2 or any(end - start > MAX_BYTES for start, end, _ in pieces):
         return _whole(path, options, beside, names_runtimes, coverage, workers)
@@ -74,7 +74,7 @@ def validate_large_file(path: str, options: ValidateOptions, beside: Callable[[]
     runtimes = _file_runtimes(path, pieces, skip) if scan.runtimes else []
     more = beside() if scan.names_runtimes else {}
     options = with_run_runtimes(options, runtimes + run_runtimes(more.items()))
-    processes = processes_by_size(scan.cuts.size, 1, lambda: scan.cuts.markers, cores)
+    processes = processes_by_size(scan.cuts.size, 1, lambda: scan.cuts.markers, available)
     tasks = [(path, path, start + skip, end + skip, lines, options) for start, end, lines in pieces]
     done = in_pieces(tasks, _range, processes)
     not_utf8_at = next((piece for piece in done if isinstance(piece, Diagnostic)), None)

@@ -112,18 +112,18 @@ def _square_or_fail(task: int) -> int:
 
 
 def test_shared_returns_every_result_in_task_order() -> None:
-    from mpigen.validation.parallel import _shared
+    from mpigen.validation.parallel import shared
 
-    assert _shared([1, 2, 3, 4], _square_or_fail) == [1, 4, 9, 16]
-    assert _shared(list(range(20, 220)), _square_or_fail, 2) == [n * n for n in range(20, 220)]
-    assert _shared([5], _square_or_fail, 2) == [25]
+    assert shared([1, 2, 3, 4], _square_or_fail) == [1, 4, 9, 16]
+    assert shared(list(range(20, 220)), _square_or_fail, 2) == [n * n for n in range(20, 220)]
+    assert shared([5], _square_or_fail, 2) == [25]
 
 
 def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
-    from mpigen.validation.parallel import _shared
+    from mpigen.validation.parallel import shared
 
     with pytest.raises(ValueError, match="thirteen"):
-        _shared([1, 13, 3, 13, 5], _square_or_fail, 3)
+        shared([1, 13, 3, 13, 5], _square_or_fail, 3)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no child left behind
 
@@ -151,19 +151,19 @@ def _die_in_a_child(task: int) -> int:
 
 
 def test_shared_reports_a_child_that_died_without_an_answer(tmp_path: Path, monkeypatch) -> None:
-    from mpigen.validation.parallel import _shared
+    from mpigen.validation.parallel import shared
 
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
     with pytest.raises(RuntimeError, match="ended without an answer"):
-        _shared([1, 2], _die_in_a_child, 2)
+        shared([1, 2], _die_in_a_child, 2)
 
 
 def test_tasks_go_to_whichever_process_is_free() -> None:
     """A process that is slow gets fewer tasks: here this one sleeps on each, the child does not."""
-    from mpigen.validation.parallel import _shared
+    from mpigen.validation.parallel import shared
 
-    where = _shared(list(range(40)), _pid_after_a_pause_in_the_parent, 2)
+    where = shared(list(range(40)), _pid_after_a_pause_in_the_parent, 2)
     # The child takes a task a millisecond, this process one per 0.1 s: to fail, the child would
     # have to stand still for two seconds (a busy CI machine does not make this test flaky).
     assert where.count(PARENT) < 20 and len(set(where)) == 2
@@ -188,12 +188,12 @@ def _fail_in_a_child(task: int) -> int:
 def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeypatch) -> None:
     import gc
 
-    from mpigen.validation.parallel import _shared
+    from mpigen.validation.parallel import shared
 
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
 
     with pytest.raises(ValueError, match="raised in a child") as caught:
-        _shared([1, 2], _fail_in_a_child, 2)
+        shared([1, 2], _fail_in_a_child, 2)
     assert "in a validation worker" in str(caught.value.__cause__)
     assert "_fail_in_a_child" in str(caught.value.__cause__)
     assert gc.get_freeze_count() == 0  # frozen for the fork only
@@ -252,8 +252,8 @@ def test_a_thousand_small_files_go_to_both_cores_and_ten_do_not(tmp_path: Path, 
         forks.clear()
 
 
-def _chunk_and_what_was_ready(args):
-    """The worker's task, noting whether the schema validator was compiled before it started."""
+def _file_and_what_was_ready(*args):
+    """A file's check, noting whether the schema validator was compiled before it started."""
     from mpigen.spec.schema import fast_validator_for
     from mpigen.validation import parallel as module
 
@@ -266,7 +266,7 @@ def _chunk_and_what_was_ready(args):
         while time.monotonic() < deadline and all(line.split()[0] == str(PARENT) for line in lines):
             time.sleep(0.01)
             lines = MARKER.read_text().splitlines()
-    return module._chunk_inner(args)
+    return module._file_inner(*args)
 
 
 def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: Path, monkeypatch) -> None:
@@ -275,8 +275,8 @@ def test_workers_start_with_what_the_first_file_imported_and_compiled(tmp_path: 
 
     monkeypatch.setattr(module, "MIN_WORK_PER_PROCESS", 1e-9)
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "notes")
-    monkeypatch.setattr(module, "_chunk_inner", module._chunk, raising=False)
-    monkeypatch.setattr(module, "_chunk", _chunk_and_what_was_ready)
+    monkeypatch.setattr(module, "_file_inner", module._file, raising=False)
+    monkeypatch.setattr(module, "_file", _file_and_what_was_ready)
     fast_validator_for.cache_clear()  # as in a new process
     contents = {f"f{i:03d}.yaml": GOOD.encode() for i in range(40)}
     found, _ = validate_files(contents, ValidateOptions(), workers=2)
