@@ -43,8 +43,6 @@ import errno
 import json
 import os
 import posixpath
-import shutil
-import tempfile
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity
@@ -237,6 +235,8 @@ def clean_stale(out: Path, job: str) -> None:
         return
     target = out / job
     for entry, inside in _staging_entries(out, job):
+        import shutil  # only when a build left something (a check looks for it every time)
+
         parked = entry / job
         if f"{_STAGING}old-" in entry.name and parked.is_dir() and not target.exists():
             os.rename(parked, target)
@@ -257,6 +257,8 @@ def _make_staging(out: Path, job: str, kind: str = "") -> Path:
     ``mkdtemp`` makes it 0700 whatever the umask; the staging folder of a new tree becomes
     ``out/<job>`` by a rename, so it gets the mode a plain ``mkdir`` would give it (0777 less the
     umask), as every folder and file inside it already has."""
+    import tempfile  # only when a tree is written (a check looks for stale staging every time)
+
     beside = _beside(out)
     staging = None
     if beside is not None:
@@ -305,6 +307,8 @@ def write_tree(out: Path, job: str, files: dict[str, str]) -> list[str]:
 def _swap_in(out: Path, job: str, files: dict[str, str], foreign: list[str], folders: list[str]) -> None:
     """Stage ``files`` (with their ownership list; none when there are no files), the user's
     ``foreign`` files (hard links) and ``folders`` of ``out/<job>``, then swap the staged tree in."""
+    import shutil
+
     target = out / job
     staging = _make_staging(out, job)
     staged: list[str] = []  # every file, by its name in the tree; written as <name>.mpigen-staged
@@ -371,6 +375,8 @@ def remove_tree(out: Path, job: str) -> list[str]:
     if foreign or folders:
         _swap_in(out, job, {}, foreign, folders)
         return removed
+    import shutil
+
     gone = _make_staging(out, job, "gone-")
     try:
         os.rename(target, gone / job)

@@ -308,7 +308,7 @@ def spread(items: list[Item], work: Callable[[Item], Result], processes: int) ->
     """``[work(item) for item in items]`` on ``processes`` processes (:func:`shared`). The first item
     is done here before the workers start (see the module). Then many small interleaved chunks,
     taken by whichever process is free: items of different sizes and cores of different speeds even
-    out. Order is restored below. Only the results cross between processes (pickled): the items
+    out. The results come in the order of ``items``. Only the results cross between processes (pickled): the items
     and ``work`` are the workers' by the fork, so ``work`` may be any callable."""
     if not items:
         return []

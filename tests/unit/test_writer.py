@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -323,7 +324,7 @@ def test_staging_is_beside_the_output_folder_under_names_no_reader_takes(tmp_pat
 def test_staging_stays_inside_when_the_parent_cannot_take_it(tmp_path, monkeypatch):
     out = tmp_path / "deploy"
     out.mkdir()
-    real_mkdtemp = writer.tempfile.mkdtemp
+    real_mkdtemp = tempfile.mkdtemp
     used = []
 
     def mkdtemp(prefix, dir):
@@ -332,7 +333,7 @@ def test_staging_stays_inside_when_the_parent_cannot_take_it(tmp_path, monkeypat
         used.append(Path(dir))
         return real_mkdtemp(prefix=prefix, dir=dir)
 
-    monkeypatch.setattr(writer.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
     write_tree(out, "job", FILES)
     assert used == [out]
     assert files_under(out / "job")["base/mpijob.yaml"] == FILES["base/mpijob.yaml"]
