@@ -195,6 +195,9 @@ def shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[An
     processes = len(tasks) if processes is None else max(1, min(processes, len(tasks)))
     # Everything alive now (the imported modules above all) is left out of collections while the
     # work runs: they do not walk it, and the children do not write to its pages (copy on write).
+    # What was frozen before (by a large text's reading, mpigen.load.pause, or by a program that
+    # calls mpigen's API and freezes its own objects) stays frozen: then nothing is unfrozen after.
+    thaw = gc.get_freeze_count() == 0
     gc.freeze()
     queue, fill = os.pipe()
     os.write(fill, bytes(range(len(tasks))))  # fewer bytes than a pipe holds
@@ -218,7 +221,8 @@ def shared(tasks: list[Any], work: Any, processes: int | None = None) -> list[An
     finally:
         os.close(queue)
         answers = [_collect(pid, read_end, pickle) for pid, read_end in children]
-        gc.unfreeze()
+        if thaw:
+            gc.unfreeze()
     for ok, value in answers:
         if not ok:
             raise value

@@ -119,6 +119,27 @@ def test_shared_returns_every_result_in_task_order() -> None:
     assert shared([5], _square_or_fail, 2) == [25]
 
 
+def test_shared_leaves_frozen_what_was_frozen_before() -> None:
+    """A program that calls mpigen's API may have frozen its own objects (gc.freeze before forking
+    its workers, say); so may a large text's reading (mpigen.load.pause): they stay frozen. What
+    shared() froze for itself is thawed when nothing was frozen before."""
+    import gc
+
+    from mpigen.validation.parallel import shared
+
+    gc.unfreeze()  # what earlier tests' large texts left frozen
+    assert shared([1, 2, 3], _square_or_fail, 2) == [1, 4, 9]
+    assert gc.get_freeze_count() == 0
+    kept = [[n] for n in range(1000)]
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        assert shared([1, 2, 3], _square_or_fail, 2) == [1, 4, 9]
+        assert gc.get_freeze_count() >= before > 0, kept[0]
+    finally:
+        gc.unfreeze()
+
+
 def test_shared_raises_what_a_child_raised_and_reaps_every_child() -> None:
     from mpigen.validation.parallel import shared
 
