@@ -309,11 +309,11 @@ Item = TypeVar("Item")
 
 
 def spread(items: list[Item], work: Callable[[Item], Result], processes: int) -> list[Result]:
-    """``[work(item) for item in items]`` on ``processes`` processes (:func:`shared`). The first item
-    is done here before the workers start (see the module). Then many small interleaved chunks,
-    taken by whichever process is free: items of different sizes and cores of different speeds even
-    out. The results come in the order of ``items``. Only the results cross between processes (pickled): the items
-    and ``work`` are the workers' by the fork, so ``work`` may be any callable."""
+    """``[work(item) for item in items]`` on ``processes`` processes (:func:`shared`), in the order of
+    ``items``. The first item is done here before the workers start (see the module). Then many
+    small interleaved chunks, taken by whichever process is free: items of different sizes and cores
+    of different speeds even out. Only the results cross between processes (pickled): the items and
+    ``work`` are the workers' by the fork, so ``work`` may be any callable."""
     if not items:
         return []
     first = work(items[0])
