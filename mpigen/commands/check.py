@@ -1,6 +1,7 @@
 """``mpigen check [SPEC...] [-o DIR] [--fix]``: are the kustomize trees in DIR in step with the specs?
 
-Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see :mod:`mpigen.drift.compare`).
+Each spec's tree is rebuilt in memory and compared with ``DIR/<job>/`` (see :mod:`mpigen.drift.compare`;
+many specs are compiled and compared on every core, :mod:`mpigen.drift.specs`).
 Defaults come from the configuration file (``.mpigen.yaml`` or ``[tool.mpigen]``): the ``specs``
 globs when no SPEC is given, ``output``, ``cluster`` and ``operatorVersion``; relative paths there
 are relative to the configuration's folder. Exit codes: 0 in step (or fixed), 1 invalid spec or
@@ -160,9 +161,8 @@ def check(specs: tuple[str, ...], output: str | None, fix: bool, cluster_input: 
         results += orphan_drift(root, [job.job for job in results] + [job.name for job in cached])
     drifted = [r for r in results if not r.in_step]
     if not no_cache:
-        in_step = {r.job for r in results if r.in_step}
         for (name, raw), spec in zip(pending, checked):
-            if all(job.job in in_step for job in spec.jobs):
+            if all(job.in_step for job in spec.jobs):
                 cache.store(root, name, raw, [job.job for job in spec.jobs], [d.format() for d in spec.diagnostics])
         cache.save()
     refused: list[Diagnostic] = []

@@ -53,6 +53,7 @@ MAX_CHANGES = 50
 MAX_VALUE = 120
 """Characters of one value shown in a field change."""
 
+
 class _Absent(enum.Enum):
     ABSENT = "absent"
 
