@@ -76,7 +76,7 @@ def validate_files(contents: dict[str, bytes], options: ValidateOptions, keep_do
     if processes > 1 and len(items) == 1:
         results = [_large_file(*items[0], options, keep_documents, processes)]
     elif processes > 1:
-        results = _in_processes(items, options, keep_documents, processes)
+        results = spread(items, lambda item: _file(*item, options, keep_documents), processes)
     else:
         results = [_file(name, raw, options, keep_documents) for name, raw in items]
     diagnostics: list[Diagnostic] = []
@@ -298,11 +298,6 @@ def _collect(pid: int, read_end: int, pickle: Any) -> tuple[bool, Any]:
         exc.__cause__ = _WorkerTraceback(trace)
         return False, exc
     return True, value
-
-
-def _in_processes(items: list[tuple[str, bytes]], options: ValidateOptions, keep: bool,
-                  workers: int) -> list[Any]:
-    return spread(items, lambda item: _file(*item, options, keep), workers)
 
 
 Item = TypeVar("Item")

@@ -212,6 +212,7 @@ def test_a_childs_exception_carries_the_childs_traceback(tmp_path: Path, monkeyp
     from mpigen.validation.parallel import shared
 
     monkeypatch.setattr(sys.modules[__name__], "MARKER", tmp_path / "took-a-task")
+    gc.unfreeze()  # what earlier tests' large texts left frozen (shared() leaves that frozen)
 
     with pytest.raises(ValueError, match="raised in a child") as caught:
         shared([1, 2], _fail_in_a_child, 2)
