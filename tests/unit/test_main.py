@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -251,18 +252,27 @@ NOT_IMPORTED = {
 }
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["build", ENV_SPEC, "--env", "prod"], ["build", "specs/pytorch-ddp.yaml"],
-                                  ["validate", "golden/horovod-volcano/base.yaml", "specs"]], ids=" ".join)
-def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
+def _imported(argv: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None) -> set[str]:
+    """The modules a fresh interpreter holds after running ``mpigen ARGV`` (which must exit 0)."""
     probe = ("import sys, os\n"
              "from mpigen.main import main\n"
              "sys.stdout = open(os.devnull, 'w')\n"
              "code = main(sys.argv[1:])\n"
              "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
              "sys.exit(code)\n")
-    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=cwd, env=env)
     assert done.returncode == 0, done.stderr
-    imported = set(done.stderr.split())
+    return set(done.stderr.split())
+
+
+def _banned(imported: set[str], banned: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in imported for prefix in banned if name == prefix or name.startswith(prefix + "."))
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["build", ENV_SPEC, "--env", "prod"], ["build", "specs/pytorch-ddp.yaml"],
+                                  ["validate", "golden/horovod-volcano/base.yaml", "specs"]], ids=" ".join)
+def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
+    imported = _imported(argv)
     commands = sorted(name for name in imported if name.startswith("mpigen.commands."))
     if argv[0] == "--help":
         assert commands == sorted(f"mpigen.commands.{module}" for module in
@@ -270,9 +280,32 @@ def test_start_up_leaves_heavy_modules_unimported(argv: list[str]) -> None:
                                    "validate"))
     else:
         assert commands == [f"mpigen.commands.{argv[0]}"]
-    unwanted = {name for name in imported for banned in NOT_IMPORTED[argv[0]]
-                if name == banned or name.startswith(banned + ".")}
-    assert sorted(unwanted) == []
+    assert _banned(imported, NOT_IMPORTED[argv[0]]) == []
+
+
+# A check with nothing changed answers from its cache: it compiles nothing, validates nothing and
+# writes nothing (the writer's tempfile and shutil come with a write).
+WARM_CHECK_NOT_IMPORTED = ("mpigen.pipeline", "mpigen.validation", "mpigen.lint", "jsonschema_rs", "tempfile", "shutil",
+                           "deepdiff", "multiprocessing", "concurrent.futures", *LIVE)
+
+
+def test_a_check_with_nothing_changed_imports_no_compiler_and_no_writer(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "specs").mkdir(parents=True)
+    (repo / "specs" / "job.yaml").write_bytes((ROOT / ENV_SPEC).read_bytes())
+    (repo / ".mpigen.yaml").write_text("specs: [specs/*.yaml]\noutput: deploy\n")
+    env = {**os.environ, "MPIGEN_CACHE_DIR": str(tmp_path / "cache")}
+    subprocess.run([sys.executable, "-m", "mpigen", "check", "--fix"], cwd=repo, env=env, check=True,
+                   capture_output=True)
+    shutil.rmtree(tmp_path / "cache", ignore_errors=True)  # a check with no cache, whatever --fix left
+    cold = _imported(["check"], repo, env)  # compiles, and fills the cache: what the banned names catch
+    assert {"mpigen.pipeline", "mpigen.validation", "tempfile"} <= cold
+    # The cache written well after the trees (as a check a few seconds later writes it), so that
+    # their stat alone vouches for them: else each file is hashed and the cache written again.
+    (cache,) = (tmp_path / "cache").glob("check-*.json")
+    later = cache.stat().st_mtime_ns + 10_000_000_000
+    os.utime(cache, ns=(later, later))
+    assert _banned(_imported(["check"], repo, env), WARM_CHECK_NOT_IMPORTED) == []
 
 
 def test_build_shows_notes_with_verbose_only(capsys) -> None:
