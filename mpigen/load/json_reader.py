@@ -76,29 +76,44 @@ def _float(text: str, exact: list[bool]) -> Any:
 _INF = float("inf")
 
 
-def _shape(root: Any) -> tuple[int, int, int, bool]:
-    """The count of keys of every mapping, the depth of the deepest non-empty container, the
-    length of the longest key, and whether any value is null: a walk of the containers, level by
-    level, at C speed for their members. (The keys are gathered in a set, whose distinct names are
-    measured once at the end: a cluster's millions of mappings repeat a few thousand names.)"""
-    keys, deepest, nulls = 0, -1, False
-    names: set[str] = set()
-    level, depth = [root], 0
-    while level:
-        below: list[Any] = []
-        for value in level:
-            if not value:
-                continue
-            if value.__class__ is dict:
-                keys += len(value)
-                names.update(value)
-                value = value.values()
-            deepest = depth
-            if not nulls and None in value:
-                nulls = True
-            below += [item for item in value if item.__class__ is dict or item.__class__ is list]
-        level, depth = below, depth + 1
-    return keys, deepest, max(map(len, names), default=0), nulls
+class _Shape:
+    """What :func:`read_json` checks of the data, gathered over its parts: the count of keys of every
+    mapping, the depth of the deepest non-empty container, the names of the keys (their longest is
+    measured once: a cluster's millions of mappings repeat a few thousand names), and whether any
+    value is null."""
+
+    def __init__(self) -> None:
+        self.keys, self.deepest, self.nulls = 0, -1, False
+        self.names: set[str] = set()
+
+    @property
+    def longest(self) -> int:
+        return max(map(len, self.names), default=0)
+
+    def add(self, value: Any, depth: int = 0) -> None:
+        """``value``, at ``depth`` in the document (the root at 0): a walk of its containers, level by
+        level, at C speed for their members."""
+        if value is None:
+            self.nulls = True
+        if value.__class__ is not dict and value.__class__ is not list:
+            return
+        keys, deepest, nulls, names = self.keys, self.deepest, self.nulls, self.names
+        level = [value]
+        while level:
+            below: list[Any] = []
+            for value in level:
+                if not value:
+                    continue
+                if value.__class__ is dict:
+                    keys += len(value)
+                    names.update(value)
+                    value = value.values()
+                deepest = depth
+                if not nulls and None in value:
+                    nulls = True
+                below += [item for item in value if item.__class__ is dict or item.__class__ is list]
+            level, depth = below, depth + 1
+        self.keys, self.deepest, self.nulls = keys, max(self.deepest, deepest), nulls
 
 
 def _space_before_colon(text: str) -> bool:
@@ -135,11 +150,15 @@ def _no_duplicates(text: str) -> bool:
     return True
 
 
-def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Document | None:
+def read_json(text: str, offset: int, reference: Callable[[], Document],
+              keep_item: Callable[[Any], Any] | None = None) -> Document | None:
     """The one document of ``text`` read as JSON, when it is a JSON object or array that the YAML
     reader reads as the same data with no diagnostic; None otherwise. ``offset``: lines before the
     text; ``reference``: the YAML reader's document of the same text, for what is asked of the
-    document that JSON does not tell."""
+    document that JSON does not tell. ``keep_item``: when the text is an object, each item of its
+    ``items`` array is given to it as soon as it is read, and what it returns is kept in the item's
+    place (the cluster reader keeps of each Node and Pod only what it reads, so that a cluster's
+    objects are not all held at once); the checks are those of the whole items."""
     start = _WHITE.match(text).end()  # type: ignore[union-attr]
     if start == len(text) or text[start] not in "{[":
         return None
@@ -149,15 +168,20 @@ def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Docu
     import json  # here: a spec or manifest in YAML (what mpigen build reads) does without it
 
     exact = [True]
+    decoder = json.JSONDecoder(parse_float=lambda literal: _float(literal, exact), parse_constant=str)
+    shape = _Shape()
     try:
         with collector_paused(freeze=len(text) >= FREEZE_FROM):  # (mpigen.load.pause)
-            data = json.loads(text, parse_float=lambda literal: _float(literal, exact), parse_constant=str)
-            keys, deepest, longest, nulls = _shape(data)
+            if keep_item is not None and text[start] == "{":
+                data = _object_with_items(text, start, decoder, keep_item, shape)
+            else:
+                data = decoder.decode(text)
+                shape.add(data)
     except (ValueError, RecursionError, _Other):
         return None
-    if deepest >= MAX_DEPTH - 1 or longest * (6 if "\\u" in text else 2) + 2 >= _SIMPLE_KEY:
+    if shape.deepest >= MAX_DEPTH - 1 or shape.longest * (6 if "\\u" in text else 2) + 2 >= _SIMPLE_KEY:
         return None
-    if keys != _keys_in_text(text) and not _no_duplicates(text):
+    if shape.keys != _keys_in_text(text) and not _no_duplicates(text):
         return None
     before = text[:start]  # white space: YAML counts CR LF, a lone LF and a lone CR as a line each
     line = offset + 1 + before.count("\n") + before.count("\r") - before.count("\r\n")
@@ -175,7 +199,65 @@ def read_json(text: str, offset: int, reference: Callable[[], Document]) -> Docu
         return _plain(data) if exact[0] and not ("-0" in text and _NEGATIVE_ZERO.search(text)) else slow().plain
 
     finder = _Finder(text, start, offset).locate if breaks_are_newlines(text) else None
-    return Document(data, 0, line, has_nulls=nulls, locator=positions, plain_of=plain, finder=finder)
+    return Document(data, 0, line, has_nulls=shape.nulls, locator=positions, plain_of=plain, finder=finder)
+
+
+def _object_with_items(text: str, start: int, decoder: Any, keep_item: Callable[[Any], Any], shape: _Shape) -> Any:
+    """``decoder.decode(text)`` of a text whose value is an object (at ``start``), each item of its
+    ``items`` array, once decoded by the C scanner and added to ``shape``, replaced by what
+    ``keep_item`` returns for it; the rest added to ``shape`` too. ValueError where the decoder would
+    raise one."""
+    import json
+
+    scan, scanstring, white = json.scanner.make_scanner(decoder), json.decoder.scanstring, _WHITE
+
+    def skip(i: int) -> int:  # past white space
+        return white.match(text, i).end()  # type: ignore[union-attr]
+
+    def expect(i: int, what: str) -> int:  # past ``what`` and the white space after it
+        if text[i:i + 1] != what:
+            raise ValueError(f"{what!r} expected at {i}")
+        return skip(i + 1)
+
+    def value_at(i: int) -> tuple[Any, int]:
+        try:
+            value, end = scan(text, i)
+        except StopIteration:
+            raise ValueError(f"a value expected at {i}") from None
+        return value, skip(end)
+
+    result: dict[str, Any] = {}
+    i = skip(start + 1)
+    while text[i:i + 1] != "}":
+        if result:  # a member before this one
+            i = expect(i, ",")
+        if text[i:i + 1] != '"':
+            raise ValueError(f"a key expected at {i}")
+        key, i = scanstring(text, i + 1)
+        i = expect(skip(i), ":")
+        if key == "items" and text[i:i + 1] == "[":
+            kept: list[Any] = []
+            i = skip(i + 1)
+            while text[i:i + 1] != "]":
+                if kept:
+                    i = expect(i, ",")
+                item, i = value_at(i)
+                shape.add(item, 2)
+                kept.append(keep_item(item))
+            if kept:
+                shape.deepest = max(shape.deepest, 1)  # the array itself, a non-empty container
+            value, i = kept, skip(i + 1)
+        else:
+            value, i = value_at(i)
+            shape.add(value, 1)
+        result[key] = value
+    if skip(i + 1) != len(text):
+        raise ValueError("extra data after the object")
+    shape.keys += len(result)
+    shape.names.update(result)
+    if result:
+        shape.deepest = max(shape.deepest, 0)
+    return result
 
 
 def _plain(data: Any) -> dict[Path, str]:

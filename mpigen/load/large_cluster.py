@@ -1,4 +1,4 @@
-"""Stage 1, load: a YAML cluster file beyond the YAML reader's limit, read by rapidyaml.
+"""Stage 1, load: a cluster file beyond the YAML reader's limit (YAML by rapidyaml, a JSON list by item).
 
 ``kubectl get nodes,pods -A -o yaml`` of a cluster of thousands of nodes is hundreds of megabytes
 in one ``List`` document: beyond :data:`~mpigen.load.yaml_loader.MAX_BYTES`, where the YAML reader
@@ -8,6 +8,11 @@ parsed by rapidyaml (C++, a tree of the whole text in one pass) and, of each Nod
 what :func:`mpigen.load.cluster.read_cluster` reads is built into Python data (:data:`KEEP`); every
 other object is built whole. The rest of a Node or a Pod (managed fields, images, conditions,
 environment, volumes...) is never turned into Python objects.
+
+A JSON text beyond that limit that is one ``List`` (``kubectl get ... -o json``) is read by the
+JSON reader an item at a time (:func:`read_json_list`), each item cut to :data:`KEEP` as soon as
+it is decoded, with the JSON reader's checks on the whole text: the same data as a whole read,
+without holding every object of the cluster at once.
 
 What is built is read as the YAML reader reads it: plain scalars resolved by the same YAML 1.1
 resolver and constructors (``on`` is a boolean, ``0x1F`` a number, timestamps stay strings),
@@ -74,12 +79,60 @@ class _Refused(Exception):
 
 def load(raw: bytes, filename: str) -> LoadResult:
     """A cluster file's documents: read by the YAML reader (:func:`~mpigen.load.yaml_loader.load_bytes`,
-    which reads JSON as JSON), or by :func:`read` when it is YAML beyond the YAML reader's limit."""
+    which reads JSON as JSON), by :func:`read` when it is YAML beyond the YAML reader's limit, or by
+    :func:`read_json_list` when it is a JSON list beyond that limit."""
     from .yaml_loader import _JSON_START, MAX_BYTES, MAX_JSON_BYTES, load_bytes
 
-    if MAX_BYTES < len(raw) <= MAX_JSON_BYTES and not _JSON_START.match(raw, 0, 4096):
-        return read(raw, filename)
+    if MAX_BYTES < len(raw) <= MAX_JSON_BYTES:
+        if not _JSON_START.match(raw, 0, 4096):
+            return read(raw, filename)
+        found = read_json_list(raw, filename)
+        if found is not None:
+            return found
     return load_bytes(raw, filename)
+
+
+def read_json_list(raw: bytes, filename: str) -> LoadResult | None:
+    """A JSON text (the bytes of a file) that is one ``List`` (what ``kubectl get ... -o json``
+    prints), read as the JSON reader reads it (:func:`~mpigen.load.json_reader.read_json`) with each
+    item cut to what :data:`KEEP` says of its kind as soon as it is read: a cluster of 150,000 Pods
+    is not held whole (two thirds of the peak memory, and a quarter of the system's time spent
+    giving the process memory). None when the text
+    is not such a list, or when the JSON reader leaves it to the YAML reader: the caller reads it
+    whole then, as any other text."""
+    from .json_reader import read_json
+    from .yaml_loader import _reference, decode
+
+    text, problems = decode(raw, filename)
+    if text is None:
+        return LoadResult([], problems)
+    document = read_json(text, 0, lambda: _reference(text, filename, 0), keep_item=_cut)
+    if document is None:
+        return None
+    kind = document.data.get("kind") if isinstance(document.data, dict) else None
+    if not (isinstance(kind, str) and kind.endswith("List") and kind not in KEEP
+            and isinstance(document.data.get("items"), list)):
+        return None  # items were cut that are not a list's: read whole
+    return LoadResult([document], [])
+
+
+def _cut(item: Any) -> Any:
+    """An item of a list, of which only what :data:`KEEP` says of its kind is kept."""
+    kind = item.get("kind") if item.__class__ is dict else None
+    keep = KEEP.get(kind) if isinstance(kind, str) else None
+    return item if keep is None else _kept(item, keep)
+
+
+def _kept(value: Any, keep: dict[str, Any]) -> Any:
+    """What ``keep`` names of ``value``, as :meth:`_Reader.build` builds it: of a mapping, the keys
+    it names; of a sequence, each item so; anything else whole."""
+    if keep is _ALL:
+        return value
+    if value.__class__ is dict:
+        return {key: _kept(value[key], sub) for key, sub in keep.items() if key in value}
+    if value.__class__ is list:
+        return [_kept(item, keep) for item in value]
+    return value
 
 
 def read(raw: bytes, filename: str) -> LoadResult:

@@ -247,6 +247,71 @@ def test_load_sends_only_yaml_beyond_the_limit_to_the_large_reader(monkeypatch: 
     assert large_cluster.load(json_text, "c.json").documents[0].data["items"] == []  # the JSON reader
 
 
+def kubectl_json(nodes: int, pods: int, seed: int) -> bytes:
+    out = io.StringIO()
+    generated.write_json(out, nodes, pods, seed)
+    return out.getvalue().encode()
+
+
+def same_as_json(raw: bytes, name: str = "cluster.json") -> None:
+    """A JSON list read an item at a time, each cut to what the cluster check reads, gives the
+    cluster, diagnostics and positions the JSON reader gives for the whole text."""
+    got, expected = large_cluster.read_json_list(raw, name), load_bytes(raw, name)
+    assert got is not None
+    assert got.diagnostics == expected.diagnostics == []
+    assert comparable(*read_cluster(got.documents, name)) == comparable(*read_cluster(expected.documents, name))
+    (doc,), (ref,) = got.documents, expected.documents
+    assert (doc.line, doc.index, doc.has_nulls) == (ref.line, ref.index, ref.has_nulls)
+    assert doc.plain == {path: text for path, text in ref.plain.items() if path in doc.plain}
+    for path in _paths(doc.data):
+        for key in (False, True):
+            assert doc.locate(path, key) == ref.locate(path, key), (path, key)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_generated_gpu_cluster_as_kubectl_prints_it_as_json(seed: int) -> None:
+    raw = kubectl_json(12, 80, seed)
+    same_as_json(raw)
+    pods = [item for item in large_cluster.read_json_list(raw, "c.json").documents[0].data["items"]
+            if item["kind"] == "Pod"]
+    assert pods and all(set(pod) <= set(large_cluster.KEEP["Pod"]) for pod in pods)  # cut
+    assert any("status" in item and "conditions" in item["status"]
+               for item in load_bytes(raw, "c.json").documents[0].data["items"])  # what was cut
+
+
+@pytest.mark.parametrize("text", [
+    '{"kind": "Pod", "items": [{"kind": "Pod", "spec": {}}]}',  # not a list: read whole
+    '{"kind": "List", "items": {"a": 1}}', '{"kind": "NodeList"}',
+    # a duplicate key (the YAML reader's to report), where the cut would not even keep it
+    '{"kind": "List", "items": [{"kind": "Pod", "metadata": {"managedFields": [{"a": 1, "a": 2}]}}]}',
+    '{"kind": "List", "items": [{"kind": "Pod"}]} x', '[{"kind": "List"}]', 'kind: List\nitems: []\n',
+])
+def test_what_is_not_a_json_list_the_json_reader_reads_is_read_whole(text: str) -> None:
+    assert large_cluster.read_json_list(text.encode(), "c.json") is None
+
+
+def test_other_kinds_in_a_json_list_are_kept_whole() -> None:
+    text = ('{"apiVersion": "v1", "kind": "List", "items": [{"kind": "Namespace", "metadata": {"name": "a", '
+            '"labels": {"x": "y"}}, "status": {"phase": "Active"}}, {"kind": "Node", "metadata": {"name": "n", '
+            '"uid": "u"}, "status": {"allocatable": {"cpu": "4"}, "conditions": []}}, 5, null]}')
+    items = large_cluster.read_json_list(text.encode(), "c.json").documents[0].data["items"]
+    namespace = {"kind": "Namespace", "metadata": {"name": "a", "labels": {"x": "y"}}, "status": {"phase": "Active"}}
+    node = {"kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "4"}}}
+    assert items == [namespace, node, 5, None]
+    same_as_json(text.encode())
+
+
+def test_load_sends_a_json_list_beyond_the_limit_to_the_item_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = kubectl_json(2, 5, 0)
+    whole = large_cluster.load(raw, "c.json")
+    monkeypatch.setattr(yaml_loader, "MAX_BYTES", len(raw) - 1)
+    cut = large_cluster.load(raw, "c.json")
+    assert cut.documents[0].data != whole.documents[0].data  # each Node and Pod cut
+    assert comparable(*read_cluster(cut.documents, "c.json")) == comparable(*read_cluster(whole.documents, "c.json"))
+    duplicated = raw.replace(b'"kind": "Pod"', b'"kind": "Pod", "kind": "Pod"', 1)
+    assert [d.code for d in large_cluster.load(duplicated, "c.json").diagnostics] == ["file-too-large"]
+
+
 def test_a_real_size_file_reads_as_its_json(tmp_path: Path) -> None:
     """Over the YAML reader's 64 MiB, through the command line's reading: the same cluster as the
     same objects printed as JSON (read by the JSON reader)."""

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mpigen.load.document import Document, LoadResult
+from mpigen.load.json_reader import read_json
 from mpigen.load.yaml_loader import compose_text, decode, load_text
 from tests.fuzz import strategies as S
 
@@ -64,7 +65,22 @@ def same(text: str, name: str = "in.json") -> bool:
         assert repr(doc.data) == repr(ref.data)
         assert (doc.index, doc.line, doc.plain, doc.has_nulls) == (ref.index, ref.line, ref.plain, ref.has_nulls)
         assert (doc.positions, doc.key_positions) == (ref.positions, ref.key_positions)
+    same_item_by_item(text, name)
     return read_as_json
+
+
+def same_item_by_item(text: str, name: str) -> None:
+    """The JSON reader gives the same answer when it reads an object's ``items`` one at a time
+    (``items``, as the cluster reader asks: here each item kept whole) as when it reads the text
+    whole: the same data, or None for both."""
+    def slow() -> Document:
+        return next(doc for doc in reference(text, name).documents)
+
+    whole, by_item = read_json(text, 0, slow), read_json(text, 0, slow, keep_item=lambda item: item)
+    assert (whole is None) == (by_item is None)
+    if whole is not None and by_item is not None:
+        assert repr(by_item.data) == repr(whole.data)
+        assert (by_item.line, by_item.has_nulls, by_item.plain) == (whole.line, whole.has_nulls, whole.plain)
 
 
 def _texts(path: Path) -> str | None:
@@ -134,6 +150,14 @@ HAZARDS = [
     '{"on": "y", "y": "n", "key": y}', '[y, n, "y", on, "on"]', '{"a": "1\\n2"}',
     '{"a":1}\r\n', '\r{"a": 1}', '\r\n\r\n{"a": 1}', '\n\r{"a": 1}', '{\r\n  "a": 1,\r\n  "b": [\r\n    2\r\n  ]\r\n}\r\n', '{\r  "a": 1\r}',
     '{"apiVersion": "v1", "kind": "List", "items": [{"kind": "Node", "metadata": {"name": "n", "x": null}}]}',
+    # an object's items, which the cluster reader reads one at a time
+    '{"items": [1, {"a": null}, [], {}, null, "x", 1.5, 1e5], "kind": "List"}', '{"items": []}', '{ "items" :[1]}',
+    '{"items": [1,]}', '{"items": [1] , "items": [2]}', '{"items": {"a": 1}}', '{"items": [1] 2}', '{"items": [1]}}',
+    '{"items":[{"a":1,"a":2}]}', '{"items": [%s]}' % ('[' * 198 + ']' * 198),
+    '{"items": [%s]}' % ('[' * 196 + ']' * 196),
+    '{"a": 1,}', '{,"a": 1}', '{"a" 1}', '{"items": [1 2]}', '{"items": [,1]}', '{"items": "x"}', '{"items": [1]} ',
+    '{"items": [{"%s": 1}]}' % ("k" * 1020), '{"items": [1.0e+999]}', '{"items": [-0]}', '{"a": {}, "items": [[]]}',
+    '{"items": [{"kind": "Pod", "spec": {"containers": [{"resources": {"limits": {"cpu": 1.50}}}]}}]}',
 ]
 
 
@@ -149,6 +173,27 @@ def test_the_hazards_that_are_json_read_as_json_where_the_same() -> None:
     assert same('{"a": "\\u00e9\\u0000\\u001f"}')
     assert same('[' * 197 + ']' * 197)
     assert not same('{"a": 1, "a": 2}') and not same('{"a"\n: 1}') and not same('[' * 201 + ']' * 201)
+
+
+def test_the_shape_taken_item_by_item_is_the_whole_texts() -> None:
+    """What the JSON reader checks (the count of keys, the deepest container, the names, a null),
+    gathered an item at a time, is what it gathers of the whole text."""
+    from mpigen.load.json_reader import _object_with_items, _Shape
+
+    texts = [text for text in HAZARDS if text.startswith("{") and _loads(text) is not None]
+    assert len(texts) >= 20
+    for text in texts:
+        whole, by_item = _Shape(), _Shape()
+        whole.add(_loads(text))
+        _object_with_items(text, 0, json.JSONDecoder(), lambda item: item, by_item)
+        assert vars(by_item) == vars(whole), text
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _json_of(value: Any, style: int) -> bytes:
