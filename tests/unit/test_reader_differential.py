@@ -6,7 +6,9 @@ composer path, kept as the reference. For every input here both must give the sa
 (file, line, column, path, code, message) and the same documents: the data with its types and
 key order (``repr``), index, line, ``plain``, ``has_nulls``, every position and key position,
 and :meth:`Document.locate` of every path and of paths that do not exist, asked before any
-position is computed (the JSON reader finds them in the text then).
+position is computed (the JSON reader finds them in the text then). Each text is also read by the
+JSON reader an item of ``items`` at a time (what the cluster reader does with a large list): the
+same answer as its whole read.
 
 Inputs: every YAML and JSON file of specs/, golden/ and tests/cases/ as it is; each of their
 documents written as JSON the ways tools write it (compact, indented with ``\\u`` escapes, and
@@ -71,8 +73,8 @@ def same(text: str, name: str = "in.json") -> bool:
 
 def same_item_by_item(text: str, name: str) -> None:
     """The JSON reader gives the same answer when it reads an object's ``items`` one at a time
-    (``items``, as the cluster reader asks: here each item kept whole) as when it reads the text
-    whole: the same data, or None for both."""
+    (``keep_item``, as the cluster reader asks: here each item kept whole) as when it reads the
+    text whole: the same data, or None for both."""
     def slow() -> Document:
         return next(doc for doc in reference(text, name).documents)
 
