@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .kubeconfig import Connection, KubeError
 from .resources import Resource
@@ -104,8 +104,11 @@ class Api:
             raise KubeError(f"{self._where()} refuses the credentials of the context (401 Unauthorized): {message}")
         raise KubeError(f"{self._where()} answered GET {path} with {status} {reason}: {message}")
 
-    def list(self, path: str, field_selector: str = "", label_selector: str = "") -> list[dict[str, Any]]:
-        """Every object of a list, page by page (``limit``, ``continue``).
+    def list(self, path: str, field_selector: str = "", label_selector: str = "",
+             keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Every object of a list, page by page (``limit``, ``continue``); ``keep``: what of each
+        object to keep, taken as its page is decoded, so that a list's objects are never all held
+        whole (the Pods of a large cluster).
 
         The next page is asked for as soon as a page arrives, before it is decoded: the server
         writes its list metadata, the continue token with it, before the items, so the token is
@@ -132,7 +135,7 @@ class Api:
                 found = page.get("items") or []
                 if not isinstance(found, list):
                     raise KubeError(f"{self._where()} answered GET {path} with items that are not a list")
-                items += [item for item in found if isinstance(item, dict)]
+                items += [item if keep is None else keep(item) for item in found if isinstance(item, dict)]
                 metadata = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
                 following = metadata.get("continue") or ""
                 if not following:

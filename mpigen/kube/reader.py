@@ -5,7 +5,9 @@ namespace, page by page), or its one named object got, and the objects go, as th
 :func:`mpigen.load.cluster.read_cluster`: one reader for both, so a file and the live cluster that
 holds the same objects give the same Cluster value, and a kind the file reader learns is read live
 too. Objects of a list come without ``apiVersion`` and ``kind`` for the built-in kinds; they are set
-from discovery, as ``kubectl get -o yaml`` prints them.
+from discovery, as ``kubectl get -o yaml`` prints them. Each Node and Pod is cut to what the
+cluster reader reads of it as its page is decoded (:func:`mpigen.load.large_cluster.cut`, as a
+large file's are), so the Pods of a large cluster are never all held whole.
 
 What cannot be read is said and the rest is used: a group or resource the cluster does not serve
 (no Volcano installed) is a note (``cluster-not-served``), a list the user may not read a warning
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..diagnostics import Diagnostic, Severity
 from ..load.cluster import Cluster, read_cluster
 from ..load.document import Document
+from ..load.large_cluster import cut
 from ..load.pause import collector_paused
 from ..scheduler.fit import Origin
 from .api import Api, Forbidden, NotServed, Served
@@ -52,12 +55,18 @@ def _what(resource: Resource) -> str:
     return f"the {resource.kind} is" if resource.name else f"the {_plural(resource.kind)} are"
 
 
-def _found(api: Api, path: str) -> list[dict[str, Any]]:
-    """The object at ``path``, or none (it does not exist)."""
+def _found(api: Api, path: str, keep: Callable[[dict[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    """What ``keep`` keeps of the object at ``path``, or none (it does not exist)."""
     try:
-        return [api.get(path)]
+        return [keep(api.get(path))]
     except NotServed:
         return []
+
+
+def _kept(served: Served) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What is kept of each object of a resource served so: :func:`typed`, then cut to what the
+    cluster reader reads."""
+    return lambda obj: cut(typed(obj, served))
 
 
 def _object_name(obj: dict[str, Any], resource: Resource) -> str:
@@ -120,9 +129,9 @@ def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Di
             continue
         try:
             if resource.name:
-                items = _found(api, where.path(resource.resource, resource.namespace, resource.name))
+                items = _found(api, where.path(resource.resource, resource.namespace, resource.name), _kept(where))
             else:
-                items = api.list(where.path(resource.resource), resource.field_selector)
+                items = api.list(where.path(resource.resource), resource.field_selector, keep=_kept(where))
         except Forbidden as exc:
             say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
                 f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
@@ -133,7 +142,7 @@ def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Di
         pods_listed = pods_listed or resource.kind == "Pod"
         for item in items:
             line = len(documents) + 1
-            documents.append(Document(typed(item, where), len(documents), line))
+            documents.append(Document(item, len(documents), line))
             names[line] = _object_name(item, resource)
     for group, resources in absent.items():
         whole = [r for r in RESOURCES if r.group == group]

@@ -106,7 +106,7 @@ def read_json_list(raw: bytes, filename: str) -> LoadResult | None:
     text, problems = decode(raw, filename)
     if text is None:
         return LoadResult([], problems)
-    document = read_json(text, 0, lambda: _reference(text, filename, 0), keep_item=_cut)
+    document = read_json(text, 0, lambda: _reference(text, filename, 0), keep_item=cut)
     if document is None:
         return None
     kind = document.data.get("kind") if isinstance(document.data, dict) else None
@@ -116,8 +116,10 @@ def read_json_list(raw: bytes, filename: str) -> LoadResult | None:
     return LoadResult([document], [])
 
 
-def _cut(item: Any) -> Any:
-    """An item of a list, of which only what :data:`KEEP` says of its kind is kept."""
+def cut(item: Any) -> Any:
+    """An object (a list's item), of which only what :data:`KEEP` says of its kind is kept: what
+    :func:`~mpigen.load.cluster.read_cluster` reads of it. Also the live reader's
+    (:mod:`mpigen.kube.reader`), for each object as its page arrives."""
     kind = item.get("kind") if item.__class__ is dict else None
     keep = KEEP.get(kind) if isinstance(kind, str) else None
     return item if keep is None else _kept(item, keep)

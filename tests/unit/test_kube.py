@@ -143,6 +143,32 @@ def test_the_live_cluster_is_the_file_of_the_same_objects(tmp_path: Path, server
     assert found.origin.context == "fake" and found.origin.pods_listed
 
 
+def test_nodes_and_pods_are_held_as_the_cluster_reader_reads_them(tmp_path: Path, server: FakeApiServer, pki: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Node and Pod is cut to what the cluster reader reads of it as its page arrives
+    (mpigen.load.large_cluster.KEEP): a container's name and image are not held; other kinds whole."""
+    from mpigen.kube import reader
+
+    held = []
+    read_cluster = reader.read_cluster
+
+    def reading(documents: list, label: str) -> Any:
+        held.extend(document.data for document in documents)
+        return read_cluster(documents, label)
+
+    monkeypatch.setattr(reader, "read_cluster", reading)
+    live(token_config(tmp_path, server, pki))
+    pods = [obj for obj in held if obj["kind"] == "Pod"]
+    assert [pod["metadata"]["name"] for pod in pods] == ["a", "b", "unbound", "c"]
+    assert pods[0] == {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "default"},
+                       "spec": {"containers": [{"resources": {"requests": {"cpu": "4", "nvidia.com/gpu": "2"},
+                                                              "limits": {"nvidia.com/gpu": "2"}}}],
+                                "nodeName": "node-0"},
+                       "status": {"phase": "Running"}}
+    assert [obj for obj in held if obj["kind"] == "Node"] == objects()["nodes"]  # nothing of these to cut
+    assert [obj for obj in held if obj["kind"] == "Namespace"] == objects()["namespaces"]
+
+
 def test_lists_are_paginated_and_only_read(tmp_path: Path, server: FakeApiServer, pki: Path) -> None:
     """limit and continue, kubectl's field selector for the Pods, discovery, and nothing but GET."""
     live(token_config(tmp_path, server, pki))
@@ -563,3 +589,4 @@ def test_a_wrong_guess_of_the_next_token_is_corrected_by_the_decoded_page() -> N
 
     assert Pages().list("/api/v1/pods") == [{"n": 1}, {"n": 2}]
     assert asked[0] == "" and "2" in asked
+    assert Pages().list("/api/v1/pods", keep=lambda item: {"kept": item["n"]}) == [{"kept": 1}, {"kept": 2}]
