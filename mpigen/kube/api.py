@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .kubeconfig import Connection, KubeError
 from .resources import Resource
@@ -104,16 +104,19 @@ class Api:
             raise KubeError(f"{self._where()} refuses the credentials of the context (401 Unauthorized): {message}")
         raise KubeError(f"{self._where()} answered GET {path} with {status} {reason}: {message}")
 
-    def list(self, path: str, field_selector: str = "", label_selector: str = "",
-             keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """Every object of a list, page by page (``limit``, ``continue``); ``keep``: what of each
-        object to keep, taken as its page is decoded, so that a list's objects are never all held
-        whole (the Pods of a large cluster).
+    def list(self, path: str, field_selector: str = "", label_selector: str = "") -> list[dict[str, Any]]:
+        """Every object of a list (:meth:`pages`, joined)."""
+        return [item for page in self.pages(path, field_selector, label_selector) for item in page]
+
+    def pages(self, path: str, field_selector: str = "", label_selector: str = "",
+              keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Iterator[list[dict[str, Any]]]:
+        """The objects of a list, a page at a time (``limit``, ``continue``); ``keep``: what of each
+        object to keep, taken as its page is decoded.
 
         The next page is asked for as soon as a page arrives, before it is decoded: the server
         writes its list metadata, the continue token with it, before the items, so the token is
         read from the page's first bytes (:func:`_continue_in`), and the server prepares the next
-        page while this one is decoded. The decoded page's own token is checked against it."""
+        page while this one is decoded and used. The decoded page's own token is checked against it."""
         from concurrent.futures import ThreadPoolExecutor
 
         def query(token: str) -> list[tuple[str, str]]:
@@ -122,7 +125,6 @@ class Api:
             asked += [("labelSelector", label_selector)] if label_selector else []
             return asked + ([("continue", token)] if token else [])
 
-        items: list[dict[str, Any]] = []
         token = ""
         with ThreadPoolExecutor(max_workers=1) as fetcher:
             arriving = fetcher.submit(self._body, path, query(token))
@@ -135,13 +137,13 @@ class Api:
                 found = page.get("items") or []
                 if not isinstance(found, list):
                     raise KubeError(f"{self._where()} answered GET {path} with items that are not a list")
-                items += [item if keep is None else keep(item) for item in found if isinstance(item, dict)]
                 metadata = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
                 following = metadata.get("continue") or ""
-                if not following:
-                    return items
-                if following == token:
+                if following and following == token:
                     raise KubeError(f"{self._where()} gives the same continue token twice for GET {path}")
+                yield [item if keep is None else keep(item) for item in found if isinstance(item, dict)]
+                if not following:
+                    return
                 token = following
                 if following != guess:  # not read from the first bytes: asked for now
                     arriving = fetcher.submit(self._body, path, query(token))

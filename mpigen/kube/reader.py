@@ -7,7 +7,8 @@ holds the same objects give the same Cluster value, and a kind the file reader l
 too. Objects of a list come without ``apiVersion`` and ``kind`` for the built-in kinds; they are set
 from discovery, as ``kubectl get -o yaml`` prints them. Each Node and Pod is cut to what the
 cluster reader reads of it as its page is decoded (:func:`mpigen.load.large_cluster.cut`, as a
-large file's are), so the Pods of a large cluster are never all held whole.
+large file's are), and used by the cluster reader while the server prepares the next page: the
+Pods of a large cluster are never all held, and their reading waits less for the server.
 
 What cannot be read is said and the rest is used: a group or resource the cluster does not serve
 (no Volcano installed) is a note (``cluster-not-served``), a list the user may not read a warning
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..diagnostics import Diagnostic, Severity
 from ..load.cluster import Cluster, read_cluster
@@ -111,51 +112,56 @@ def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Di
     connection = api.connection
     label = f"context {connection.context}"
     diagnostics: list[Diagnostic] = []
+    names: dict[int, str] = {}  # a document's line -> its object's name
+    listed: set[str] = set()  # the kinds whose lists were read
 
     def say(code: str, severity: Severity, message: str) -> None:
         diagnostics.append(Diagnostic(label, None, None, "", code, severity, message))
 
-    documents: list[Document] = []
-    names: dict[int, str] = {}  # a document's line -> its object's name
-    pods_listed = False
-    absent: dict[str, list[Resource]] = {}
-    groups = {r.group for r in served}
-    for resource in RESOURCES:
-        where = served.get(resource)
-        if resource.name and (where is None or resource.with_group not in groups):
-            continue  # not there to get (a cluster without Volcano has no Volcano configuration)
-        if where is None:
-            absent.setdefault(resource.group, []).append(resource)
-            continue
-        try:
-            if resource.name:
-                items = _found(api, where.path(resource.resource, resource.namespace, resource.name), _kept(where))
-            else:
-                items = api.list(where.path(resource.resource), resource.field_selector, keep=_kept(where))
-        except Forbidden as exc:
-            say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
-                f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
-            continue
-        except NotServed:
-            absent.setdefault(resource.group, []).append(resource)
-            continue
-        pods_listed = pods_listed or resource.kind == "Pod"
-        for item in items:
-            line = len(documents) + 1
-            documents.append(Document(item, len(documents), line))
-            names[line] = _object_name(item, resource)
-    for group, resources in absent.items():
-        whole = [r for r in RESOURCES if r.group == group]
-        who = f" ({SERVED_BY[group]} is not installed)" if group in SERVED_BY else ""
-        what = f"API group {group}{who}" if resources == whole else " and ".join(r.qualified for r in resources)
-        say("cluster-not-served", Severity.INFO, f"the cluster does not serve {what}: no {_kinds(resources)} are read")
+    def documents() -> Iterator[Document]:
+        """Each object as a document, as its page arrives: the cluster reader uses a page while the
+        server prepares the next. Each document's line is its object's number, so that the file
+        reader's diagnostics name the object."""
+        count = 0
+        absent: dict[str, list[Resource]] = {}
+        groups = {r.group for r in served}
+        for resource in RESOURCES:
+            where = served.get(resource)
+            if resource.name and (where is None or resource.with_group not in groups):
+                continue  # not there to get (a cluster without Volcano has no Volcano configuration)
+            if where is None:
+                absent.setdefault(resource.group, []).append(resource)
+                continue
+            try:  # (refused after its first page, a list keeps what its pages before gave)
+                if resource.name:
+                    pages = iter([_found(api, where.path(resource.resource, resource.namespace, resource.name),
+                                         _kept(where))])
+                else:
+                    pages = api.pages(where.path(resource.resource), resource.field_selector, keep=_kept(where))
+                for items in pages:
+                    for item in items:
+                        count += 1
+                        names[count] = _object_name(item, resource)
+                        yield Document(item, count - 1, count)
+            except Forbidden as exc:
+                say("cluster-forbidden", Severity.WARNING, f"may not {resource.verb} {resource.qualified} "
+                    f"{_scope(resource, where)}, so {_what(resource)} left out: {exc}")
+                continue
+            except NotServed:
+                absent.setdefault(resource.group, []).append(resource)
+                continue
+            listed.add(resource.kind)
+        for group, resources in absent.items():
+            whole = [r for r in RESOURCES if r.group == group]
+            who = f" ({SERVED_BY[group]} is not installed)" if group in SERVED_BY else ""
+            what = f"API group {group}{who}" if resources == whole else " and ".join(r.qualified for r in resources)
+            say("cluster-not-served", Severity.INFO, f"the cluster does not serve {what}: no {_kinds(resources)} are read")
 
-    # Each document's line is its object's number: the file reader's diagnostics name the object.
-    cluster, found = read_cluster(documents, label)
+    cluster, found = read_cluster(documents(), label)
     for d in found:
         named = names.get(d.line) if d.file == label and d.line is not None else None
         diagnostics.append(replace(d, file=f"{label}: {named}", line=None, column=None) if named else d)
-    origin = Origin(connection.context, pods_listed)
+    origin = Origin(connection.context, "Pod" in listed)
     return replace(cluster, runtimes=replace(cluster.runtimes, where={}), origin=origin), diagnostics
 
 

@@ -31,7 +31,7 @@ with a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic, Severity, format_path
 from ..operator.podgroup import _parse as parse_quantity
@@ -94,8 +94,9 @@ def _gated(gates: Any) -> bool:
     return not (len(gates) == 1 and isinstance(gates[0], dict) and gates[0].get("name") == VOLCANO_GATE)
 
 
-def read_cluster(documents: list[Document], filename: str) -> tuple[Cluster, list[Diagnostic]]:
-    """The cluster the documents describe, and the file's diagnostics."""
+def read_cluster(documents: Iterable[Document], filename: str) -> tuple[Cluster, list[Diagnostic]]:
+    """The cluster the documents describe, and the file's diagnostics; the documents are read once,
+    in order (the live reader gives them as their pages arrive)."""
     classes: dict[str, int] = {}
     global_default: list[int] = []
     nodes: dict[str, Node] = {}

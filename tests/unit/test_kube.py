@@ -169,6 +169,31 @@ def test_nodes_and_pods_are_held_as_the_cluster_reader_reads_them(tmp_path: Path
     assert [obj for obj in held if obj["kind"] == "Namespace"] == objects()["namespaces"]
 
 
+def test_the_cluster_reader_reads_each_page_as_it_arrives(tmp_path: Path, server: FakeApiServer, pki: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The objects go to the cluster reader as their pages arrive, not once every list is read: the
+    first Node is read before the Pods are asked for, the first Pod before the last page of Pods."""
+    from mpigen.kube import reader
+
+    asked_when_read = {}
+    read_cluster = reader.read_cluster
+
+    def reading(documents: Any, label: str) -> Any:
+        def watched() -> Any:
+            for document in documents:
+                asked_when_read.setdefault(document.data["kind"], len(server.requests))
+                yield document
+        return read_cluster(watched(), label)
+
+    monkeypatch.setattr(reader, "read_cluster", reading)
+    found, _ = live(token_config(tmp_path, server, pki))
+    assert found.bound_pods == 3
+    pods_asked = [i for i, (_, path, _) in enumerate(server.requests) if path == "/api/v1/pods"]
+    assert len(pods_asked) == 2  # two pages
+    assert asked_when_read["Node"] <= pods_asked[0]
+    assert asked_when_read["Pod"] <= pods_asked[1] + 1  # the second page, asked for before the first is read
+
+
 def test_lists_are_paginated_and_only_read(tmp_path: Path, server: FakeApiServer, pki: Path) -> None:
     """limit and continue, kubectl's field selector for the Pods, discovery, and nothing but GET."""
     live(token_config(tmp_path, server, pki))
@@ -589,4 +614,4 @@ def test_a_wrong_guess_of_the_next_token_is_corrected_by_the_decoded_page() -> N
 
     assert Pages().list("/api/v1/pods") == [{"n": 1}, {"n": 2}]
     assert asked[0] == "" and "2" in asked
-    assert Pages().list("/api/v1/pods", keep=lambda item: {"kept": item["n"]}) == [{"kept": 1}, {"kept": 2}]
+    assert list(Pages().pages("/api/v1/pods", keep=lambda item: {"kept": item["n"]})) == [[{"kept": 1}], [{"kept": 2}]]
