@@ -132,7 +132,7 @@ def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Di
             if where is None:
                 absent.setdefault(resource.group, []).append(resource)
                 continue
-            try:  # (refused after its first page, a list keeps what its pages before gave)
+            try:  # (a list refused after its first page keeps what the pages before gave)
                 if resource.name:
                     pages = iter([_found(api, where.path(resource.resource, resource.namespace, resource.name),
                                          _kept(where))])
