@@ -18,7 +18,6 @@ the file reader reports it (``cluster``), at the object (``context C: nodes/node
 
 from __future__ import annotations
 
-import gc
 from dataclasses import replace
 from typing import Any, Callable, Iterator, Mapping
 
@@ -31,10 +30,6 @@ from ..scheduler.fit import Origin
 from .api import Api, Forbidden, NotServed, Served
 from .kubeconfig import KubeError, connect
 from .resources import RESOURCES, SERVED_BY, Resource
-
-
-FREEZE_OBJECTS = 5_000
-"""Nodes and Pods from which what the reading leaves is frozen (``gc.freeze``)."""
 
 
 def _plural(kind: str) -> str:
@@ -99,13 +94,10 @@ def read_cluster_with(api: Api, served: Mapping[Resource, Served] | None = None
     if served is None:
         served = discover(api, RESOURCES)
     # As a large file is read (mpigen.load.pause): the collections that the pages' millions of
-    # objects would trigger find no garbage, and took half of the reading's time; what a large
-    # cluster leaves is frozen, kept for the rest of the run.
+    # objects would trigger find no garbage, and took half of the reading's time (the cluster
+    # reader freezes what a large cluster leaves).
     with collector_paused():
-        cluster, diagnostics = _read(api, served)
-        if len(cluster.nodes) + len(cluster.pods) >= FREEZE_OBJECTS:
-            gc.freeze()
-    return cluster, diagnostics
+        return _read(api, served)
 
 
 def _read(api: Api, served: Mapping[Resource, Served]) -> tuple[Cluster, list[Diagnostic]]:
