@@ -78,7 +78,9 @@ def populate(kubectl: Callable[..., Any], nodes: int, pods: int, log: Callable[[
     first += [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "value": 1000,
                "metadata": {"name": name, "labels": {LABEL: "true"}}} for name in classes]
     log(f"live: creating {len(namespaces)} namespaces, {len(classes)} PriorityClasses")
-    kubectl("create", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": first}))
+    # Applied, not created: an API-only cluster left running keeps them (see clean).
+    kubectl("apply", "--server-side", "--field-manager=mpigen-bench", "-f", "-",
+            stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": first}))
     # A Pod names its ServiceAccount; with no controller-manager to create it (an API-only cluster)
     # it is created here, and applied where the controller already did.
     accounts = [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}}
@@ -91,15 +93,17 @@ def populate(kubectl: Callable[..., Any], nodes: int, pods: int, log: Callable[[
                 timeout=600)
 
 
-def clean(kubectl: Callable[..., Any]) -> None:
+def clean(kubectl: Callable[..., Any], namespaces: bool = True) -> None:
     """What :func:`populate` created, deleted: the Pods of each namespace in one request and at once
-    (no kubelet would confirm a graceful end; kubectl would delete them one by one), then the rest."""
-    namespaces = kubectl("get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}").stdout.split()
-    for namespace in namespaces:
+    (no kubelet would confirm a graceful end; kubectl would delete them one by one), then the rest;
+    not the namespaces when ``namespaces`` is false (an API-only cluster has no namespace controller
+    to finish deleting them: they would stay, being deleted, and no Pod could be created in them)."""
+    names = kubectl("get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}").stdout.split()
+    for namespace in names:
         kubectl("delete", "--raw", f"/api/v1/namespaces/{namespace}/pods?labelSelector={LABEL}%3Dtrue"
                 "&gracePeriodSeconds=0", check=False, timeout=WAIT * 5)
-    kubectl("delete", "namespaces,priorityclasses,nodes", f"-l={LABEL}=true", f"--timeout={WAIT}s", check=False,
-            timeout=WAIT * 5)
+    kinds = "namespaces,priorityclasses,nodes" if namespaces else "priorityclasses,nodes"
+    kubectl("delete", kinds, f"-l={LABEL}=true", f"--timeout={WAIT}s", check=False, timeout=WAIT * 5)
 
 
 def listing(kubectl: Callable[..., Any], path: Path) -> int:
@@ -138,7 +142,7 @@ def live_rows(work: Path, mpigen: list[str], spec: str, nodes: int, pods: int, r
             return [Row(name, None, note=f"(the local cluster did not start: {exc})")]
     try:
         if not started:  # a cluster left running: a run stopped before its end may have left objects
-            clean(local.kubectl)
+            clean(local.kubectl, namespaces=not running.get("api_only"))
         populate(local.kubectl, nodes, pods, log)
         peer_file = work / "live.json"
         count = listing(local.kubectl, peer_file)
@@ -161,4 +165,4 @@ def live_rows(work: Path, mpigen: list[str], spec: str, nodes: int, pods: int, r
         if started:  # its objects go with it (the run's folder, etcd's data included, is removed)
             local.down(log)
         else:
-            clean(local.kubectl)
+            clean(local.kubectl, namespaces=not running.get("api_only"))
