@@ -152,12 +152,16 @@ def test_nodes_and_pods_are_held_as_the_cluster_reader_reads_them(tmp_path: Path
     held = []
     read_cluster = reader.read_cluster
 
-    def reading(documents: list, label: str) -> Any:
-        held.extend(document.data for document in documents)
-        return read_cluster(documents, label)
+    def reading(documents: Any, label: str) -> Any:
+        def watched() -> Any:
+            for document in documents:
+                held.append(document.data)
+                yield document
+        return read_cluster(watched(), label)
 
     monkeypatch.setattr(reader, "read_cluster", reading)
-    live(token_config(tmp_path, server, pki))
+    found, _ = live(token_config(tmp_path, server, pki))
+    assert found.bound_pods == 3  # read from the cut Pods
     pods = [obj for obj in held if obj["kind"] == "Pod"]
     assert [pod["metadata"]["name"] for pod in pods] == ["a", "b", "unbound", "c"]
     assert pods[0] == {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "default"},
