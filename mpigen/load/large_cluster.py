@@ -97,9 +97,8 @@ def read_json_list(raw: bytes, filename: str) -> LoadResult | None:
     prints), read as the JSON reader reads it (:func:`~mpigen.load.json_reader.read_json`) with each
     item cut to what :data:`KEEP` says of its kind as soon as it is read: a cluster of 150,000 Pods
     is not held whole (two thirds of the peak memory, and a quarter of the system's time spent
-    giving the process memory). None when the text
-    is not such a list, or when the JSON reader leaves it to the YAML reader: the caller reads it
-    whole then, as any other text."""
+    giving the process memory). None when the text is not such a list, or when the JSON reader
+    leaves it to the YAML reader: the caller reads it whole then, as any other text."""
     from .json_reader import read_json
     from .yaml_loader import _reference, decode
 
